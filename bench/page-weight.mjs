@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Builds the SPA and prints what the home page downloads before it can render:
+// the entry chunk plus every chunk it imports statically, and its CSS (gzip sizes).
+// Usage: npm run bench:page   (budget: home initial JS ≤ 100 KB gzip)
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const out = path.join(root, "dist", "web");
+const BUDGET_KB = 100;
+
+if (!process.argv.includes("--no-build")) {
+  execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
+}
+const manifest = JSON.parse(readFileSync(path.join(out, ".vite", "manifest.json"), "utf8"));
+const gz = (file) => gzipSync(readFileSync(path.join(out, file))).length;
+
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+const js = new Set();
+const css = new Set();
+const visit = (key) => {
+  const chunk = manifest[key];
+  if (!chunk || js.has(chunk.file)) return;
+  js.add(chunk.file);
+  for (const file of chunk.css ?? []) css.add(file);
+  for (const imported of chunk.imports ?? []) visit(imported);
+};
+visit(entryKey);
+
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+const jsTotal = [...js].reduce((sum, file) => sum + gz(file), 0);
+const cssTotal = [...css].reduce((sum, file) => sum + gz(file), 0);
+const lazy = Object.values(manifest).filter((c) => c.file.endsWith(".js") && !js.has(c.file)).length;
+
+console.log("Home page initial download (gzip, default level 6):");
+for (const file of js) console.log(`  js   ${kb(gz(file)).padStart(7)} KB  ${file}`);
+for (const file of css) console.log(`  css  ${kb(gz(file)).padStart(7)} KB  ${file}`);
+console.log(`initial JS: ${kb(jsTotal)} KB gzip (budget ${BUDGET_KB} KB) · CSS: ${kb(cssTotal)} KB gzip · lazy chunks not loaded: ${lazy}`);
+if (jsTotal > BUDGET_KB * 1024) {
+  console.error(`over budget by ${kb(jsTotal - BUDGET_KB * 1024)} KB`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,26 @@
+import { defineConfig, devices } from "@playwright/test";
+import { APP_URL, CHROME_PATH } from "./tests/support/env";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  globalSetup: "./tests/support/global-setup.ts",
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [["list"]],
+  use: {
+    baseURL: APP_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      // Debian's Chromium; never a downloaded browser. Background networking is off
+      // because this machine has no network beyond loopback.
+      executablePath: CHROME_PATH,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+});

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// `npm start`: builds whatever is missing or older than its sources, then runs the
+// server in this process (so SIGTERM reaches it directly). Migrations and the demo
+// seed run inside the server at start-up.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+
+function newest(entries) {
+  let latest = 0;
+  const walk = (p) => {
+    if (!existsSync(p)) return;
+    const st = statSync(p);
+    if (st.isDirectory()) for (const name of readdirSync(p)) walk(path.join(p, name));
+    else if (!/\.test\.tsx?$/.test(p)) latest = Math.max(latest, st.mtimeMs);
+  };
+  entries.forEach(walk);
+  return latest;
+}
+
+function stale(output, inputs) {
+  return !existsSync(output) || statSync(output).mtimeMs < newest(inputs);
+}
+
+const npx = (args) => execFileSync("npx", args, { stdio: "inherit", cwd: root });
+
+const shared = ["src/contract", "package.json"];
+if (stale("dist/web/index.html", ["src/web", "public", "vite.config.ts", ...shared])) {
+  console.log("Building the web app…");
+  npx(["vite", "build", "--logLevel", "warn"]);
+}
+if (stale("dist/server/main.js", ["src/server", "drizzle", ...shared])) {
+  console.log("Building the server…");
+  execFileSync(process.execPath, ["scripts/build-server.mjs"], { stdio: "inherit", cwd: root });
+}
+
+await import(pathToFileURL(path.join(root, "dist/server/main.js")).href);

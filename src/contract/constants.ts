@@ -1,0 +1,52 @@
+/** Business constants shared by the web client and the API (spec §9 and DESIGN.md). */
+
+export const CATEGORIES = ["hand-tools", "lawn-mowers", "power-tools", "chainsaws"] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  "hand-tools": "Hand Tools",
+  "lawn-mowers": "Lawn Mowers",
+  "power-tools": "Power Tools",
+  chainsaws: "Chainsaws",
+};
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 15;
+
+export const RATING_MIN = 1;
+export const RATING_MAX = 5;
+
+/** Lists: default and largest page size accepted by the API. */
+export const PAGE_SIZE_DEFAULT = 12;
+export const PAGE_SIZE_MAX = 100;
+/** How many tools and reviews the home page shows. */
+export const HOME_TOOLS_COUNT = 6;
+export const HOME_REVIEWS_COUNT = 6;
+
+/** react-toastify settings required by the spec: top-right, 5000 ms, draggable. */
+export const TOAST_OPTIONS = {
+  position: "top-right",
+  autoClose: 5000,
+  draggable: true,
+} as const;
+
+/** The static statistics block of the home page (spec §9). */
+export const STATISTICS = [
+  { value: "72", label: "Countries" },
+  { value: "535+", label: "Projects" },
+  { value: "273+", label: "Clients" },
+  { value: "433+", label: "Feedbacks" },
+] as const;
+
+/** Free-text limits; long enough for real use, short enough to keep pages sane. */
+export const LIMITS = {
+  name: 80,
+  email: 254,
+  reviewDescription: 1000,
+  search: 100,
+  address: 300,
+  phone: 30,
+  toolName: 120,
+  toolDescription: 2000,
+  quantity: 100_000,
+} as const;

@@ -1,0 +1,185 @@
+/**
+ * One zod schema per payload, shared by the forms in the browser and the API routes.
+ * Messages come from TEXT so both sides say exactly the same words.
+ */
+import { z } from "zod";
+import {
+  CATEGORIES,
+  LIMITS,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  RATING_MAX,
+  RATING_MIN,
+} from "./constants";
+import { VALIDATION_TEXT } from "./texts/validation";
+
+const V = VALIDATION_TEXT;
+
+/** The spec's "lowercase e-mail shape". */
+export const EMAIL_PATTERN = /^[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/;
+/** 8–15 characters, no whitespace, at least one digit, lowercase, uppercase and special character. */
+export const PASSWORD_PATTERN = new RegExp(
+  `^(?=.*\\d)(?=.*[a-z])(?=.*[A-Z])(?=.*[^A-Za-z0-9\\s])\\S{${PASSWORD_MIN},${PASSWORD_MAX}}$`,
+);
+
+/** A required text: the "required" message alone when empty, then the other rules. */
+const requiredText = (requiredMessage: string) => z.string({ error: requiredMessage }).trim().min(1, requiredMessage);
+
+export const emailSchema = requiredText(V.emailRequired).pipe(
+  z.string().max(LIMITS.email, V.emailInvalid).regex(EMAIL_PATTERN, V.emailInvalid),
+);
+export const passwordSchema = z
+  .string({ error: V.passwordRequired })
+  .min(1, V.passwordRequired)
+  .pipe(z.string().regex(PASSWORD_PATTERN, V.passwordRule));
+export const nameSchema = requiredText(V.nameRequired).pipe(z.string().max(LIMITS.name, V.tooLong(LIMITS.name)));
+
+export const loginSchema = z.object({ email: emailSchema, password: passwordSchema });
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const signupSchema = z.object({ name: nameSchema, email: emailSchema, password: passwordSchema });
+export type SignupInput = z.infer<typeof signupSchema>;
+
+// ---------------------------------------------------------------- errors
+
+export const apiErrorSchema = z.object({
+  error: z.string(),
+  message: z.string(),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  available: z.number().int().optional(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+
+// ---------------------------------------------------------------- catalogue
+
+export const categorySchema = z.enum(CATEGORIES);
+
+export const toolSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  image: z.string(),
+  /** Dollars; stored as integer cents. */
+  price: z.number(),
+  availableQuantity: z.number().int(),
+  minimumQuantity: z.number().int(),
+  description: z.string(),
+  category: categorySchema,
+});
+export type Tool = z.infer<typeof toolSchema>;
+
+const pageQuery = {
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+};
+
+export const toolListQuerySchema = z.object({
+  category: categorySchema.optional(),
+  q: z.string().trim().max(LIMITS.search).optional(),
+  ...pageQuery,
+});
+export type ToolListQuery = z.input<typeof toolListQuerySchema>;
+
+export const idParamsSchema = z.object({ id: z.string().min(1).max(100) });
+
+/** Money as the API takes it: dollars with at most two decimals. */
+const dollarsSchema = z
+  .number()
+  .positive()
+  .max(1_000_000)
+  .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
+    message: "Price must have at most two decimals",
+  });
+
+export const toolInputSchema = z
+  .object({
+    name: z.string().trim().min(1).max(LIMITS.toolName),
+    image: z.string().trim().min(1).max(500),
+    price: dollarsSchema,
+    availableQuantity: z.number().int().min(0).max(LIMITS.quantity),
+    minimumQuantity: z.number().int().min(1).max(LIMITS.quantity),
+    description: z.string().trim().min(1).max(LIMITS.toolDescription),
+    category: categorySchema,
+  })
+  .strict();
+export type ToolInput = z.infer<typeof toolInputSchema>;
+export const toolPatchSchema = toolInputSchema.partial().strict();
+export type ToolPatch = z.infer<typeof toolPatchSchema>;
+
+// ---------------------------------------------------------------- reviews
+
+export const reviewSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  rating: z.number().int(),
+  description: z.string(),
+  createdAt: z.string(),
+});
+export type Review = z.infer<typeof reviewSchema>;
+
+export const reviewListQuerySchema = z.object({ ...pageQuery });
+
+export const reviewInputSchema = z.object({
+  name: nameSchema,
+  rating: z.coerce
+    .number({ error: V.ratingRange })
+    .int(V.ratingRange)
+    .min(RATING_MIN, V.ratingRange)
+    .max(RATING_MAX, V.ratingRange),
+  description: requiredText(V.descriptionRequired).pipe(
+    z.string().max(LIMITS.reviewDescription, V.tooLong(LIMITS.reviewDescription)),
+  ),
+});
+export type ReviewInput = z.infer<typeof reviewInputSchema>;
+
+// ---------------------------------------------------------------- accounts
+
+export const userTokenParamsSchema = z.object({ email: z.string().min(1).max(LIMITS.email) });
+export const userTokenBodySchema = z.object({ email: z.string().min(1).max(LIMITS.email) });
+export const userTokenResponseSchema = z.object({ token: z.string() });
+
+// ---------------------------------------------------------------- profile
+
+export const profileInputSchema = z.object({
+  address: z.string().trim().max(LIMITS.address, V.tooLong(LIMITS.address)),
+  phone: z
+    .string()
+    .trim()
+    .max(LIMITS.phone, V.tooLong(LIMITS.phone))
+    .regex(/^[0-9+() .-]*$/, "Use digits, spaces and + ( ) - . only"),
+});
+export type ProfileInput = z.infer<typeof profileInputSchema>;
+
+export const profileSchema = z.object({
+  displayName: z.string(),
+  email: z.string(),
+  address: z.string(),
+  phone: z.string(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+// ---------------------------------------------------------------- orders
+
+export const ORDER_STATUSES = ["pending", "cancelled", "shipped"] as const;
+export const orderStatusSchema = z.enum(ORDER_STATUSES);
+
+export const orderInputSchema = z.object({
+  toolId: z.string().min(1).max(100),
+  quantity: z.number({ error: V.invalidData }).int(V.invalidData).min(1, V.invalidData).max(LIMITS.quantity),
+});
+export type OrderInput = z.infer<typeof orderInputSchema>;
+
+export const orderSchema = z.object({
+  _id: z.string(),
+  toolId: z.string(),
+  name: z.string(),
+  quantity: z.number().int(),
+  unitPrice: z.number(),
+  total: z.number(),
+  status: orderStatusSchema,
+  address: z.string(),
+  phone: z.string(),
+  createdAt: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;

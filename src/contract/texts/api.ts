@@ -1,0 +1,21 @@
+/**
+ * User-visible texts, in one folder so the exact wording (much of it quoted by the spec)
+ * is easy to check. Split by area so each page's chunk carries only its own words.
+ */
+
+/** Messages the API sends in its `{ error, message }` bodies. */
+export const API_TEXT = {
+  notFound: "Nothing here.",
+  toolNotFound: "No tool with that id.",
+  orderNotFound: "No order with that id.",
+  invalidInput: "Some fields are not valid.",
+  unauthorized: "Please log in first.",
+  forbidden: "You are not allowed to do that.",
+  rateLimited: "Too many requests. Please wait a moment and try again.",
+  internal: "Something went wrong on our side. Please try again.",
+  notEnoughStock: (available: number) => `Not enough stock: only ${available} left.`,
+  belowMinimum: (minimum: number) => `The minimum order for this tool is ${minimum}.`,
+  orderNotPending: "Only pending orders can be cancelled.",
+  foreignOrigin: "Requests from other sites are not accepted.",
+  noUser: "No user is logged in",
+} as const;

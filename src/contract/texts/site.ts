@@ -1,0 +1,124 @@
+/**
+ * User-visible texts, in one folder so the exact wording (much of it quoted by the spec)
+ * is easy to check. Split by area so each page's chunk carries only its own words.
+ */
+
+/** Site-wide: navigation, home, catalogue, footer, states. */
+export const TEXT = {
+  brand: "Toolyard",
+  nav: {
+    home: "Home",
+    purchase: "Purchase",
+    blogs: "Blogs",
+    about: "About",
+    dashboard: "Dashboard",
+    login: "Login",
+    signOut: "Sign Out",
+    openMenu: "Open menu",
+    admin: "Admin",
+  },
+  home: {
+    welcome: "Welcome Best Tools",
+    welcomeLead: "Everything for the workshop, the garden and the woodland, chosen by people who use it.",
+    ourTools: "Our Tools",
+    allTools: "See all tools",
+    bookNow: "Book Now",
+    reviews: "Reviews Here",
+    specialLooks: "Special Looks",
+    specialLooksLead:
+      "Hand-picked kits for the season: sharpened, tested and ready for work the day they arrive.",
+    specialLooksPoints: [
+      "Every power tool test-run before it ships",
+      "Chains and blades sharpened on request",
+      "Spare parts kept for ten years",
+    ],
+    requestQuote: "Request For Quote",
+    contactUs: "Contact US",
+    statsHeading: "Millions of tools trust us",
+    statsLead: "Numbers we are proud of",
+    previousSlide: "Previous slide",
+    nextSlide: "Next slide",
+    info: [
+      { title: "Opening Hours", body: "Mon–Sat 8:00–18:00, Sunday 10:00–16:00" },
+      { title: "Visit Our Location", body: "12 Forge Lane, Brooklyn, NY 11201" },
+      { title: "Contact Us Now", body: "+1 (555) 010-2024 · hello@toolyard.example" },
+    ],
+  },
+  slides: [
+    {
+      title: "Tools that last a lifetime",
+      body: "Forged hand tools for the bench and the building site.",
+    },
+    {
+      title: "A lawn to be proud of",
+      body: "Reel, rotary, cordless and ride-on mowers for every garden.",
+    },
+    {
+      title: "Cut through the season",
+      body: "Petrol and cordless chainsaws, sharpened and ready.",
+    },
+  ],
+  catalog: {
+    heading: "All Tools",
+    searchLabel: "Search tools",
+    searchPlaceholder: "Search by name or description",
+    search: "Search",
+    categoryLabel: "Category",
+    allCategories: "All categories",
+    empty: "No tools match your search.",
+    emptyCatalog: "No tools in the catalogue yet.",
+    previous: "Previous",
+    next: "Next",
+    page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+    price: "Price",
+    available: "Available",
+    minimum: "Minimum order",
+    results: (count: number) => `${count} ${count === 1 ? "tool" : "tools"}`,
+  },
+  reviews: {
+    empty: "No reviews yet. Be the first to write one.",
+    rating: (rating: number) => `Rated ${rating} out of 5`,
+  },
+  states: {
+    loading: "Loading…",
+    error: "Something went wrong while loading. Please try again.",
+    retry: "Try again",
+    networkError: "We could not reach the store. Check your connection and try again.",
+  },
+  about: { heading: "About Us" },
+  blogs: { heading: "Questions & Answers" },
+  notFound: {
+    heading: "Page not found",
+    body: "The page you are looking for does not exist or has moved.",
+    back: "Back to the home page",
+    imageAlt: "A lost toolbox next to the number 404",
+  },
+  footer: {
+    services: "Services",
+    company: "Company",
+    legal: "Legal",
+    social: "Social",
+    serviceLinks: [
+      { label: "All tools", href: "/tools" },
+      { label: "Lawn mowers", href: "/tools?category=lawn-mowers" },
+      { label: "Power tools", href: "/tools?category=power-tools" },
+      { label: "Chainsaws", href: "/tools?category=chainsaws" },
+    ],
+    companyLinks: [
+      { label: "About us", href: "/about" },
+      { label: "Blogs", href: "/blogs" },
+      { label: "Contact", href: "mailto:hello@toolyard.example" },
+    ],
+    legalLinks: [
+      { label: "Terms of use", href: "/about#terms" },
+      { label: "Privacy policy", href: "/about#privacy" },
+      { label: "Cookie policy", href: "/about#cookies" },
+    ],
+    socialLinks: [
+      { label: "Facebook", href: "https://www.facebook.com/" },
+      { label: "Instagram", href: "https://www.instagram.com/" },
+      { label: "YouTube", href: "https://www.youtube.com/" },
+    ],
+    copyright: (year: number) => `Copyright © ${year} Toolyard. All rights reserved.`,
+  },
+} as const;

@@ -1,0 +1,17 @@
+/**
+ * User-visible texts, in one folder so the exact wording (much of it quoted by the spec)
+ * is easy to check. Split by area so each page's chunk carries only its own words.
+ */
+
+/** Form and API validation messages (spec §5), the same on both sides. */
+export const VALIDATION_TEXT = {
+  nameRequired: "Name is required",
+  emailRequired: "Email is required",
+  emailInvalid: "Please provide a valid email",
+  passwordRequired: "Password is required",
+  passwordRule: "Should contain at least 8 (one uppercase ,one lowercase ,one digit, one special character)",
+  invalidData: "Please enter valid data",
+  ratingRange: "Rating must be a whole number from 1 to 5",
+  descriptionRequired: "Description is required",
+  tooLong: (max: number) => `Must be at most ${max} characters`,
+} as const;

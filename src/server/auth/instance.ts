@@ -1,0 +1,101 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { admin, bearer, genericOAuth } from "better-auth/plugins";
+import type { SecondaryStorage } from "better-auth";
+import type { Redis } from "ioredis";
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import { schema } from "../db/schema";
+
+export const GOOGLE_PROVIDER_ID = "google";
+
+const KEY_PREFIX = "toolyard:auth:";
+
+function redisStorage(redis: Redis): SecondaryStorage {
+  return {
+    get: (key) => redis.get(KEY_PREFIX + key),
+    getAndDelete: (key) => redis.getdel(KEY_PREFIX + key),
+    async set(key, value, ttl) {
+      if (ttl) await redis.set(KEY_PREFIX + key, value, "EX", ttl);
+      else await redis.set(KEY_PREFIX + key, value);
+    },
+    async delete(key) {
+      await redis.del(KEY_PREFIX + key);
+    },
+    async increment(key, ttl) {
+      const result = await redis.multi().incr(KEY_PREFIX + key).expire(KEY_PREFIX + key, ttl, "NX").exec();
+      return Number(result?.[0]?.[1] ?? 0);
+    },
+  };
+}
+
+export function createAuth(config: Config, db: Db, redis: Redis | undefined) {
+  const adminEmails = new Set(config.adminEmails);
+  return betterAuth({
+    appName: "Toolyard",
+    baseURL: config.publicUrl,
+    basePath: "/api/auth",
+    secret: config.authSecret,
+    database: drizzleAdapter(db, { provider: "pg", schema }),
+    // Several instances share sessions through Redis; one instance keeps them in Postgres only.
+    // Several instances share sessions through Redis; Postgres keeps the record of them.
+    ...(redis ? { secondaryStorage: redisStorage(redis) } : {}),
+    trustedOrigins: config.trustedOrigins,
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      // The form's rule (8–15) is enforced by our zod schema before better-auth sees the request.
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+    },
+    session: {
+      ...(redis ? { storeSessionInDatabase: true } : {}),
+      expiresIn: 60 * 60 * 24 * 14,
+      updateAge: 60 * 60 * 24,
+    },
+    account: {
+      accountLinking: {
+        enabled: true,
+        // Google proves the e-mail; an unverified local account is never linked (the default).
+        requireLocalEmailVerified: true,
+      },
+    },
+    // Our own limiter runs in front (per address and per e-mail, settings in config).
+    rateLimit: { enabled: false },
+    advanced: {
+      useSecureCookies: config.publicUrl.startsWith("https://"),
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+      ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
+    },
+    onAPIError: { errorURL: `${config.publicUrl}/login` },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user) => ({
+            data: { ...user, role: adminEmails.has(user.email.toLowerCase()) ? "admin" : "user" },
+          }),
+        },
+      },
+    },
+    plugins: [
+      admin({ defaultRole: "user", adminRoles: ["admin"] }),
+      bearer(),
+      genericOAuth({
+        config: config.google
+          ? [
+              {
+                providerId: GOOGLE_PROVIDER_ID,
+                clientId: config.google.clientId,
+                clientSecret: config.google.clientSecret,
+                discoveryUrl: config.google.discoveryUrl,
+                scopes: ["openid", "email", "profile"],
+                pkce: true,
+              },
+            ]
+          : [],
+      }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

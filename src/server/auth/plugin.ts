@@ -1,0 +1,156 @@
+/**
+ * Mounts better-auth under /api/auth, puts our own validation and rate limits in
+ * front of sign-in and sign-up, and gives routes the `requireUser` and
+ * `requireAdmin` guards and `request.viewer`.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { loginSchema, signupSchema, userTokenBodySchema, userTokenParamsSchema, userTokenResponseSchema } from "../../contract/schemas";
+import { API_TEXT } from "../../contract/texts/api";
+import { AUTH_ERRORS } from "../../contract/texts/auth";
+import { ApiError, forbidden, unauthorized } from "../http/errors";
+import { errorResponses } from "../http/schemas";
+import type { Auth } from "./instance";
+import type { Limiter } from "./limiter";
+import type { ZodType } from "zod";
+
+/** Runs as an onRequest hook, so an anonymous caller is refused before any body is read. */
+export type Guard = (request: FastifyRequest) => Promise<void>;
+
+export interface Viewer {
+  id: string;
+  email: string;
+  name: string;
+  role: "admin" | "user";
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    auth: Auth;
+    requireUser: Guard;
+    requireAdmin: Guard;
+  }
+  interface FastifyRequest {
+    /** Set by requireUser / requireAdmin. */
+    viewer: Viewer;
+  }
+}
+
+export interface AuthPluginOptions {
+  auth: Auth;
+  publicUrl: string;
+  limiters: { byAddress: Limiter; byEmail: Limiter };
+}
+
+function webHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else headers.set(key, value);
+  }
+  // better-auth records the client address; Fastify knows it (and honours trustProxy).
+  headers.set("x-forwarded-for", request.ip);
+  return headers;
+}
+
+/** Resolves the caller from the session cookie or an `Authorization: Bearer` token. */
+export async function resolveViewer(auth: Auth, request: FastifyRequest): Promise<Viewer | null> {
+  const result = await auth.api.getSession({ headers: webHeaders(request) });
+  if (!result) return null;
+  const { user } = result;
+  return { id: user.id, email: user.email, name: user.name, role: user.role === "admin" ? "admin" : "user" };
+}
+
+/** Auth endpoints whose body we validate with the forms' schemas and rate limit. */
+const GUARDED_POSTS: Record<string, ZodType<{ email: string }>> = {
+  "/api/auth/sign-in/email": loginSchema,
+  "/api/auth/sign-up/email": signupSchema,
+};
+
+const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth, publicUrl, limiters }) => {
+  app.decorate("auth", auth);
+  app.decorateRequest("viewer", null as unknown as Viewer);
+
+  const requireUser: Guard = async (request) => {
+    const viewer = await resolveViewer(auth, request);
+    if (!viewer) throw unauthorized();
+    request.viewer = viewer;
+  };
+  const requireAdmin: Guard = async (request) => {
+    const viewer = await resolveViewer(auth, request);
+    if (!viewer) throw unauthorized();
+    if (viewer.role !== "admin") throw forbidden();
+    request.viewer = viewer;
+  };
+  app.decorate("requireUser", requireUser);
+  app.decorate("requireAdmin", requireAdmin);
+
+  async function guard(request: FastifyRequest, path: string): Promise<void> {
+    const schema = GUARDED_POSTS[path];
+    if (!schema) return;
+    const parsed = schema.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      const details = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+      throw new ApiError(400, "VALIDATION", details[0]?.message ?? API_TEXT.invalidInput, { details });
+    }
+    const [addressOk, emailOk] = await Promise.all([
+      limiters.byAddress.hit(`ip:${request.ip}`),
+      limiters.byEmail.hit(`email:${parsed.data.email}`),
+    ]);
+    if (!addressOk || !emailOk) throw new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests);
+  }
+
+  async function forward(request: FastifyRequest, reply: FastifyReply) {
+    const path = request.url.split("?")[0] ?? "";
+    if (request.method === "POST") await guard(request, path);
+    const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== undefined;
+    const response = await auth.handler(
+      new Request(new URL(request.url, publicUrl), {
+        method: request.method,
+        headers: webHeaders(request),
+        body: hasBody ? JSON.stringify(request.body) : undefined,
+      }),
+    );
+    reply.status(response.status);
+    response.headers.forEach((value, key) => {
+      if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) reply.header("set-cookie", cookies);
+    const text = await response.text();
+    if (response.status >= 400 && text.startsWith("{")) {
+      // One error shape across the API: better-auth's {code, message} becomes {error, message}.
+      const body = JSON.parse(text) as { code?: string; message?: string };
+      return reply.send({ error: body.code ?? "AUTH_ERROR", message: body.message ?? AUTH_ERRORS.generic });
+    }
+    return reply.send(text === "" ? null : text);
+  }
+
+  app.route({ method: ["GET", "POST"], url: "/auth/*", schema: { hide: true }, handler: forward });
+
+  app.put(
+    "/user/:email",
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ["accounts"],
+        summary: "A bearer token for API clients, for the signed-in user's own e-mail only",
+        params: userTokenParamsSchema,
+        body: userTokenBodySchema,
+        response: { 200: userTokenResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const email = request.viewer.email.toLowerCase();
+      if (request.params.email.toLowerCase() !== email || request.body.email.toLowerCase() !== email) throw forbidden();
+      const ctx = await auth.$context;
+      const session = await ctx.internalAdapter.createSession(request.viewer.id);
+      if (!session) throw new Error("session not created");
+      return { token: session.token };
+    },
+  );
+};
+
+export default fp(authPlugin, { name: "toolyard-auth" });

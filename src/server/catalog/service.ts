@@ -1,0 +1,92 @@
+import { and, asc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import type { Category } from "../../contract/constants";
+import { centsToDollars, dollarsToCents } from "../../contract/money";
+import type { Tool, ToolInput, ToolPatch } from "../../contract/schemas";
+import type { Db } from "../db/client";
+import { tools } from "../db/schema";
+
+type ToolRow = typeof tools.$inferSelect;
+
+export const toToolDto = (row: ToolRow): Tool => ({
+  _id: row.id,
+  name: row.name,
+  image: row.image,
+  price: centsToDollars(row.priceCents),
+  availableQuantity: row.availableQuantity,
+  minimumQuantity: row.minimumQuantity,
+  description: row.description,
+  category: row.category,
+});
+
+export interface ToolQuery {
+  category?: Category | undefined;
+  q?: string | undefined;
+  page: number;
+  limit: number;
+}
+
+/** `%` and `_` typed by a customer are literal characters, not wildcards. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function listTools(db: Db, query: ToolQuery): Promise<{ items: Tool[]; total: number }> {
+  const filters: SQL[] = [eq(tools.active, true)];
+  if (query.category) filters.push(eq(tools.category, query.category));
+  if (query.q) {
+    const pattern = `%${escapeLike(query.q)}%`;
+    const match = or(ilike(tools.name, pattern), ilike(tools.description, pattern));
+    if (match) filters.push(match);
+  }
+  const where = and(...filters);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(tools)
+      .where(where)
+      .orderBy(asc(tools.createdAt), asc(tools.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    db.select({ n: sql<number>`count(*)::int` }).from(tools).where(where),
+  ]);
+  return { items: rows.map(toToolDto), total: count?.n ?? 0 };
+}
+
+export async function getTool(db: Db, id: string): Promise<Tool | undefined> {
+  const [row] = await db
+    .select()
+    .from(tools)
+    .where(and(eq(tools.id, id), eq(tools.active, true)))
+    .limit(1);
+  return row ? toToolDto(row) : undefined;
+}
+
+export async function createTool(db: Db, input: ToolInput): Promise<Tool> {
+  const { price, ...rest } = input;
+  const [row] = await db
+    .insert(tools)
+    .values({ ...rest, priceCents: dollarsToCents(price) })
+    .returning();
+  if (!row) throw new Error("insert returned no row");
+  return toToolDto(row);
+}
+
+export async function updateTool(db: Db, id: string, patch: ToolPatch): Promise<Tool | undefined> {
+  const { price, ...rest } = patch;
+  const values = { ...rest, ...(price === undefined ? {} : { priceCents: dollarsToCents(price) }) };
+  if (Object.keys(values).length === 0) return getTool(db, id);
+  const [row] = await db
+    .update(tools)
+    .set(values)
+    .where(and(eq(tools.id, id), eq(tools.active, true)))
+    .returning();
+  return row ? toToolDto(row) : undefined;
+}
+
+/** Retires a tool: it leaves the catalogue, past orders keep it. */
+export async function retireTool(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(tools)
+    .set({ active: false })
+    .where(and(eq(tools.id, id), eq(tools.active, true)))
+    .returning({ id: tools.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,67 @@
+/**
+ * Two drivers, one code path: PGlite (embedded, zero setup) by default and
+ * node-postgres when DATABASE_URL is set. Both expose the same Drizzle API.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { schema } from "./schema";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  driver: "pglite" | "pg";
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | undefined;
+  /** PGlite data folder; "memory://" keeps the database in memory (tests). */
+  dataDir: string;
+  migrationsDir: string;
+  /** Pool size for node-postgres. */
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options, options.databaseUrl) : openPglite(options);
+}
+
+async function openPglite(options: DatabaseOptions): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  let client: InstanceType<typeof PGlite>;
+  if (options.dataDir === "memory://") {
+    client = new PGlite();
+  } else {
+    const dir = path.join(options.dataDir, "pglite");
+    // PGlite needs the parent folder to exist.
+    mkdirSync(path.dirname(dir), { recursive: true });
+    client = new PGlite(dir);
+  }
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: options.migrationsDir });
+  return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
+}
+
+async function openPostgres(options: DatabaseOptions, databaseUrl: string): Promise<Database> {
+  const { default: pg } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 20 });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on("error", () => undefined);
+  const db = drizzle(pool, { schema });
+  // Several instances may start together: one migrates at a time.
+  const lock = await pool.connect();
+  try {
+    await lock.query("select pg_advisory_lock(727274)");
+    await migrate(db, { migrationsFolder: options.migrationsDir });
+  } finally {
+    await lock.query("select pg_advisory_unlock(727274)").catch(() => undefined);
+    lock.release();
+  }
+  return { db: db as unknown as Db, driver: "pg", close: () => pool.end() };
+}

@@ -1,0 +1,4 @@
+// drizzle-kit loads the schema with its own resolver; keep these re-exports so it
+// sees the same tuples the contract defines.
+export { CATEGORIES } from "../../contract/constants";
+export { ORDER_STATUSES as ORDER_STATUSES_DB } from "../../contract/schemas";

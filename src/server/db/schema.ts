@@ -1,0 +1,184 @@
+/**
+ * The one Postgres schema, used unchanged on PGlite and on a Postgres server.
+ * The first four tables are better-auth's (core + admin plugin), written in the
+ * shape its CLI generates so its Drizzle adapter finds every field.
+ */
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+import { CATEGORIES, ORDER_STATUSES_DB } from "./enums";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+const newId = () => crypto.randomUUID();
+
+// ------------------------------------------------------------------ accounts (better-auth)
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  role: text("role"),
+  banned: boolean("banned").default(false),
+  banReason: text("ban_reason"),
+  banExpires: timestamp("ban_expires", { withTimezone: true }),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    impersonatedBy: text("impersonated_by"),
+  },
+  (t) => [index("session_user_id_idx").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("account_user_id_idx").on(t.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
+
+// ------------------------------------------------------------------ store
+
+export const toolCategory = pgEnum("tool_category", CATEGORIES);
+
+export const tools = pgTable(
+  "tools",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    name: text("name").notNull(),
+    category: toolCategory("category").notNull(),
+    image: text("image").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    availableQuantity: integer("available_quantity").notNull(),
+    minimumQuantity: integer("minimum_quantity").notNull().default(1),
+    description: text("description").notNull(),
+    /** Tools are retired, not deleted, so past orders keep their tool. */
+    active: boolean("active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("tools_price_nonnegative", sql`${t.priceCents} >= 0`),
+    check("tools_stock_nonnegative", sql`${t.availableQuantity} >= 0`),
+    check("tools_minimum_positive", sql`${t.minimumQuantity} >= 1`),
+    index("tools_category_idx").on(t.category, t.createdAt),
+  ],
+);
+
+export const reviews = pgTable(
+  "reviews",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    rating: smallint("rating").notNull(),
+    description: text("description").notNull(),
+    /** Moderation: hidden reviews stay in the table but leave the public list. */
+    hidden: boolean("hidden").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
+    index("reviews_created_idx").on(t.createdAt),
+  ],
+);
+
+export const profiles = pgTable("profiles", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  address: text("address").notNull().default(""),
+  phone: text("phone").notNull().default(""),
+  updatedAt: updatedAt(),
+});
+
+export const orderStatus = pgEnum("order_status", ORDER_STATUSES_DB);
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    /** Human-friendly order number shown to customers. */
+    number: serial("number").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "restrict" }),
+    toolName: text("tool_name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    totalCents: integer("total_cents").notNull(),
+    status: orderStatus("status").notNull().default("pending"),
+    address: text("address").notNull().default(""),
+    phone: text("phone").notNull().default(""),
+    createdAt: createdAt(),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("orders_quantity_positive", sql`${t.quantity} >= 1`),
+    index("orders_user_created_idx").on(t.userId, t.createdAt),
+    index("orders_tool_idx").on(t.toolId),
+  ],
+);
+
+export const schema = { user, session, account, verification, tools, reviews, profiles, orders, toolCategory, orderStatus };

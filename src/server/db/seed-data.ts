@@ -1,0 +1,184 @@
+import type { Category } from "../../contract/constants";
+
+export interface SeedTool {
+  slug: string;
+  name: string;
+  category: Category;
+  priceCents: number;
+  availableQuantity: number;
+  minimumQuantity: number;
+  description: string;
+}
+
+/** The demo catalogue: four believable tools per category, each with its own artwork. */
+export const SEED_TOOLS: SeedTool[] = [
+  {
+    slug: "claw-hammer",
+    name: "Forged Steel Claw Hammer 16 oz",
+    category: "hand-tools",
+    priceCents: 2499,
+    availableQuantity: 240,
+    minimumQuantity: 2,
+    description:
+      "Drop-forged head with a magnetic nail starter and a curved claw for clean pulls. Shock-absorbing fibreglass handle with a non-slip grip.",
+  },
+  {
+    slug: "combination-spanner-set",
+    name: "Combination Spanner Set, 12 pieces",
+    category: "hand-tools",
+    priceCents: 5450,
+    availableQuantity: 120,
+    minimumQuantity: 1,
+    description:
+      "Chrome-vanadium spanners from 8 to 19 mm with 12-point ring ends and 15° offset open ends, in a roll-up canvas pouch.",
+  },
+  {
+    slug: "screwdriver-set",
+    name: "Precision Screwdriver Set, 8 pieces",
+    category: "hand-tools",
+    priceCents: 3299,
+    availableQuantity: 300,
+    minimumQuantity: 2,
+    description:
+      "Slotted, Phillips and Pozidriv tips hardened to 58 HRC, magnetic tips and two-component handles that stay comfortable all day.",
+  },
+  {
+    slug: "hand-saw",
+    name: 'Hardpoint Hand Saw 22"',
+    category: "hand-tools",
+    priceCents: 2899,
+    availableQuantity: 150,
+    minimumQuantity: 1,
+    description:
+      "Induction-hardened triple-ground teeth, 8 TPI, cut on the push stroke. Ergonomic handle with built-in 45° and 90° square.",
+  },
+  {
+    slug: "push-reel-mower",
+    name: 'Push Reel Mower 16"',
+    category: "lawn-mowers",
+    priceCents: 12900,
+    availableQuantity: 45,
+    minimumQuantity: 1,
+    description:
+      "Quiet, emission-free five-blade reel with adjustable cutting height from 12 to 45 mm. Ideal for small, flat lawns.",
+  },
+  {
+    slug: "petrol-rotary-mower",
+    name: "Self-Propelled Petrol Mower 46 cm",
+    category: "lawn-mowers",
+    priceCents: 42900,
+    availableQuantity: 30,
+    minimumQuantity: 1,
+    description:
+      "140 cc four-stroke engine, rear-wheel drive, 60-litre grass box and mulching plug. Seven cutting heights from 25 to 75 mm.",
+  },
+  {
+    slug: "cordless-mower",
+    name: "40 V Cordless Lawn Mower 38 cm",
+    category: "lawn-mowers",
+    priceCents: 32900,
+    availableQuantity: 60,
+    minimumQuantity: 1,
+    description:
+      "Brushless motor and a 4 Ah battery that mows up to 400 m² per charge. Folds flat for storage; charger included.",
+  },
+  {
+    slug: "ride-on-mower",
+    name: 'Ride-On Lawn Tractor 42"',
+    category: "lawn-mowers",
+    priceCents: 219900,
+    availableQuantity: 8,
+    minimumQuantity: 1,
+    description:
+      "Twin-cylinder 22 HP engine, hydrostatic transmission and a 107 cm twin-blade deck. Cruise control and a 300-litre collector.",
+  },
+  {
+    slug: "cordless-drill",
+    name: "18 V Brushless Drill Driver",
+    category: "power-tools",
+    priceCents: 13900,
+    availableQuantity: 180,
+    minimumQuantity: 1,
+    description:
+      "60 Nm of torque, two speeds, 21 clutch settings and a 13 mm metal chuck. Two 2 Ah batteries and a fast charger in a case.",
+  },
+  {
+    slug: "angle-grinder",
+    name: "Angle Grinder 125 mm, 1200 W",
+    category: "power-tools",
+    priceCents: 8900,
+    availableQuantity: 90,
+    minimumQuantity: 1,
+    description:
+      "Soft start, anti-restart protection and a tool-free guard. Side handle fits left or right; spindle lock for quick disc changes.",
+  },
+  {
+    slug: "circular-saw",
+    name: "Circular Saw 190 mm, 1400 W",
+    category: "power-tools",
+    priceCents: 11900,
+    availableQuantity: 70,
+    minimumQuantity: 1,
+    description:
+      "66 mm cutting depth, bevels to 56° and a laser guide. Comes with a 24-tooth carbide blade and a parallel guide.",
+  },
+  {
+    slug: "jigsaw",
+    name: "Pendulum Jigsaw 800 W",
+    category: "power-tools",
+    priceCents: 7900,
+    availableQuantity: 110,
+    minimumQuantity: 1,
+    description:
+      "Four pendulum settings, variable speed and tool-free blade change. Cuts 100 mm of wood and 10 mm of steel.",
+  },
+  {
+    slug: "petrol-chainsaw",
+    name: 'Petrol Chainsaw 45 cc, 18"',
+    category: "chainsaws",
+    priceCents: 34900,
+    availableQuantity: 40,
+    minimumQuantity: 1,
+    description:
+      "Easy-start two-stroke engine, automatic chain oiler and an inertia chain brake. Anti-vibration handles for long days of cutting.",
+  },
+  {
+    slug: "cordless-chainsaw",
+    name: '36 V Cordless Chainsaw 14"',
+    category: "chainsaws",
+    priceCents: 24900,
+    availableQuantity: 55,
+    minimumQuantity: 1,
+    description:
+      "Brushless, quiet and instant-start. Tool-free chain tensioning and up to 120 cuts through 10 cm timber per charge.",
+  },
+  {
+    slug: "top-handle-chainsaw",
+    name: 'Top-Handle Arborist Chainsaw 12"',
+    category: "chainsaws",
+    priceCents: 39900,
+    availableQuantity: 20,
+    minimumQuantity: 1,
+    description:
+      "Light 3.3 kg tree-care saw with a compact top handle, rope loop and a low-kickback chain. For trained arborists.",
+  },
+  {
+    slug: "pole-saw",
+    name: "Telescopic Pole Saw 2.7 m",
+    category: "chainsaws",
+    priceCents: 18900,
+    availableQuantity: 35,
+    minimumQuantity: 1,
+    description:
+      "Reaches branches up to 4 m from the ground. 25 cm bar, automatic oiling and an adjustable head angle for clean cuts.",
+  },
+];
+
+export const SEED_REVIEWS = [
+  { name: "Maria Lopez", rating: 5, description: "The cordless mower did our whole back garden on one charge. Quiet enough to mow on a Sunday morning." },
+  { name: "James O'Neill", rating: 4, description: "Solid spanner set, the ring ends grip well on rounded nuts. The pouch could be a little sturdier." },
+  { name: "Aisha Khan", rating: 5, description: "Ordered a chainsaw on Monday, it arrived sharpened and oiled on Wednesday. Great service." },
+  { name: "Tom Becker", rating: 4, description: "The brushless drill is light and has plenty of torque for decking screws. Batteries last all day." },
+  { name: "Priya Nair", rating: 5, description: "Helpful advice on the phone about which pole saw fits our apple trees. Exactly right." },
+  { name: "Daniel Kim", rating: 3, description: "The jigsaw cuts well, but I had to buy finer blades for laminate. Delivery was quick." },
+];

@@ -1,0 +1,38 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { Review, ReviewInput } from "../../contract/schemas";
+import type { Db } from "../db/client";
+import { reviews } from "../db/schema";
+
+type ReviewRow = typeof reviews.$inferSelect;
+
+const toReviewDto = (row: ReviewRow): Review => ({
+  _id: row.id,
+  name: row.name,
+  rating: row.rating,
+  description: row.description,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export async function listReviews(db: Db, page: number, limit: number): Promise<{ items: Review[]; total: number }> {
+  const visible = eq(reviews.hidden, false);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(reviews)
+      .where(visible)
+      .orderBy(desc(reviews.createdAt), desc(reviews.id))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ n: sql<number>`count(*)::int` }).from(reviews).where(visible),
+  ]);
+  return { items: rows.map(toReviewDto), total: count?.n ?? 0 };
+}
+
+export async function addReview(db: Db, userId: string, input: ReviewInput): Promise<Review> {
+  const [row] = await db
+    .insert(reviews)
+    .values({ ...input, userId })
+    .returning();
+  if (!row) throw new Error("insert returned no row");
+  return toReviewDto(row);
+}

@@ -1,0 +1,107 @@
+/**
+ * Test harness: builds the real app on a throw-away database, PGlite in memory or a
+ * fresh database on the Postgres server named by DATABASE_URL (dropped afterwards).
+ */
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance, InjectOptions } from "fastify";
+import pg from "pg";
+import { buildApp } from "./app";
+import { loadConfig, type Config } from "./config";
+
+export type Driver = "pglite" | "postgres";
+
+/** PGlite always; Postgres too when DATABASE_URL is set. */
+export const drivers = (): Driver[] => (process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]);
+
+async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const url = new URL(process.env.DATABASE_URL as string);
+  url.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `toolyard_test_${randomBytes(6).toString("hex")}`;
+  await withAdminClient((c) => c.query(`create database ${name}`));
+  const url = new URL(process.env.DATABASE_URL as string);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withAdminClient((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  close: () => Promise<void>;
+}
+
+export async function startTestApp(driver: Driver, env: Record<string, string> = {}): Promise<TestApp> {
+  const pgDb = driver === "postgres" ? await createPostgresDatabase() : undefined;
+  const config = loadConfig({
+    NODE_ENV: "test",
+    AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
+    PUBLIC_URL: "http://localhost:3999",
+    DATA_DIR: "memory://",
+    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...env,
+  });
+  // PGlite in memory: the "memory://" data dir must not be resolved to a path.
+  config.dataDir = "memory://";
+  const app = await buildApp(config);
+  await app.ready();
+  return {
+    app,
+    config,
+    close: async () => {
+      await app.close();
+      await pgDb?.drop();
+    },
+  };
+}
+
+export const ORIGIN = "http://localhost:3999";
+
+/** Cookie jar for app.inject: keeps the session cookie between calls, like a browser. */
+export class Client {
+  private cookies = new Map<string, string>();
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request(options: InjectOptions & { method: string; url: string }) {
+    const headers: Record<string, string> = { origin: ORIGIN, ...(options.headers as Record<string, string>) };
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const response = await this.app.inject({ ...options, headers });
+    const setCookie = response.headers["set-cookie"];
+    for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
+      const [pair = "", ...attributes] = line.split(";");
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attributes.some((a) => /max-age=0/i.test(a.trim())) || value === "";
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  get = (url: string) => this.request({ method: "GET", url });
+  post = (url: string, payload: unknown) => this.request({ method: "POST", url, payload: payload as object });
+  put = (url: string, payload: unknown) => this.request({ method: "PUT", url, payload: payload as object });
+  delete = (url: string) => this.request({ method: "DELETE", url });
+
+  async signUp(name: string, email: string, password = "Str0ng!pass") {
+    return this.post("/api/auth/sign-up/email", { name, email, password });
+  }
+  async signIn(email: string, password = "Str0ng!pass") {
+    return this.post("/api/auth/sign-in/email", { email, password });
+  }
+}
+
+let counter = 0;
+export const uniqueEmail = (prefix = "user") => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}@example.com`;

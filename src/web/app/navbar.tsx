@@ -1,0 +1,110 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, NavLink, useNavigate } from "react-router";
+import { TEXT } from "../../contract/texts/site";
+import { signOut, useSession } from "../lib/session";
+
+const linkClass = ({ isActive }: { isActive: boolean }) => (isActive ? "menu-active font-semibold" : "");
+
+export function Navbar() {
+  const { user, isPending } = useSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  const onSignOut = async () => {
+    await signOut(queryClient);
+    navigate("/");
+  };
+
+  const links = (
+    <>
+      <li>
+        <NavLink to="/" end className={linkClass}>
+          {TEXT.nav.home}
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to="/tools" className={linkClass}>
+          {TEXT.nav.purchase}
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to="/blogs" className={linkClass}>
+          {TEXT.nav.blogs}
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to="/about" className={linkClass}>
+          {TEXT.nav.about}
+        </NavLink>
+      </li>
+      {user && (
+        <li>
+          <NavLink to="/dashboard" className={linkClass}>
+            {TEXT.nav.dashboard}
+          </NavLink>
+        </li>
+      )}
+      {user?.role === "admin" && (
+        <li>
+          <NavLink to="/admin" className={linkClass}>
+            {TEXT.nav.admin}
+          </NavLink>
+        </li>
+      )}
+      <li>
+        {user ? (
+          <button type="button" onClick={() => void onSignOut()}>
+            {TEXT.nav.signOut}
+          </button>
+        ) : (
+          <NavLink to="/login" className={linkClass} aria-disabled={isPending}>
+            {TEXT.nav.login}
+          </NavLink>
+        )}
+      </li>
+    </>
+  );
+
+  return (
+    <header className="bg-base-100 border-base-300 sticky top-0 z-30 border-b">
+      <nav className="navbar mx-auto max-w-7xl px-4" aria-label="Main">
+        <div className="navbar-start">
+          <Link to="/" className="flex items-center gap-2 text-xl font-bold">
+            <img src="/images/logo.svg" alt="" width={40} height={40} />
+            <span>{TEXT.brand}</span>
+          </Link>
+        </div>
+        <div className="navbar-end">
+          <ul className="menu menu-horizontal hidden gap-1 lg:flex" data-testid="desktop-menu">
+            {links}
+          </ul>
+          <button
+            type="button"
+            className="btn btn-ghost lg:hidden"
+            aria-label={TEXT.nav.openMenu}
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <svg xmlns="http://www.w3.org/2000/svg" className="h-6 w-6" fill="none" viewBox="0 0 24 24" stroke="currentColor" aria-hidden="true">
+              <path strokeLinecap="round" strokeLinejoin="round" strokeWidth="2" d="M4 6h16M4 12h16M4 18h16" />
+            </svg>
+          </button>
+        </div>
+      </nav>
+      {menuOpen && (
+        // Any choice in the menu (a link or Sign Out) closes it.
+        <ul
+          id="mobile-menu"
+          className="menu bg-base-100 border-base-300 w-full border-t p-4 lg:hidden"
+          data-testid="mobile-menu"
+          onClick={() => setMenuOpen(false)}
+        >
+          {links}
+        </ul>
+      )}
+    </header>
+  );
+}

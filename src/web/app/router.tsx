@@ -1,0 +1,62 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { Route, Routes } from "react-router";
+import { Spinner } from "../components/ui/states";
+import { RequireAuth } from "../features/auth/require-auth";
+import { HomePage } from "../features/home/home-page";
+import { ErrorBoundary } from "./error-boundary";
+import { Layout } from "./layout";
+
+/*
+ * Declarative routes with React.lazy: every page but home is its own chunk, so the
+ * home page downloads no other page's code. (The data router's core alone would put
+ * the home page over its 100 KB budget; see docs/decisions/0005-router-mode.md.)
+ */
+const page = (load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> => lazy(load);
+
+const ToolsPage = page(() => import("../features/catalog/routes/tools-page"));
+const AboutPage = page(() => import("../features/pages/about-page"));
+const BlogsPage = page(() => import("../features/pages/blogs-page"));
+const LoginPage = page(() => import("../features/auth/login-page"));
+const SignupPage = page(() => import("../features/auth/signup-page"));
+const PurchasePage = page(() => import("../features/purchase/purchase-page"));
+const DashboardLayout = page(() => import("../features/dashboard/dashboard-layout"));
+const MyOrders = page(() => import("../features/dashboard/my-orders"));
+const AddReview = page(() => import("../features/dashboard/add-review"));
+const MyProfile = page(() => import("../features/dashboard/my-profile"));
+const AdminPage = page(() => import("../features/admin/admin-page"));
+const NotFoundPage = page(() => import("../features/pages/not-found-page"));
+
+function Lazy({ component: Component }: { component: LazyExoticComponent<ComponentType> }) {
+  return (
+    <ErrorBoundary>
+      <Suspense fallback={<Spinner />}>
+        <Component />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route index element={<HomePage />} />
+        <Route path="tools" element={<Lazy component={ToolsPage} />} />
+        <Route path="about" element={<Lazy component={AboutPage} />} />
+        <Route path="blogs" element={<Lazy component={BlogsPage} />} />
+        <Route path="login" element={<Lazy component={LoginPage} />} />
+        <Route path="signup" element={<Lazy component={SignupPage} />} />
+        <Route element={<RequireAuth />}>
+          <Route path="purchase/:id" element={<Lazy component={PurchasePage} />} />
+          <Route path="dashboard" element={<Lazy component={DashboardLayout} />}>
+            <Route index element={<Lazy component={MyOrders} />} />
+            <Route path="review" element={<Lazy component={AddReview} />} />
+            <Route path="profile" element={<Lazy component={MyProfile} />} />
+          </Route>
+          <Route path="admin/*" element={<Lazy component={AdminPage} />} />
+        </Route>
+        <Route path="*" element={<Lazy component={NotFoundPage} />} />
+      </Route>
+    </Routes>
+  );
+}

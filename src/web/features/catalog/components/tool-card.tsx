@@ -1,0 +1,37 @@
+import { Link } from "react-router";
+import type { Tool } from "../../../../contract/schemas";
+import { formatDollars } from "../../../../contract/money";
+import { TEXT } from "../../../../contract/texts/site";
+
+export function ToolCard({ tool }: { tool: Tool }) {
+  return (
+    <article className="card bg-base-100 border-base-300 border shadow-sm transition hover:shadow-md" data-testid="tool-card">
+      <figure className="bg-base-200 aspect-[4/3]">
+        <img src={tool.image} alt={tool.name} width={640} height={480} loading="lazy" className="h-full w-full object-cover" />
+      </figure>
+      <div className="card-body">
+        <h3 className="card-title text-lg">{tool.name}</h3>
+        <p className="text-primary text-xl font-bold" data-testid="tool-price">
+          {formatDollars(tool.price)}
+        </p>
+        <p className="text-base-content/80 line-clamp-3 text-sm">{tool.description}</p>
+        <div className="card-actions mt-2 justify-end">
+          <Link to={`/purchase/${tool._id}`} className="btn btn-primary">
+            {TEXT.home.bookNow}
+          </Link>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** 1, 2 or 3 columns by screen width (spec §9). */
+export function ToolGrid({ tools }: { tools: Tool[] }) {
+  return (
+    <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="tool-grid">
+      {tools.map((tool) => (
+        <ToolCard key={tool._id} tool={tool} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { toolQuery, toolsQuery } from "./api";
+export { ToolCard, ToolGrid } from "./components/tool-card";

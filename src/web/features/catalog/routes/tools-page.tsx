@@ -1,0 +1,102 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useSearchParams } from "react-router";
+import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, type Category } from "../../../../contract/constants";
+import { TEXT } from "../../../../contract/texts/site";
+import { QueryView } from "../../../components/ui/states";
+import { toolsQuery } from "../api";
+import { ToolGrid } from "../components/tool-card";
+
+const isCategory = (value: string | null): value is Category => CATEGORIES.includes(value as Category);
+
+/** The catalogue: category, search text and page all live in the URL, so links and Back work. */
+export function ToolsPage() {
+  const [params, setParams] = useSearchParams();
+  const category = isCategory(params.get("category")) ? (params.get("category") as Category) : undefined;
+  const q = params.get("q")?.trim() || undefined;
+  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const [draft, setDraft] = useState(q ?? "");
+  const query = useQuery(toolsQuery({ category, q, page, limit: PAGE_SIZE_DEFAULT }));
+  const pages = Math.max(1, Math.ceil((query.data?.total ?? 0) / PAGE_SIZE_DEFAULT));
+
+  const update = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    setParams(next);
+  };
+
+  const onSearch = (event: FormEvent) => {
+    event.preventDefault();
+    update({ q: draft.trim() || undefined, page: undefined });
+  };
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-10">
+      <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : TEXT.catalog.heading}</h1>
+      <div className="mb-8 flex flex-col gap-4 md:flex-row md:items-end">
+        <label className="form-control">
+          <span className="label-text mb-1 block text-sm font-medium">{TEXT.catalog.categoryLabel}</span>
+          <select
+            className="select select-bordered"
+            value={category ?? ""}
+            onChange={(e) => update({ category: e.target.value || undefined, page: undefined })}
+          >
+            <option value="">{TEXT.catalog.allCategories}</option>
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {CATEGORY_LABELS[c]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <form role="search" onSubmit={onSearch} className="flex flex-1 items-end gap-2">
+          <label className="form-control flex-1">
+            <span className="label-text mb-1 block text-sm font-medium">{TEXT.catalog.searchLabel}</span>
+            <input
+              type="search"
+              name="q"
+              className="input input-bordered w-full"
+              placeholder={TEXT.catalog.searchPlaceholder}
+              value={draft}
+              maxLength={100}
+              onChange={(e) => setDraft(e.target.value)}
+            />
+          </label>
+          <button type="submit" className="btn btn-primary">
+            {TEXT.catalog.search}
+          </button>
+        </form>
+      </div>
+      <QueryView
+        query={query}
+        isEmpty={(d) => d.items.length === 0}
+        empty={q || category ? TEXT.catalog.empty : TEXT.catalog.emptyCatalog}
+      >
+        {(data) => (
+          <>
+            <p className="text-base-content/80 mb-4 text-sm" aria-live="polite">
+              {TEXT.catalog.results(data.total)}
+            </p>
+            <ToolGrid tools={data.items} />
+            {pages > 1 && (
+              <nav aria-label="Pages" className="mt-8 flex items-center justify-center gap-4">
+                <button type="button" className="btn" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>
+                  {TEXT.catalog.previous}
+                </button>
+                <span>{TEXT.catalog.page(page, pages)}</span>
+                <button type="button" className="btn" disabled={page >= pages} onClick={() => update({ page: String(page + 1) })}>
+                  {TEXT.catalog.next}
+                </button>
+              </nav>
+            )}
+          </>
+        )}
+      </QueryView>
+    </div>
+  );
+}
+
+export default ToolsPage;

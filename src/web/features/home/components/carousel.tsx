@@ -1,0 +1,61 @@
+import { useState, type MouseEvent } from "react";
+import { TEXT } from "../../../../contract/texts/site";
+
+const SLIDES = TEXT.slides.map((slide, i) => ({ ...slide, id: `slide${i + 1}`, image: `/images/slides/slide-${i + 1}.svg` }));
+
+/**
+ * Three slides moved by anchors (#slide1…#slide3), wrapping first↔last. The anchors
+ * keep their hrefs (they work without JavaScript) but move the carousel in place
+ * instead of jumping the page.
+ */
+export function Carousel() {
+  const [active, setActive] = useState(0);
+  const count = SLIDES.length;
+
+  const go = (index: number) => (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    setActive(index);
+  };
+
+  return (
+    <section aria-roledescription="carousel" aria-label="Featured tools" className="relative w-full overflow-hidden">
+      {SLIDES.map((slide, i) => {
+        const prev = (i - 1 + count) % count;
+        const next = (i + 1) % count;
+        return (
+          <div
+            key={slide.id}
+            id={slide.id}
+            role="group"
+            aria-roledescription="slide"
+            aria-label={`${i + 1} of ${count}`}
+            hidden={i !== active}
+            className="relative"
+            data-testid="carousel-slide"
+          >
+            <img
+              src={slide.image}
+              alt=""
+              width={1600}
+              height={600}
+              className="h-64 w-full object-cover md:h-96"
+              fetchPriority={i === 0 ? "high" : "auto"}
+            />
+            <div className="absolute inset-0 flex flex-col justify-center gap-3 bg-gradient-to-r from-neutral/80 to-transparent px-8 text-neutral-content md:px-16">
+              <h2 className="max-w-md text-3xl font-bold md:text-5xl">{slide.title}</h2>
+              <p className="max-w-md text-lg">{slide.body}</p>
+            </div>
+            <div className="absolute top-1/2 right-5 left-5 flex -translate-y-1/2 transform justify-between">
+              <a href={`#${SLIDES[prev]?.id}`} className="btn btn-circle" aria-label={TEXT.home.previousSlide} onClick={go(prev)}>
+                ❮
+              </a>
+              <a href={`#${SLIDES[next]?.id}`} className="btn btn-circle" aria-label={TEXT.home.nextSlide} onClick={go(next)}>
+                ❯
+              </a>
+            </div>
+          </div>
+        );
+      })}
+    </section>
+  );
+}

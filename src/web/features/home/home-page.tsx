@@ -1,0 +1,50 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "react-router";
+import { HOME_REVIEWS_COUNT, HOME_TOOLS_COUNT } from "../../../contract/constants";
+import { TEXT } from "../../../contract/texts/site";
+import { QueryView } from "../../components/ui/states";
+import { ToolGrid, toolsQuery } from "../catalog";
+import { ReviewCard, reviewsQuery } from "../reviews";
+import { Carousel } from "./components/carousel";
+import { Categories, InfoStrip, Section, SpecialLooks, Statistics } from "./components/sections";
+
+export function HomePage() {
+  const tools = useQuery(toolsQuery({ limit: HOME_TOOLS_COUNT }));
+  const reviews = useQuery(reviewsQuery(HOME_REVIEWS_COUNT));
+  return (
+    <>
+      <Carousel />
+      <Categories />
+      <Section title={TEXT.home.ourTools} id="our-tools-heading">
+        <QueryView query={tools} isEmpty={(d) => d.items.length === 0} empty={TEXT.catalog.emptyCatalog}>
+          {(data) => (
+            <>
+              <ToolGrid tools={data.items} />
+              {data.total > data.items.length && (
+                <div className="mt-8 text-center">
+                  <Link to="/tools" className="btn btn-outline btn-primary">
+                    {TEXT.home.allTools}
+                  </Link>
+                </div>
+              )}
+            </>
+          )}
+        </QueryView>
+      </Section>
+      <InfoStrip />
+      <Section title={TEXT.home.reviews} id="reviews-heading">
+        <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={TEXT.reviews.empty}>
+          {(data) => (
+            <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="review-grid">
+              {data.items.map((review) => (
+                <ReviewCard key={review._id} review={review} />
+              ))}
+            </div>
+          )}
+        </QueryView>
+      </Section>
+      <SpecialLooks />
+      <Statistics />
+    </>
+  );
+}

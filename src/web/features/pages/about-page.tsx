@@ -1,0 +1,9 @@
+import { TEXT } from "../../../contract/texts/site";
+
+export default function AboutPage() {
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-16">
+      <h1 className="text-4xl font-bold">{TEXT.about.heading}</h1>
+    </div>
+  );
+}

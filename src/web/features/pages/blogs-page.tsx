@@ -1,0 +1,24 @@
+import { TEXT } from "../../../contract/texts/site";
+import { BLOG_POSTS } from "./blog-content";
+
+export default function BlogsPage() {
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-12">
+      <h1 className="mb-8 text-center text-4xl font-bold">{TEXT.blogs.heading}</h1>
+      <div className="space-y-6">
+        {BLOG_POSTS.map((post) => (
+          <article key={post.id} id={post.id} className="card bg-base-100 border-base-300 border shadow-sm" data-testid="blog-card">
+            <div className="card-body">
+              <h2 className="card-title text-xl">{post.question}</h2>
+              {post.answer.map((paragraph) => (
+                <p key={paragraph.slice(0, 24)} className="text-base-content/90 leading-relaxed">
+                  {paragraph}
+                </p>
+              ))}
+            </div>
+          </article>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export default function PurchasePage() {
+  return <div className="p-8">Purchase</div>;
+}

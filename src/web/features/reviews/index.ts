@@ -1,0 +1,2 @@
+export { reviewsQuery } from "./api";
+export { ReviewCard, Stars } from "./components/review-card";

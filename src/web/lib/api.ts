@@ -1,0 +1,68 @@
+/**
+ * The one fetcher every feature uses. Same-origin, cookies included; errors become
+ * ApiRequestError carrying the API's `{ error, message }` body.
+ */
+import { TEXT } from "../../contract/texts/site";
+import type { ApiErrorBody } from "../../contract/schemas";
+
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: Partial<ApiErrorBody> = {},
+  ) {
+    super(message);
+  }
+}
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+async function send(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new ApiRequestError(0, "NETWORK", TEXT.states.networkError);
+  }
+  if (!response.ok) {
+    const parsed = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody> & { code?: string };
+    const code = parsed.error ?? parsed.code ?? `HTTP_${response.status}`;
+    throw new ApiRequestError(response.status, code, parsed.message ?? TEXT.states.error, parsed);
+  }
+  return response;
+}
+
+async function json<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+export const api = {
+  get: <T>(path: string, signal?: AbortSignal) => send("GET", path, undefined, signal).then((r) => json<T>(r)),
+  post: <T>(path: string, body?: unknown) => send("POST", path, body ?? {}).then((r) => json<T>(r)),
+  put: <T>(path: string, body: unknown) => send("PUT", path, body).then((r) => json<T>(r)),
+  delete: <T>(path: string) => send("DELETE", path).then((r) => json<T>(r)),
+  /** A page of a list, with the total from X-Total-Count. */
+  async list<T>(path: string, signal?: AbortSignal): Promise<{ items: T[]; total: number }> {
+    const response = await send("GET", path, undefined, signal);
+    const items = await json<T[]>(response);
+    return { items, total: Number(response.headers.get("x-total-count") ?? items.length) };
+  },
+};
+
+/** Builds `path?k=v` from the defined values only. */
+export function withQuery(path: string, query: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
