@@ -24,7 +24,7 @@ CREATE TABLE "orders" (
 	"tool_name" text NOT NULL,
 	"quantity" integer NOT NULL,
 	"unit_price_cents" integer NOT NULL,
-	"total_cents" integer NOT NULL,
+	"total_cents" bigint NOT NULL,
 	"status" "order_status" DEFAULT 'pending' NOT NULL,
 	"address" text DEFAULT '' NOT NULL,
 	"phone" text DEFAULT '' NOT NULL,

@@ -170,8 +170,12 @@ export const orderInputSchema = z.object({
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
 
+export const orderListQuerySchema = z.object({ ...pageQuery });
+
 export const orderSchema = z.object({
   _id: z.string(),
+  /** Human-friendly order number. */
+  number: z.number().int(),
   toolId: z.string(),
   name: z.string(),
   quantity: z.number().int(),

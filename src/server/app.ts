@@ -23,6 +23,8 @@ import { openDatabase, type Database } from "./db/client";
 import { seedIfEmpty } from "./db/seed";
 import { ApiError, registerErrorHandling } from "./http/errors";
 import { healthRoutes } from "./http/health";
+import { orderRoutes } from "./orders/routes";
+import { profileRoutes } from "./profile/routes";
 import { reviewRoutes } from "./reviews/routes";
 
 declare module "fastify" {
@@ -133,6 +135,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       await api.register(healthRoutes);
       await api.register(catalogRoutes);
       await api.register(reviewRoutes);
+      await api.register(orderRoutes);
+      await api.register(profileRoutes);
     },
     { prefix: "/api" },
   );

@@ -75,7 +75,7 @@ export class Client {
 
   async request(options: InjectOptions & { method: string; url: string }) {
     const headers: Record<string, string> = { origin: ORIGIN, ...(options.headers as Record<string, string>) };
-    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     const response = await this.app.inject({ ...options, headers });
     const setCookie = response.headers["set-cookie"];
     for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
@@ -88,6 +88,11 @@ export class Client {
       else this.cookies.set(name, value);
     }
     return response;
+  }
+
+  /** The Cookie header this client would send (to replay a session elsewhere). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
 
   get = (url: string) => this.request({ method: "GET", url });

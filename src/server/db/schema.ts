@@ -5,6 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -167,7 +168,8 @@ export const orders = pgTable(
     toolName: text("tool_name").notNull(),
     quantity: integer("quantity").notNull(),
     unitPriceCents: integer("unit_price_cents").notNull(),
-    totalCents: integer("total_cents").notNull(),
+    /** bigint: price × quantity can pass 2^31 cents. */
+    totalCents: bigint("total_cents", { mode: "number" }).notNull(),
     status: orderStatus("status").notNull().default("pending"),
     address: text("address").notNull().default(""),
     phone: text("phone").notNull().default(""),

@@ -1,0 +1,213 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUTH_ERRORS } from "../../contract/texts/auth";
+import { VALIDATION_TEXT } from "../../contract/texts/validation";
+import { user } from "../db/schema";
+import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
+import { syncAdminRoles } from "./roles";
+
+const ADMIN = "boss@toolyard.example";
+
+describe.each(drivers())("accounts API on %s", (driver) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(driver, { ADMIN_EMAILS: ADMIN, AUTH_RATE_LIMIT_MAX: "10" });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("signs up with a display name, signs in at once, in an httpOnly SameSite=Lax cookie", async () => {
+    const c = new Client(t.app);
+    const email = uniqueEmail("ada");
+    const res = await c.signUp("Ada Lovelace", email);
+    expect(res.statusCode).toBe(200);
+    const cookie = [res.headers["set-cookie"]].flat().find((l) => l?.includes("session_token"));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/);
+    const session = await c.get("/api/auth/get-session");
+    expect(session.json().user).toMatchObject({ name: "Ada Lovelace", email, role: "user" });
+  });
+
+  it.each([
+    [{ name: "", email: "a@example.com", password: "Str0ng!pass" }, VALIDATION_TEXT.nameRequired],
+    [{ name: "A", email: "", password: "Str0ng!pass" }, VALIDATION_TEXT.emailRequired],
+    [{ name: "A", email: "nope", password: "Str0ng!pass" }, VALIDATION_TEXT.emailInvalid],
+    [{ name: "A", email: "a@example.com", password: "" }, VALIDATION_TEXT.passwordRequired],
+    [{ name: "A", email: "a@example.com", password: "weakpassword" }, VALIDATION_TEXT.passwordRule],
+    [{ name: "A", email: "a@example.com", password: "Way2Long!Password" }, VALIDATION_TEXT.passwordRule],
+  ])("rejects sign-up %o with the spec's message", async (body, message) => {
+    const res = await new Client(t.app).post("/api/auth/sign-up/email", body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: "VALIDATION", message });
+  });
+
+  it("validates the login form on the server too", async () => {
+    const res = await new Client(t.app).post("/api/auth/sign-in/email", { email: "", password: "" });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details.map((d: { message: string }) => d.message)).toEqual([
+      VALIDATION_TEXT.emailRequired,
+      VALIDATION_TEXT.passwordRequired,
+    ]);
+  });
+
+  it("answers a taken e-mail with a clear code", async () => {
+    const email = uniqueEmail("dup");
+    expect((await new Client(t.app).signUp("One", email)).statusCode).toBe(200);
+    const again = await new Client(t.app).signUp("Two", email);
+    expect(again.statusCode).toBe(422);
+    expect(again.json().error).toMatch(/^USER_ALREADY_EXISTS/);
+  });
+
+  it("gives the same answer for a wrong password and an unknown account", async () => {
+    const email = uniqueEmail("known");
+    await new Client(t.app).signUp("Known", email);
+    const wrong = await new Client(t.app).signIn(email, "Wr0ng!pass");
+    const unknown = await new Client(t.app).signIn(uniqueEmail("ghost"), "Wr0ng!pass");
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json().error).toBe("INVALID_EMAIL_OR_PASSWORD");
+  });
+
+  it("logs in, and sign-out ends the session on the server", async () => {
+    const email = uniqueEmail("out");
+    await new Client(t.app).signUp("Out", email);
+    const c = new Client(t.app);
+    expect((await c.signIn(email)).statusCode).toBe(200);
+    const stolen = c.cookieHeader();
+    expect((await c.get("/api/auth/get-session")).json().user.email).toBe(email);
+    expect((await c.post("/api/auth/sign-out", {})).statusCode).toBe(200);
+    // The old cookie, replayed, is no longer a session.
+    const replay = await t.app.inject({ method: "GET", url: "/api/auth/get-session", headers: { cookie: stolen } });
+    expect(replay.json()).toBeNull();
+  });
+
+  it("answers a brute force with 429 within 10 tries a minute, per e-mail", async () => {
+    const email = uniqueEmail("victim");
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await new Client(t.app).signIn(email, `Wr0ng!pass${i}`)).statusCode);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const res = await new Client(t.app).signIn(email, "Wr0ng!passX");
+    expect(res.json()).toEqual({ error: "RATE_LIMITED", message: AUTH_ERRORS.tooManyRequests });
+  });
+
+  it("refuses state-changing requests from foreign origins", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-in/email",
+      headers: { origin: "https://evil.example" },
+      payload: { email: "a@example.com", password: "Str0ng!pass" },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe("FOREIGN_ORIGIN");
+    const crossSite = await t.app.inject({
+      method: "POST",
+      url: "/api/review",
+      headers: { "sec-fetch-site": "cross-site" },
+      payload: {},
+    });
+    expect(crossSite.statusCode).toBe(403);
+  });
+
+  it("reports Google sign-in as not configured when it is not", async () => {
+    const res = await new Client(t.app).post("/api/auth/sign-in/social", { provider: "google", callbackURL: "/" });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.json().error).toBe("PROVIDER_NOT_FOUND");
+  });
+
+  describe("PUT /api/user/:email", () => {
+    it("gives the signed-in user a bearer token for their own e-mail only", async () => {
+      const email = uniqueEmail("tok");
+      const c = new Client(t.app);
+      await c.signUp("Tok", email);
+      const res = await c.put(`/api/user/${encodeURIComponent(email)}`, { email });
+      expect(res.statusCode).toBe(200);
+      const { token } = res.json();
+      expect(typeof token).toBe("string");
+      const viaBearer = await t.app.inject({ method: "GET", url: "/api/auth/get-session", headers: { authorization: `Bearer ${token}` } });
+      expect(viaBearer.json().user.email).toBe(email);
+      const review = await t.app.inject({
+        method: "POST",
+        url: "/api/review",
+        headers: { authorization: `Bearer ${token}` },
+        payload: { name: "Tok", rating: 5, description: "Via the API" },
+      });
+      expect(review.statusCode).toBe(201);
+
+      const other = await c.put(`/api/user/${encodeURIComponent("someone@example.com")}`, { email: "someone@example.com" });
+      expect(other.statusCode).toBe(403);
+      const mismatch = await c.put(`/api/user/${encodeURIComponent(email)}`, { email: "someone@example.com" });
+      expect(mismatch.statusCode).toBe(403);
+    });
+
+    it("answers 401 when signed out", async () => {
+      const res = await new Client(t.app).put("/api/user/a%40example.com", { email: "a@example.com" });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error).toBe("UNAUTHORIZED");
+    });
+
+    it("rejects a forged bearer token", async () => {
+      const res = await t.app.inject({ method: "GET", url: "/api/auth/get-session", headers: { authorization: "Bearer forged.token" } });
+      expect(res.json()).toBeNull();
+    });
+  });
+
+  describe("admin role", () => {
+    it("is granted on sign-up to ADMIN_EMAILS and guards tool writes", async () => {
+      const admin = new Client(t.app);
+      await admin.signUp("Boss", ADMIN);
+      expect((await admin.get("/api/auth/get-session")).json().user.role).toBe("admin");
+      const customer = new Client(t.app);
+      await customer.signUp("Customer", uniqueEmail("cust"));
+      const tool = {
+        name: "Test Mallet",
+        image: "/images/tools/claw-hammer.svg",
+        price: 12.5,
+        availableQuantity: 10,
+        minimumQuantity: 1,
+        description: "A rubber mallet.",
+        category: "hand-tools",
+      };
+      expect((await customer.post("/api/tool", tool)).statusCode).toBe(403);
+      const created = await admin.post("/api/tool", tool);
+      expect(created.statusCode).toBe(201);
+      const id = created.json()._id;
+      expect((await customer.put(`/api/tool/${id}`, { availableQuantity: 0 })).statusCode).toBe(403);
+      expect((await customer.delete(`/api/tool/${id}`)).statusCode).toBe(403);
+      expect((await admin.put(`/api/tool/${id}`, { price: 13 })).json().price).toBe(13);
+      expect((await admin.delete(`/api/tool/${id}`)).statusCode).toBe(204);
+      expect((await t.app.inject({ method: "GET", url: `/api/tool/${id}` })).statusCode).toBe(404);
+    });
+
+    it("is granted at start-up to existing accounts named in ADMIN_EMAILS", async () => {
+      const email = uniqueEmail("later");
+      await new Client(t.app).signUp("Later", email);
+      await syncAdminRoles(t.app.store.db, [email]);
+      const [row] = await t.app.store.db.select({ role: user.role }).from(user).where(eq(user.email, email));
+      expect(row?.role).toBe("admin");
+    });
+  });
+});
+
+describe("secure cookies", () => {
+  it("are Secure when PUBLIC_URL is https", async () => {
+    const t = await startTestApp("pglite", { PUBLIC_URL: "https://shop.example" });
+    try {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/sign-up/email",
+        headers: { origin: "https://shop.example" },
+        payload: { name: "S", email: uniqueEmail("sec"), password: "Str0ng!pass" },
+      });
+      expect(res.statusCode).toBe(200);
+      const cookie = [res.headers["set-cookie"]].flat().find((l) => l?.includes("session_token"));
+      expect(cookie).toMatch(/; Secure/i);
+    } finally {
+      await t.close();
+    }
+  });
+});

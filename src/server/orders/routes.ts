@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { idParamsSchema, orderInputSchema, orderListQuerySchema, orderSchema } from "../../contract/schemas";
+import { errorResponses } from "../http/schemas";
+import { cancelOrder, listOrders, placeOrder } from "./service";
+
+export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.store;
+
+  app.post(
+    "/order",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["orders"],
+        summary: "Place an order; the quantity must be within the tool's minimum and its stock",
+        body: orderInputSchema,
+        response: { 201: orderSchema, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await placeOrder(db, request.viewer.id, request.body)),
+  );
+
+  app.get(
+    "/order",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["orders"],
+        summary: "The caller's orders, newest first; the total is in X-Total-Count",
+        querystring: orderListQuerySchema,
+        response: { 200: z.array(orderSchema), ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listOrders(db, request.viewer.id, request.query.page, request.query.limit);
+      reply.header("x-total-count", String(total));
+      return items;
+    },
+  );
+
+  app.delete(
+    "/order/:id",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["orders"],
+        summary: "Cancel the caller's own pending order; its stock returns exactly once",
+        params: idParamsSchema,
+        response: { 200: orderSchema, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) => cancelOrder(db, request.viewer.id, request.params.id),
+  );
+};

@@ -1,0 +1,25 @@
+import { eq, sql } from "drizzle-orm";
+import type { Profile, ProfileInput } from "../../contract/schemas";
+import type { Db } from "../db/client";
+import { profiles, user } from "../db/schema";
+
+export async function getProfile(db: Db, userId: string): Promise<Profile | undefined> {
+  const [row] = await db
+    .select({
+      displayName: user.name,
+      email: user.email,
+      address: sql<string>`coalesce(${profiles.address}, '')`,
+      phone: sql<string>`coalesce(${profiles.phone}, '')`,
+    })
+    .from(user)
+    .leftJoin(profiles, eq(profiles.userId, user.id))
+    .where(eq(user.id, userId));
+  return row;
+}
+
+export async function saveProfile(db: Db, userId: string, input: ProfileInput): Promise<void> {
+  await db
+    .insert(profiles)
+    .values({ userId, ...input })
+    .onConflictDoUpdate({ target: profiles.userId, set: { ...input, updatedAt: new Date() } });
+}

@@ -1,0 +1,249 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+
+/** The home page's carousel, grids, 'Book Now', list states and code splitting (spec §2, §9). */
+
+interface ApiTool {
+  _id: string;
+  name: string;
+}
+
+const SLIDE_TITLES = ["Tools that last a lifetime", "A lawn to be proud of", "Cut through the season"] as const;
+
+/** Columns of a CSS grid, as the browser resolved them. */
+const gridColumns = (grid: Locator) =>
+  grid.evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(" ").filter(Boolean).length);
+
+/** Columns as a person sees them: how many cards sit side by side in the first row. */
+async function cardsInFirstRow(cards: Locator): Promise<number> {
+  const boxes = [];
+  for (const card of await cards.all()) {
+    const box = await card.boundingBox();
+    if (!box) throw new Error("a card has no box");
+    boxes.push(box);
+  }
+  const top = Math.min(...boxes.map((b) => b.y));
+  const firstRow = boxes.filter((b) => Math.abs(b.y - top) < 2);
+  // Side by side: distinct left edges, none overlapping the next.
+  const xs = [...new Set(firstRow.map((b) => Math.round(b.x)))];
+  expect(xs.length, "cards in the first row must not overlap").toBe(firstRow.length);
+  return firstRow.length;
+}
+
+async function gotoHomeWithTools(page: Page) {
+  await page.goto("/");
+  await expect(page.getByTestId("tool-grid").getByTestId("tool-card")).toHaveCount(6);
+}
+
+test.describe("'Our Tools' and category grids", () => {
+  for (const { width, columns } of [
+    { width: 375, columns: 1 },
+    { width: 768, columns: 2 },
+    { width: 1280, columns: 3 },
+  ]) {
+    test(`'Our Tools' has ${columns} column(s) at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await gotoHomeWithTools(page);
+      const grid = page.getByTestId("tool-grid");
+      expect(await gridColumns(grid)).toBe(columns);
+      expect(await cardsInFirstRow(grid.getByTestId("tool-card"))).toBe(columns);
+    });
+  }
+
+  for (const width of [375, 1280]) {
+    test(`the category grid has 4 columns at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/");
+      const grid = page.getByTestId("category-grid");
+      const cards = grid.getByTestId("category-card");
+      await expect(cards).toHaveCount(4);
+      await expect(cards).toHaveText(["Hand Tools", "Lawn Mowers", "Power Tools", "Chainsaws"]);
+      expect(await gridColumns(grid)).toBe(4);
+      expect(await cardsInFirstRow(cards)).toBe(4);
+    });
+  }
+});
+
+test.describe("'Book Now'", () => {
+  test("on a home tool card leads to /purchase/<that tool's _id>, which sends a visitor to log in", async ({ page, request }) => {
+    const response = await request.get("/api/tool?limit=6");
+    expect(response.ok()).toBe(true);
+    const tools = (await response.json()) as ApiTool[];
+    expect(tools).toHaveLength(6);
+
+    await gotoHomeWithTools(page);
+    const cards = page.getByTestId("tool-grid").getByTestId("tool-card");
+    // The home list shows the API's first six tools, in its order.
+    await expect(cards.getByRole("heading")).toHaveText(tools.map((t) => t.name));
+
+    // Not the first card, so a link that ignored the tool would be caught.
+    const tool = tools[2];
+    if (!tool) throw new Error("no third tool");
+    const card = cards.filter({ has: page.getByRole("heading", { name: tool.name, exact: true }) });
+    const bookNow = card.getByRole("link", { name: "Book Now" });
+    await expect(bookNow).toHaveAttribute("href", `/purchase/${tool._id}`);
+
+    const visited: string[] = [];
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+    });
+    const throughPurchase = page.waitForURL(`**/purchase/${tool._id}`);
+    await bookNow.click();
+    await throughPurchase;
+    // /purchase is for signed-in customers: a visitor lands on the login form...
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await expect(page.getByRole("heading", { name: "Login", exact: true })).toBeVisible();
+    expect(visited).toEqual([`/purchase/${tool._id}`, "/login"]);
+    // ...which replaced the purchase entry, remembering it as the place to return to.
+    const from = await page.evaluate(() => (window.history.state as { usr?: { from?: string } } | null)?.usr?.from);
+    expect(from).toBe(`/purchase/${tool._id}`);
+  });
+});
+
+test.describe("carousel", () => {
+  const visibleSlides = (page: Page) => page.locator('[data-testid="carousel-slide"]:visible');
+
+  async function expectSlide(page: Page, index: number) {
+    await expect(visibleSlides(page)).toHaveCount(1);
+    await expect(visibleSlides(page).getByRole("heading")).toHaveText(SLIDE_TITLES[index] ?? "");
+    await expect(page.locator(`#slide${index + 1}`)).toBeVisible();
+  }
+
+  test("has three slides and shows one at a time", async ({ page }) => {
+    await page.goto("/");
+    const slides = page.getByTestId("carousel-slide");
+    await expect(slides).toHaveCount(3);
+    await expect(slides.getByRole("heading", { includeHidden: true })).toHaveText([...SLIDE_TITLES]);
+    await expectSlide(page, 0);
+    for (const title of SLIDE_TITLES.slice(1)) {
+      await expect(page.getByRole("heading", { name: title })).toBeHidden();
+    }
+  });
+
+  test("'Next slide' moves forward and wraps from the third slide to the first", async ({ page }) => {
+    await page.goto("/");
+    await expectSlide(page, 0);
+    for (const expected of [1, 2, 0]) {
+      const next = page.getByRole("link", { name: "Next slide" });
+      await expect(next).toHaveAttribute("href", `#slide${expected + 1}`);
+      await next.click();
+      await expectSlide(page, expected);
+    }
+  });
+
+  test("'Previous slide' on the first slide shows the third, then goes back", async ({ page }) => {
+    await page.goto("/");
+    await expectSlide(page, 0);
+    for (const expected of [2, 1, 0]) {
+      const previous = page.getByRole("link", { name: "Previous slide" });
+      await expect(previous).toHaveAttribute("href", `#slide${expected + 1}`);
+      await previous.click();
+      await expectSlide(page, expected);
+    }
+  });
+
+  test("is moved by anchors #slide1..#slide3 that target the slides", async ({ page }) => {
+    await page.goto("/");
+    const anchors = page.getByTestId("carousel-slide").locator("a");
+    await expect(anchors).toHaveCount(6);
+    const hrefs = await anchors.evaluateAll((els) => els.map((a) => a.getAttribute("href")));
+    expect([...new Set(hrefs)].sort()).toEqual(["#slide1", "#slide2", "#slide3"]);
+    const ids = await page.getByTestId("carousel-slide").evaluateAll((els) => els.map((el) => el.id));
+    expect(ids).toEqual(["slide1", "slide2", "slide3"]);
+  });
+});
+
+test.describe("'Our Tools' loading, empty and error states", () => {
+  const ourTools = (page: Page) => page.getByRole("region", { name: "Our Tools" });
+
+  test("a failing API shows an error with 'Try again', which loads the tools once the API is back", async ({ page }) => {
+    let failures = 0;
+    await page.route("**/api/tool*", async (route) => {
+      failures += 1;
+      await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "INTERNAL" }) });
+    });
+    await page.goto("/");
+    const section = ourTools(page);
+    const alert = section.getByRole("alert");
+    // Server errors are retried twice before the error shows (about 3 s).
+    await expect(alert).toBeVisible({ timeout: 15_000 });
+    await expect(alert).toContainText("Something went wrong");
+    await expect(section.getByTestId("tool-card")).toHaveCount(0);
+    expect(failures).toBeGreaterThanOrEqual(1);
+
+    await page.unroute("**/api/tool*");
+    await alert.getByRole("button", { name: "Try again" }).click();
+    await expect(section.getByTestId("tool-card")).toHaveCount(6);
+    await expect(section.getByRole("alert")).toHaveCount(0);
+  });
+
+  test("an empty catalogue says so", async ({ page }) => {
+    await page.route("**/api/tool*", (route) =>
+      route.fulfill({ status: 200, contentType: "application/json", headers: { "x-total-count": "0" }, body: "[]" }),
+    );
+    await page.goto("/");
+    const section = ourTools(page);
+    await expect(section.getByText("No tools in the catalogue yet.")).toBeVisible();
+    await expect(section.getByTestId("tool-card")).toHaveCount(0);
+    await expect(section.getByRole("alert")).toHaveCount(0);
+    // The rest of the page is unaffected.
+    await expect(page.getByTestId("category-card")).toHaveCount(4);
+  });
+
+  test("a slow API shows 'Loading…' until the tools arrive", async ({ page }) => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/tool*", async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.goto("/");
+    const section = ourTools(page);
+    const status = section.getByRole("status");
+    await expect(status).toBeVisible();
+    await expect(status).toHaveText("Loading…");
+    await expect(section.getByTestId("tool-card")).toHaveCount(0);
+
+    release();
+    await expect(section.getByTestId("tool-card")).toHaveCount(6);
+    await expect(section.getByRole("status")).toHaveCount(0);
+  });
+});
+
+test.describe("route-level code splitting", () => {
+  const OTHER_PAGES = [
+    "tools-page-",
+    "blogs-page-",
+    "about-page-",
+    "login-page-",
+    "signup-page-",
+    "purchase-page-",
+    "dashboard-layout-",
+    "my-orders-",
+    "not-found-page-",
+  ];
+
+  test("the home page loads no other page's code; /blogs loads its own chunk", async ({ page }) => {
+    const scripts: string[] = [];
+    page.on("request", (req) => {
+      const file = new URL(req.url()).pathname;
+      if (file.endsWith(".js")) scripts.push(file.split("/").pop() ?? file);
+    });
+    await page.goto("/");
+    await expect(page.getByTestId("tool-card")).toHaveCount(6);
+    await expect(page.getByTestId("review-card").first()).toBeVisible();
+    // Nothing more is on its way (no late prefetch of other pages).
+    await page.waitForLoadState("networkidle");
+
+    expect(scripts.length, "the home page loads some JavaScript").toBeGreaterThan(0);
+    const otherPages = scripts.filter((name) => OTHER_PAGES.some((prefix) => name.startsWith(prefix)));
+    expect(otherPages).toEqual([]);
+
+    const blogsChunk = page.waitForRequest((req) => /\/blogs-page-[\w-]+\.js$/.test(new URL(req.url()).pathname));
+    await page.getByTestId("desktop-menu").getByRole("link", { name: "Blogs" }).click();
+    await blogsChunk;
+    await expect(page.getByTestId("blog-card")).toHaveCount(5);
+    expect(scripts.some((name) => name.startsWith("blogs-page-"))).toBe(true);
+  });
+});

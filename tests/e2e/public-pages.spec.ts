@@ -1,0 +1,83 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+
+/** The static pages, the 404 page, and an accessibility check of every public page (spec §2). */
+
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+test.describe("static pages", () => {
+  test("/about shows the heading 'About Us'", async ({ page }) => {
+    await page.goto("/about");
+    await expect(page.getByRole("heading", { name: "About Us", level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(/\/about$/);
+  });
+
+  test("/blogs shows the five question-and-answer cards", async ({ page }) => {
+    await page.goto("/blogs");
+    const blogCards = page.getByTestId("blog-card");
+    await expect(blogCards).toHaveCount(5);
+    const topics = [/performance/i, /(manage|management).*state|state.*(manage|management)/i, /prototypal inheritance/i, /unit test/i, /not set state directly/i];
+    const questions = blogCards.getByRole("heading");
+    await expect(questions).toHaveCount(5);
+    await expect(questions).toHaveText(topics);
+    for (let i = 0; i < 5; i += 1) {
+      // A question with an answer below it.
+      const card = blogCards.nth(i);
+      await expect(card).toBeVisible();
+      expect((await card.locator("p").allTextContents()).join(" ").length).toBeGreaterThan(100);
+    }
+  });
+});
+
+test.describe("404 page", () => {
+  for (const path of ["/no-such-page", "/tools/extra/deep/path"]) {
+    test(`an unknown path (${path}) shows the 404 image page with a way home`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+      const image = page.getByRole("main").getByRole("img");
+      await expect(image).toBeVisible();
+      await expect(image).toHaveAccessibleName(/\S/);
+      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      // The layout stays around it.
+      await expect(page.getByRole("banner")).toBeVisible();
+      await expect(page.getByRole("contentinfo")).toBeVisible();
+
+      await page.getByRole("main").getByRole("link", { name: /home/i }).click();
+      await expect.poll(() => pathOf(page)).toBe("/");
+      await expect(page.getByRole("heading", { name: "Welcome Best Tools" })).toBeVisible();
+    });
+  }
+});
+
+test.describe("accessibility", () => {
+  const PAGES: { path: string; ready: (page: Page) => Promise<void> }[] = [
+    { path: "/", ready: (page) => expect(page.getByTestId("tool-card").first()).toBeVisible() },
+    { path: "/tools", ready: (page) => expect(page.getByTestId("tool-card").first()).toBeVisible() },
+    { path: "/about", ready: (page) => expect(page.getByRole("heading", { name: "About Us" })).toBeVisible() },
+    { path: "/blogs", ready: (page) => expect(page.getByTestId("blog-card")).toHaveCount(5) },
+    { path: "/login", ready: (page) => expect(page.getByRole("button", { name: "LOGIN" })).toBeVisible() },
+    { path: "/signup", ready: (page) => expect(page.getByRole("button", { name: "SIGN UP" })).toBeVisible() },
+    { path: "/no-such-page", ready: (page) => expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible() },
+  ];
+
+  for (const { path, ready } of PAGES) {
+    test(`${path} has no critical or serious axe violations`, async ({ page }) => {
+      await page.goto(path);
+      await ready(page);
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+      expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    });
+  }
+
+  test("the open mobile menu has no critical or serious axe violations", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto("/");
+    await expect(page.getByTestId("tool-card").first()).toBeVisible();
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(page.getByTestId("mobile-menu")).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+    expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
+});
