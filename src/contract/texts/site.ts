@@ -15,7 +15,6 @@ export const TEXT = {
     login: "Login",
     signOut: "Sign Out",
     openMenu: "Open menu",
-    admin: "Admin",
   },
   home: {
     welcome: "Welcome Best Tools",

@@ -23,7 +23,6 @@ const DashboardLayout = page(() => import("../features/dashboard/dashboard-layou
 const MyOrders = page(() => import("../features/dashboard/my-orders"));
 const AddReview = page(() => import("../features/dashboard/add-review"));
 const MyProfile = page(() => import("../features/dashboard/my-profile"));
-const AdminPage = page(() => import("../features/admin/admin-page"));
 const NotFoundPage = page(() => import("../features/pages/not-found-page"));
 
 function Lazy({ component: Component }: { component: LazyExoticComponent<ComponentType> }) {
@@ -53,7 +52,6 @@ export function AppRoutes() {
             <Route path="review" element={<Lazy component={AddReview} />} />
             <Route path="profile" element={<Lazy component={MyProfile} />} />
           </Route>
-          <Route path="admin/*" element={<Lazy component={AdminPage} />} />
         </Route>
         <Route path="*" element={<Lazy component={NotFoundPage} />} />
       </Route>

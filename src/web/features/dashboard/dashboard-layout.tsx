@@ -1,10 +1,38 @@
-import { Outlet } from "react-router";
+import { NavLink, Outlet } from "react-router";
+import { ToastContainer } from "react-toastify";
+import { TOAST_OPTIONS } from "../../../contract/constants";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
+
+const T = DASHBOARD_TEXT;
+const item = ({ isActive }: { isActive: boolean }) => (isActive ? "menu-active" : "");
+
 export default function DashboardLayout() {
   return (
-    <div className="p-8">
-      <h1>{DASHBOARD_TEXT.welcome}</h1>
-      <Outlet />
+    <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 md:flex-row">
+      <nav aria-label="Dashboard" className="md:w-56 md:shrink-0">
+        <ul className="menu bg-base-200 rounded-box w-full">
+          <li>
+            <NavLink to="/dashboard" end className={item}>
+              {T.myOrders}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/dashboard/review" className={item}>
+              {T.addReview}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/dashboard/profile" className={item}>
+              {T.myProfile}
+            </NavLink>
+          </li>
+        </ul>
+      </nav>
+      <section className="min-w-0 flex-1">
+        <h1 className="text-primary mb-6 text-3xl font-bold">{T.welcome}</h1>
+        <Outlet />
+      </section>
+      <ToastContainer {...TOAST_OPTIONS} />
     </div>
   );
 }

@@ -1,1 +1,86 @@
-export default function Page() { return <div>my-orders</div>; }
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { toast } from "react-toastify";
+import { formatDollars } from "../../../contract/money";
+import type { Order } from "../../../contract/schemas";
+import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
+import { QueryView } from "../../components/ui/states";
+import { cancelOrder, ORDERS_KEY, ordersQuery } from "../account/api";
+
+const T = DASHBOARD_TEXT.orders;
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+
+export default function MyOrders() {
+  const queryClient = useQueryClient();
+  const orders = useQuery({ ...ordersQuery(), select: (list: Order[]) => list.filter((o) => o.status !== "cancelled") });
+
+  const cancel = useMutation({
+    mutationFn: cancelOrder,
+    onSuccess: async (cancelled) => {
+      // Remove it from the list at once; stock changed, so tool pages refetch.
+      queryClient.setQueryData<Order[]>(ORDERS_KEY, (list) => list?.map((o) => (o._id === cancelled._id ? cancelled : o)));
+      toast.success(T.cancelled);
+      await queryClient.invalidateQueries({ queryKey: ["tool"] });
+      await queryClient.invalidateQueries({ queryKey: ["tools"] });
+    },
+    onError: (error) => toast.error(error.message),
+  });
+
+  const onDelete = (order: Order) => {
+    // The spec's confirmation, word for word.
+    if (window.confirm(T.confirm)) cancel.mutate(order._id);
+  };
+
+  return (
+    <div>
+      <h2 className="mb-4 text-2xl font-semibold">{DASHBOARD_TEXT.myOrders}</h2>
+      <QueryView query={orders} isEmpty={(list) => list.length === 0} empty={T.empty}>
+        {(list) => (
+          <div className="overflow-x-auto">
+            <table className="table" data-testid="orders-table">
+              <thead>
+                <tr>
+                  <th scope="col">{T.number}</th>
+                  <th scope="col">{T.tool}</th>
+                  <th scope="col">{T.quantity}</th>
+                  <th scope="col">{T.total}</th>
+                  <th scope="col">{T.status}</th>
+                  <th scope="col">{T.date}</th>
+                  <th scope="col">
+                    <span className="sr-only">{T.delete}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((order) => (
+                  <tr key={order._id} data-testid="order-row" data-order-id={order._id}>
+                    <td>#{order.number}</td>
+                    <td>{order.name}</td>
+                    <td>{order.quantity}</td>
+                    <td>{formatDollars(order.total)}</td>
+                    <td>
+                      <span className="badge badge-outline capitalize">{order.status}</span>
+                    </td>
+                    <td>{dateFormat.format(new Date(order.createdAt))}</td>
+                    <td>
+                      {order.status === "pending" && (
+                        <button
+                          type="button"
+                          className="btn btn-error btn-sm"
+                          disabled={cancel.isPending && cancel.variables === order._id}
+                          aria-label={`${T.delete} order #${order.number}`}
+                          onClick={() => onDelete(order)}
+                        >
+                          {T.delete}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
+    </div>
+  );
+}

@@ -1,1 +1,74 @@
-export default function Page() { return <div>my-profile</div>; }
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { toast } from "react-toastify";
+import { profileInputSchema, type Profile, type ProfileInput } from "../../../contract/schemas";
+import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
+import { QueryView } from "../../components/ui/states";
+import { PROFILE_KEY, profileQuery, saveProfile } from "../account/api";
+
+const T = DASHBOARD_TEXT.profile;
+
+export default function MyProfile() {
+  const profile = useQuery(profileQuery());
+  return (
+    <div className="max-w-xl">
+      <h2 className="mb-4 text-2xl font-semibold">{DASHBOARD_TEXT.myProfile}</h2>
+      <QueryView query={profile} isEmpty={() => false} empty={null}>
+        {(data) => <ProfileForm key={`${data.address}|${data.phone}`} profile={data} />}
+      </QueryView>
+    </div>
+  );
+}
+
+function ProfileForm({ profile }: { profile: Profile }) {
+  const queryClient = useQueryClient();
+  const form = useForm<ProfileInput>({
+    resolver: zodResolver(profileInputSchema),
+    defaultValues: { address: profile.address, phone: profile.phone },
+  });
+  const { errors } = form.formState;
+  const mutation = useMutation({
+    mutationFn: saveProfile,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(PROFILE_KEY, saved);
+      toast.success(T.saved);
+    },
+    onError: (error) => toast.error(error.message),
+  });
+
+  return (
+    <div className="flex flex-col gap-4">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+        <dt className="font-medium">{T.displayName}</dt>
+        <dd data-testid="profile-name">{profile.displayName}</dd>
+        <dt className="font-medium">{T.email}</dt>
+        <dd data-testid="profile-email">{profile.email}</dd>
+      </dl>
+      <form noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))} className="flex flex-col gap-4">
+        <label className="block">
+          <span className="mb-1 block text-sm font-medium">{T.address}</span>
+          <input type="text" autoComplete="street-address" className="input input-bordered w-full" {...form.register("address")} />
+          {errors.address && (
+            <span role="alert" className="text-error mt-1 block text-sm">
+              {errors.address.message}
+            </span>
+          )}
+        </label>
+        <label className="block">
+          <span className="mb-1 block text-sm font-medium">{T.phone}</span>
+          <input type="tel" autoComplete="tel" className="input input-bordered w-full" {...form.register("phone")} />
+          {errors.phone && (
+            <span role="alert" className="text-error mt-1 block text-sm">
+              {errors.phone.message}
+            </span>
+          )}
+        </label>
+        <button type="submit" className="btn btn-primary self-start" disabled={mutation.isPending}>
+          {mutation.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+          {T.save}
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,3 +1,154 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+import { formatDollars } from "../../../contract/money";
+import type { Tool } from "../../../contract/schemas";
+import { PURCHASE_TEXT } from "../../../contract/texts/shop";
+import { ErrorState, Spinner } from "../../components/ui/states";
+import { ApiRequestError } from "../../lib/api";
+import { ORDERS_KEY, placeOrder, profileQuery } from "../account/api";
+import { toolQuery } from "../catalog";
+import { addToQuantity } from "./quantity";
+
+const T = PURCHASE_TEXT;
+
 export default function PurchasePage() {
-  return <div className="p-8">Purchase</div>;
+  const { id = "" } = useParams();
+  const tool = useQuery(toolQuery(id));
+
+  if (tool.isPending) return <Spinner />;
+  if (tool.isError) {
+    if (tool.error instanceof ApiRequestError && tool.error.status === 404) {
+      return (
+        <div className="mx-auto max-w-xl px-4 py-16 text-center" role="alert">
+          <p className="text-lg">{T.notFound}</p>
+          <Link to="/tools" className="btn btn-primary mt-6">
+            {T.backToTools}
+          </Link>
+        </div>
+      );
+    }
+    return (
+      <div className="mx-auto max-w-xl px-4">
+        <ErrorState message={tool.error.message} onRetry={() => void tool.refetch()} />
+      </div>
+    );
+  }
+  // Keyed by tool: the quantity starts again at the minimum for another tool.
+  return <PurchaseForm key={tool.data._id} tool={tool.data} />;
+}
+
+function PurchaseForm({ tool }: { tool: Tool }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const profile = useQuery(profileQuery());
+  const [quantity, setQuantity] = useState(tool.minimumQuantity);
+  const [entered, setEntered] = useState("");
+  const [message, setMessage] = useState<string | null>(null);
+  const inStock = tool.availableQuantity >= tool.minimumQuantity;
+
+  const order = useMutation({
+    mutationFn: () => placeOrder({ toolId: tool._id, quantity }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ORDERS_KEY });
+      await queryClient.invalidateQueries({ queryKey: ["tool"] });
+      await queryClient.invalidateQueries({ queryKey: ["tools"] });
+      navigate("/dashboard");
+    },
+  });
+
+  const onAdd = (event: FormEvent) => {
+    event.preventDefault();
+    const result = addToQuantity(quantity, entered, tool.availableQuantity);
+    if (result.ok) {
+      setQuantity(result.quantity);
+      setEntered("");
+      setMessage(null);
+    } else {
+      setMessage(result.message);
+    }
+  };
+
+  const address = profile.data?.address;
+  return (
+    <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
+      <figure className="bg-base-200 rounded-box overflow-hidden">
+        <img src={tool.image} alt={tool.name} width={640} height={480} className="w-full" />
+      </figure>
+      <div className="flex flex-col gap-4">
+        <h1 className="text-3xl font-bold">{tool.name}</h1>
+        <p className="text-primary text-2xl font-bold" data-testid="purchase-price">
+          {formatDollars(tool.price)}
+        </p>
+        <p className="text-base-content/80">{tool.description}</p>
+        <dl className="grid grid-cols-2 gap-2">
+          <dt className="font-medium">{T.available}</dt>
+          <dd data-testid="available-quantity">{tool.availableQuantity}</dd>
+          <dt className="font-medium">{T.minimum}</dt>
+          <dd data-testid="minimum-quantity">{tool.minimumQuantity}</dd>
+          <dt className="font-medium">{T.quantity}</dt>
+          <dd data-testid="order-quantity" aria-live="polite">
+            {quantity}
+          </dd>
+          <dt className="font-medium">{T.total}</dt>
+          <dd data-testid="order-total">{formatDollars((Math.round(tool.price * 100) * quantity) / 100)}</dd>
+        </dl>
+
+        {inStock ? (
+          <form onSubmit={onAdd} noValidate className="flex flex-wrap items-end gap-2">
+            <label className="form-control">
+              <span className="mb-1 block text-sm font-medium">{T.addLabel}</span>
+              <input
+                type="number"
+                min={1}
+                step={1}
+                inputMode="numeric"
+                className="input input-bordered w-40"
+                value={entered}
+                aria-invalid={message !== null}
+                aria-describedby={message ? "quantity-message" : undefined}
+                onChange={(e) => setEntered(e.target.value)}
+              />
+            </label>
+            <button type="submit" className="btn btn-secondary">
+              {T.add}
+            </button>
+            {message && (
+              <p id="quantity-message" role="alert" className="text-error w-full text-sm">
+                {message}
+              </p>
+            )}
+          </form>
+        ) : (
+          <p role="status" className="text-error font-medium">
+            {T.outOfStock}
+          </p>
+        )}
+
+        <p className="text-sm">
+          <span className="font-medium">{T.deliveryTo}: </span>
+          {address ? (
+            <span data-testid="delivery-address">
+              {address}
+              {profile.data?.phone ? ` · ${profile.data.phone}` : ""}
+            </span>
+          ) : (
+            <Link to="/dashboard/profile" className="link link-primary">
+              {T.noAddress}
+            </Link>
+          )}
+        </p>
+
+        <button type="button" className="btn btn-primary btn-lg" disabled={!inStock || order.isPending} onClick={() => order.mutate()}>
+          {order.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+          {order.isPending ? T.ordering : T.ordered}
+        </button>
+        {order.isError && (
+          <p role="alert" className="text-error">
+            {order.error.message}
+          </p>
+        )}
+      </div>
+    </div>
+  );
 }

@@ -16,6 +16,12 @@ export function ToolsPage() {
   const q = params.get("q")?.trim() || undefined;
   const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
   const [draft, setDraft] = useState(q ?? "");
+  // Back, Forward and links change the search in the URL: the box follows it.
+  const [shownQ, setShownQ] = useState(q);
+  if (shownQ !== q) {
+    setShownQ(q);
+    setDraft(q ?? "");
+  }
   const query = useQuery(toolsQuery({ category, q, page, limit: PAGE_SIZE_DEFAULT }));
   const pages = Math.max(1, Math.ceil((query.data?.total ?? 0) / PAGE_SIZE_DEFAULT));
 
