@@ -28,6 +28,9 @@ describe.each(drivers())("catalogue API on %s", (driver) => {
     const page2 = await t.app.inject({ method: "GET", url: "/api/tool?category=chainsaws&limit=3&page=2" });
     expect(page2.json()).toHaveLength(1);
     for (const tool of [...page1.json(), ...page2.json()]) expect(tool.category).toBe("chainsaws");
+    const pastTheEnd = await t.app.inject({ method: "GET", url: "/api/tool?page=9" });
+    expect(pastTheEnd.json()).toEqual([]);
+    expect(pastTheEnd.headers["x-total-count"]).toBe("16");
   });
 
   it("searches names and descriptions, case-insensitively, with wildcards taken literally", async () => {

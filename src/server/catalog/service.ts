@@ -3,6 +3,7 @@ import type { Category } from "../../contract/constants";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
 import type { Tool, ToolInput, ToolPatch } from "../../contract/schemas";
 import type { Db } from "../db/client";
+import { pageWithTotal, totalOver } from "../db/paging";
 import { tools } from "../db/schema";
 
 type ToolRow = typeof tools.$inferSelect;
@@ -37,17 +38,18 @@ export async function listTools(db: Db, query: ToolQuery): Promise<{ items: Tool
     if (match) filters.push(match);
   }
   const where = and(...filters);
-  const [rows, [count]] = await Promise.all([
+  const page = await pageWithTotal(
     db
-      .select()
+      .select({ row: tools, total: totalOver() })
       .from(tools)
       .where(where)
       .orderBy(asc(tools.createdAt), asc(tools.id))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
-    db.select({ n: sql<number>`count(*)::int` }).from(tools).where(where),
-  ]);
-  return { items: rows.map(toToolDto), total: count?.n ?? 0 };
+    query.page,
+    async () => (await db.select({ n: sql<number>`count(*)::int` }).from(tools).where(where))[0]?.n ?? 0,
+  );
+  return { items: page.items.map(toToolDto), total: page.total };
 }
 
 export async function getTool(db: Db, id: string): Promise<Tool | undefined> {

@@ -3,6 +3,7 @@ import { centsToDollars } from "../../contract/money";
 import type { Order, OrderInput } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import type { Db } from "../db/client";
+import { pageWithTotal, totalOver } from "../db/paging";
 import { orders, tools } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 
@@ -107,17 +108,18 @@ export async function listOrders(
   limit: number,
 ): Promise<{ items: Order[]; total: number }> {
   const mine = eq(orders.userId, userId);
-  const [rows, [count]] = await Promise.all([
+  const result = await pageWithTotal(
     db
-      .select()
+      .select({ row: orders, total: totalOver() })
       .from(orders)
       .where(mine)
       .orderBy(desc(orders.createdAt), desc(orders.number))
       .limit(limit)
       .offset((page - 1) * limit),
-    db.select({ n: sql<number>`count(*)::int` }).from(orders).where(mine),
-  ]);
-  return { items: rows.map(toOrderDto), total: count?.n ?? 0 };
+    page,
+    async () => (await db.select({ n: sql<number>`count(*)::int` }).from(orders).where(mine))[0]?.n ?? 0,
+  );
+  return { items: result.items.map(toOrderDto), total: result.total };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { Review, ReviewInput } from "../../contract/schemas";
 import type { Db } from "../db/client";
+import { pageWithTotal, totalOver } from "../db/paging";
 import { reviews } from "../db/schema";
 
 type ReviewRow = typeof reviews.$inferSelect;
@@ -15,17 +16,18 @@ const toReviewDto = (row: ReviewRow): Review => ({
 
 export async function listReviews(db: Db, page: number, limit: number): Promise<{ items: Review[]; total: number }> {
   const visible = eq(reviews.hidden, false);
-  const [rows, [count]] = await Promise.all([
+  const result = await pageWithTotal(
     db
-      .select()
+      .select({ row: reviews, total: totalOver() })
       .from(reviews)
       .where(visible)
       .orderBy(desc(reviews.createdAt), desc(reviews.id))
       .limit(limit)
       .offset((page - 1) * limit),
-    db.select({ n: sql<number>`count(*)::int` }).from(reviews).where(visible),
-  ]);
-  return { items: rows.map(toReviewDto), total: count?.n ?? 0 };
+    page,
+    async () => (await db.select({ n: sql<number>`count(*)::int` }).from(reviews).where(visible))[0]?.n ?? 0,
+  );
+  return { items: result.items.map(toReviewDto), total: result.total };
 }
 
 export async function addReview(db: Db, userId: string, input: ReviewInput): Promise<Review> {

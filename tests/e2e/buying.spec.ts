@@ -1,0 +1,195 @@
+import { expect, test, type Dialog, type Page } from "@playwright/test";
+import { getTool, listTools, loginThroughForm, newAccount, signedInPage, signUpViaApi } from "../support/e2e-helpers";
+
+/** Buying, the dashboard (orders, reviews, profile) and the purchase page (spec §2, §4, §5). */
+
+const usd = (dollars: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(dollars);
+
+/** Answers the next dialog and records its type and message, so the test can assert on them. */
+function answerNextDialog(page: Page, accept: boolean): Array<{ type: string; message: string }> {
+  const seen: Array<{ type: string; message: string }> = [];
+  page.once("dialog", (dialog: Dialog) => {
+    seen.push({ type: dialog.type(), message: dialog.message() });
+    void (accept ? dialog.accept() : dialog.dismiss());
+  });
+  return seen;
+}
+
+const toast = (page: Page) => page.locator(".Toastify__toast-container--top-right .Toastify__toast");
+
+test.describe("buying a tool", () => {
+  test("Book Now → login → purchase → My Orders → cancel gives the stock back", async ({ page, request }) => {
+    // The first tool on the home page; its stock as the API reports it.
+    const [listed] = await listTools(request, 6);
+    expect(listed).toBeDefined();
+    if (!listed) return;
+    const original = listed.availableQuantity;
+    const minimum = listed.minimumQuantity;
+    expect(original).toBeGreaterThanOrEqual(minimum + 2);
+    const account = await signUpViaApi(request);
+
+    // Signed out, 'Book Now' on the tool's card leads to the login page.
+    await page.goto("/");
+    const card = page.getByTestId("tool-card").filter({ has: page.getByRole("heading", { name: listed.name, exact: true }) });
+    await expect(card).toHaveCount(1);
+    await card.getByRole("link", { name: "Book Now" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+
+    // After login, back on that tool's purchase page.
+    await loginThroughForm(page, account);
+    await expect(page).toHaveURL(new RegExp(`/purchase/${listed._id}$`));
+
+    const image = page.getByRole("main").getByRole("img", { name: listed.name });
+    await expect(image).toBeVisible();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect(page.getByRole("heading", { name: listed.name, level: 1 })).toBeVisible();
+    await expect(page.getByTestId("purchase-price")).toHaveText(usd(listed.price));
+    await expect(page.getByTestId("purchase-price")).toHaveText(/^\$/);
+    await expect(page.getByTestId("available-quantity")).toHaveText(String(original));
+    await expect(page.getByTestId("minimum-quantity")).toHaveText(String(minimum));
+    await expect(page.getByRole("main").getByText(listed.description, { exact: true })).toBeVisible();
+    const quantity = page.getByTestId("order-quantity");
+    await expect(quantity).toHaveText(String(minimum));
+
+    // 'Add' refuses an empty amount and 0.
+    const amount = page.getByLabel("Amount to add");
+    const add = page.getByRole("button", { name: "Add", exact: true });
+    const invalid = page.getByText("Please enter valid data", { exact: true });
+    await add.click();
+    await expect(invalid).toBeVisible();
+    await expect(quantity).toHaveText(String(minimum));
+    await amount.fill("0");
+    await add.click();
+    await expect(invalid).toBeVisible();
+    await expect(quantity).toHaveText(String(minimum));
+
+    // 2 raises the quantity by 2 and clears the message.
+    await amount.fill("2");
+    await add.click();
+    const ordered = minimum + 2;
+    await expect(quantity).toHaveText(String(ordered));
+    await expect(invalid).toHaveCount(0);
+    await expect(amount).toHaveValue("");
+
+    // More than the stock: the quantity stays.
+    await amount.fill("99999");
+    await add.click();
+    await expect(page.getByText(`Only ${original} in stock: the quantity cannot go higher.`, { exact: true })).toBeVisible();
+    await expect(quantity).toHaveText(String(ordered));
+
+    // 'Ordered' places the order and opens My Orders.
+    await page.getByRole("button", { name: "Ordered", exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const row = page.getByTestId("order-row").filter({ hasText: listed.name });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByRole("cell").nth(1)).toHaveText(listed.name);
+    await expect(row.getByRole("cell").nth(2)).toHaveText(String(ordered));
+    await expect.poll(async () => (await getTool(request, listed._id)).availableQuantity).toBe(original - ordered);
+
+    // Dismissing the confirmation keeps the order (also after a reload).
+    const dismissed = answerNextDialog(page, false);
+    await row.getByRole("button", { name: /^Delete/ }).click();
+    await expect.poll(() => dismissed).toEqual([{ type: "confirm", message: "Are You Sure ?" }]);
+    await expect(row).toHaveCount(1);
+    await page.reload();
+    await expect(row).toHaveCount(1);
+    expect((await getTool(request, listed._id)).availableQuantity).toBe(original - ordered);
+
+    // Accepting it cancels the order: the row goes and the stock is back.
+    const accepted = answerNextDialog(page, true);
+    await row.getByRole("button", { name: /^Delete/ }).click();
+    await expect.poll(() => accepted).toEqual([{ type: "confirm", message: "Are You Sure ?" }]);
+    await expect(row).toHaveCount(0);
+    await expect(page.getByText("You have no orders yet.", { exact: true })).toBeVisible();
+    await expect.poll(async () => (await getTool(request, listed._id)).availableQuantity).toBe(original);
+    await page.reload();
+    await expect(page.getByText("You have no orders yet.", { exact: true })).toBeVisible();
+  });
+
+  test("Add a Review: prefilled name, validation, toast, reset, shown as text on the home page", async ({ page }) => {
+    const account = await signedInPage(page, newAccount("r"));
+    await page.goto("/dashboard/review");
+
+    const name = page.getByLabel("Name");
+    const rating = page.getByLabel("Rating out of 5");
+    const description = page.getByLabel("Description");
+    const submit = page.getByRole("button", { name: "Add Review" });
+    await expect(name).toHaveValue(account.name);
+    await expect(rating).toBeVisible();
+    await expect(rating).toHaveAttribute("type", "number");
+
+    // An empty description is refused in the form.
+    await submit.click();
+    await expect(page.getByText("Description is required", { exact: true })).toBeVisible();
+    await expect(toast(page)).toHaveCount(0);
+
+    // A valid review: the toast, top-right, and a reset form.
+    const text = `Great hammer, review ${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+    await rating.fill("4");
+    await description.fill(text);
+    await submit.click();
+    await expect(toast(page).filter({ hasText: "Review Added" })).toBeVisible();
+    await expect(description).toHaveValue("");
+    await expect(name).toHaveValue(account.name);
+    await expect(rating).toHaveValue("5");
+    await expect(page.getByText("Description is required", { exact: true })).toHaveCount(0);
+
+    // Markup in a review is shown as literal text.
+    const markup = `<b>bold</b> and <img src=x onerror="window.__pwned=1"> ${Date.now()}`;
+    await description.fill(markup);
+    await submit.click();
+    await expect(toast(page).filter({ hasText: "Review Added" })).toHaveCount(2);
+    await expect(description).toHaveValue("");
+
+    await page.goto("/");
+    const reviews = page.getByRole("region", { name: "Reviews Here" });
+    const mine = reviews.getByTestId("review-card").filter({ hasText: text });
+    await expect(mine).toHaveCount(1);
+    await expect(mine.getByRole("heading", { name: account.name })).toBeVisible();
+    await expect(mine.getByTestId("review-rating")).toHaveText("Rated 4 out of 5");
+
+    const literal = reviews.getByTestId("review-card").filter({ hasText: "<b>bold</b>" });
+    await expect(literal).toHaveCount(1);
+    await expect(literal.getByText(markup, { exact: true })).toBeVisible();
+    await expect(literal.locator("b")).toHaveCount(0);
+    await expect(literal.locator("img")).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+
+  test("My Profile: address and phone survive a reload and show as the delivery address", async ({ page, request }) => {
+    const account = await signedInPage(page, newAccount("p"));
+    await page.goto("/dashboard/profile");
+    await expect(page.getByTestId("profile-name")).toHaveText(account.name);
+    await expect(page.getByTestId("profile-email")).toHaveText(account.email);
+
+    const address = `12 Forge Lane, Flat ${Math.floor(Math.random() * 1000)}, Brooklyn`;
+    const phone = "+1 (555) 010-2024";
+    await page.getByLabel("Address").fill(address);
+    await page.getByLabel("Phone").fill(phone);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page).filter({ hasText: "Profile saved" })).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByTestId("profile-name")).toHaveText(account.name);
+    await expect(page.getByLabel("Address")).toHaveValue(address);
+    await expect(page.getByLabel("Phone")).toHaveValue(phone);
+
+    const [tool] = await listTools(request, 1);
+    expect(tool).toBeDefined();
+    if (!tool) return;
+    await page.goto(`/purchase/${tool._id}`);
+    await expect(page.getByRole("heading", { name: tool.name, level: 1 })).toBeVisible();
+    const delivery = page.getByRole("main").getByText("Delivery to", { exact: false });
+    await expect(delivery).toBeVisible();
+    await expect(page.getByTestId("delivery-address")).toContainText(address);
+    await expect(page.getByTestId("delivery-address")).toContainText(phone);
+  });
+
+  test("an unknown tool id shows a clear message", async ({ page }) => {
+    await signedInPage(page);
+    await page.goto("/purchase/does-not-exist");
+    await expect(page.getByText("We could not find this tool. It may have been removed from the catalogue.", { exact: true })).toBeVisible();
+    await expect(page.getByRole("main").getByRole("link", { name: "Browse all tools" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Ordered" })).toHaveCount(0);
+  });
+});
