@@ -1,0 +1,29 @@
+import { render, screen } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
+import { describe, expect, it } from "vitest";
+import { ToolCard } from "./tool-card";
+
+describe("ToolCard", () => {
+  it("shows image, name, dollar price, description and Book Now to /purchase/<_id>", () => {
+    render(
+      <MemoryRouter>
+        <ToolCard
+          tool={{
+            _id: "abc-123",
+            name: "Ride-On Tractor",
+            image: "/images/tools/ride-on-mower.svg",
+            price: 2199,
+            availableQuantity: 8,
+            minimumQuantity: 1,
+            description: "Cuts big lawns.",
+            category: "lawn-mowers",
+          }}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole("img", { name: "Ride-On Tractor" })).toHaveAttribute("src", "/images/tools/ride-on-mower.svg");
+    expect(screen.getByText("$2,199.00")).toBeInTheDocument();
+    expect(screen.getByText("Cuts big lawns.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Book Now" })).toHaveAttribute("href", "/purchase/abc-123");
+  });
+});
