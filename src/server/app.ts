@@ -123,6 +123,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       await api.register(authPlugin, {
         auth,
         publicUrl: config.publicUrl,
+        sessionCacheMs: config.sessionCacheMs,
         limiters: {
           byAddress: redis
             ? redisLimiter(redis, "toolyard:auth-ip:", byAddress.max, byAddress.windowMs)

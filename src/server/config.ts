@@ -36,6 +36,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Sign-in and sign-up attempts, counted per client address and per e-mail. */
   authRateLimit: RateLimitSettings;
+  /** How long one instance remembers a resolved session (ms); 0 turns the cache off. */
+  sessionCacheMs: number;
   /** Every API request, per client address. */
   apiRateLimit: RateLimitSettings;
   logLevel: string;
@@ -161,6 +163,7 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
       max: int(env, "AUTH_RATE_LIMIT_MAX", 10, 0, 1_000_000),
       windowMs: int(env, "AUTH_RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400) * 1000,
     },
+    sessionCacheMs: int(env, "SESSION_CACHE_SECONDS", 10, 0, 300) * 1000,
     apiRateLimit: {
       max: int(env, "RATE_LIMIT_MAX", 1000, 0, 10_000_000),
       windowMs: int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400) * 1000,

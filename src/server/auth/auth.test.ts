@@ -78,7 +78,11 @@ describe.each(drivers())("accounts API on %s", (driver) => {
     expect((await c.signIn(email)).statusCode).toBe(200);
     const stolen = c.cookieHeader();
     expect((await c.get("/api/auth/get-session")).json().user.email).toBe(email);
+    // A protected route has seen (and remembered) the session before the sign-out.
+    expect((await c.get("/api/me/profile")).statusCode).toBe(200);
     expect((await c.post("/api/auth/sign-out", {})).statusCode).toBe(200);
+    const protectedReplay = await t.app.inject({ method: "GET", url: "/api/me/profile", headers: { cookie: stolen } });
+    expect(protectedReplay.statusCode).toBe(401);
     // The old cookie, replayed, is no longer a session.
     const replay = await t.app.inject({ method: "GET", url: "/api/auth/get-session", headers: { cookie: stolen } });
     expect(replay.json()).toBeNull();

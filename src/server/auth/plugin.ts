@@ -13,6 +13,7 @@ import { ApiError, forbidden, unauthorized } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import type { Auth } from "./instance";
 import type { Limiter } from "./limiter";
+import { credentialOf, SessionCache } from "./session-cache";
 import type { ZodType } from "zod";
 
 /** Runs as an onRequest hook, so an anonymous caller is refused before any body is read. */
@@ -40,6 +41,8 @@ declare module "fastify" {
 export interface AuthPluginOptions {
   auth: Auth;
   publicUrl: string;
+  /** How long a resolved session is remembered in this process (0: not at all). */
+  sessionCacheMs: number;
   limiters: { byAddress: Limiter; byEmail: Limiter };
 }
 
@@ -56,12 +59,21 @@ function webHeaders(request: FastifyRequest): Headers {
 }
 
 /** Resolves the caller from the session cookie or an `Authorization: Bearer` token. */
-export async function resolveViewer(auth: Auth, request: FastifyRequest): Promise<Viewer | null> {
+export async function resolveViewer(auth: Auth, request: FastifyRequest, cache?: SessionCache<Viewer>): Promise<Viewer | null> {
+  const credential = credentialOf(request.headers);
+  if (!credential) return null;
+  const cached = cache?.get(credential);
+  if (cached) return cached;
   const result = await auth.api.getSession({ headers: webHeaders(request) });
   if (!result) return null;
-  const { user } = result;
-  return { id: user.id, email: user.email, name: user.name, role: user.role === "admin" ? "admin" : "user" };
+  const { user, session } = result;
+  const viewer: Viewer = { id: user.id, email: user.email, name: user.name, role: user.role === "admin" ? "admin" : "user" };
+  cache?.set(credential, viewer, new Date(session.expiresAt).getTime());
+  return viewer;
 }
+
+/** Auth calls that cannot end or change a session; every other state-changing call clears the cache. */
+const SESSION_SAFE_POSTS = new Set(["/api/auth/sign-in/email", "/api/auth/sign-up/email", "/api/auth/sign-in/social"]);
 
 /** Auth endpoints whose body we validate with the forms' schemas and rate limit. */
 const GUARDED_POSTS: Record<string, ZodType<{ email: string }>> = {
@@ -69,17 +81,18 @@ const GUARDED_POSTS: Record<string, ZodType<{ email: string }>> = {
   "/api/auth/sign-up/email": signupSchema,
 };
 
-const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth, publicUrl, limiters }) => {
+const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth, publicUrl, limiters, sessionCacheMs }) => {
+  const sessions = new SessionCache<Viewer>(sessionCacheMs);
   app.decorate("auth", auth);
   app.decorateRequest("viewer", null as unknown as Viewer);
 
   const requireUser: Guard = async (request) => {
-    const viewer = await resolveViewer(auth, request);
+    const viewer = await resolveViewer(auth, request, sessions);
     if (!viewer) throw unauthorized();
     request.viewer = viewer;
   };
   const requireAdmin: Guard = async (request) => {
-    const viewer = await resolveViewer(auth, request);
+    const viewer = await resolveViewer(auth, request, sessions);
     if (!viewer) throw unauthorized();
     if (viewer.role !== "admin") throw forbidden();
     request.viewer = viewer;
@@ -104,7 +117,11 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
 
   async function forward(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split("?")[0] ?? "";
-    if (request.method === "POST") await guard(request, path);
+    if (request.method === "POST") {
+      await guard(request, path);
+      // Sign-out, session revocation, role or user changes: forget every remembered session.
+      if (!SESSION_SAFE_POSTS.has(path)) sessions.clear();
+    }
     const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== undefined;
     const response = await auth.handler(
       new Request(new URL(request.url, publicUrl), {
