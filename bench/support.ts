@@ -1,31 +1,27 @@
-/** Shared by the benchmarks: start the real app on a loopback port, on a throw-away database. */
-import type { AddressInfo } from "node:net";
-import { buildApp } from "../src/server/app";
-import { loadConfig } from "../src/server/config";
+/** Shared by the benchmarks: the real app in its own process, on a throw-away database. */
+import { fork } from "node:child_process";
+import path from "node:path";
 import { createPostgresDatabase } from "../src/server/test-support";
 
 export async function startBenchServer(env: Record<string, string> = {}) {
   const pgDb = process.env.DATABASE_URL ? await createPostgresDatabase() : undefined;
-  const config = loadConfig({
-    NODE_ENV: "production",
-    AUTH_SECRET: "bench-secret-bench-secret-bench-secret-01",
-    LOG_LEVEL: "silent",
-    RATE_LIMIT_MAX: "0",
-    AUTH_RATE_LIMIT_MAX: "0",
-    PUBLIC_URL: "http://127.0.0.1:3999",
-    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
-    ...env,
+  const child = fork(path.join(import.meta.dirname, "server-process.ts"), {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, BENCH_ENV: JSON.stringify({ ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }) },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  config.dataDir = "memory://";
-  const app = await buildApp(config);
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const { port } = app.server.address() as AddressInfo;
+  const ready = await new Promise<{ url: string; driver: string }>((resolve, reject) => {
+    child.once("message", (m) => resolve(m as { url: string; driver: string }));
+    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
   return {
-    app,
-    url: `http://127.0.0.1:${port}`,
-    driver: app.store.driver,
+    ...ready,
+    databaseUrl: pgDb?.url,
     close: async () => {
-      await app.close();
+      await new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      });
       await pgDb?.drop();
     },
   };

@@ -20,6 +20,7 @@ const AUTH_ERRORS = {
 
 test.describe("accounts", () => {
   test("sign-up, sign-out, login, protected redirect and return to the origin page", async ({ page }) => {
+    test.slow(); // many steps, each a real round trip
     const account = newAccount();
 
     // Signed out, a protected page sends the visitor to /login.
@@ -93,6 +94,7 @@ test.describe("accounts", () => {
   });
 
   test("shows the provider's errors below the form in red", async ({ page, request }) => {
+    test.slow(); // four separate failures, each a real round trip
     const existing = await signUpViaApi(request);
     const error = page.getByTestId("auth-error");
 
@@ -136,6 +138,13 @@ test.describe("accounts", () => {
     await loginThroughForm(page, existing);
     await expect(error).toHaveText(AUTH_ERRORS.network);
     await expectSignedOut(page);
+
+    // Once the server answers again, the same form signs in and the message goes.
+    await page.unroute("**/api/auth/sign-in/email");
+    await page.getByRole("button", { name: "LOGIN", exact: true }).click();
+    await expect.poll(() => pathOf(page)).toBe("/");
+    await expect(error).toHaveCount(0);
+    await expectSignedIn(page);
   });
 
   test("sign-out in one tab signs out every open tab", async ({ page, context }) => {

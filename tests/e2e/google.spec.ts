@@ -20,6 +20,9 @@ const DIFFERENT_METHOD =
   "An account with this e-mail already exists with a different sign-in method. Log in with your e-mail and password.";
 
 test.describe("Google sign-in", () => {
+  // Each test is a full round trip through a second server (the OpenID provider).
+  test.slow();
+
   test("a round trip from /login signs a new customer in and lands on the home page", async ({ page }) => {
     const email = uniqueEmail("g");
     await page.goto("/login");

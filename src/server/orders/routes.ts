@@ -2,10 +2,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, orderInputSchema, orderListQuerySchema, orderSchema } from "../../contract/schemas";
 import { errorResponses } from "../http/schemas";
-import { cancelOrder, listOrders, placeOrder } from "./service";
+import { OrderDesk } from "./desk";
+import { cancelOrder, listOrders } from "./service";
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
+  const desk = new OrderDesk(db);
 
   app.post(
     "/order",
@@ -18,7 +20,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: orderSchema, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await placeOrder(db, request.viewer.id, request.body)),
+    async (request, reply) => reply.status(201).send(await desk.place(request.viewer.id, request.body)),
   );
 
   app.get(

@@ -1,11 +1,11 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { centsToDollars } from "../../contract/money";
-import type { Order, OrderInput } from "../../contract/schemas";
+import type { Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import type { Db } from "../db/client";
 import { pageWithTotal, totalOver } from "../db/paging";
 import { orders, tools } from "../db/schema";
-import { ApiError, conflict, notFound } from "../http/errors";
+import { conflict, notFound } from "../http/errors";
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -58,48 +58,6 @@ const fromRaw = (r: RawOrder): OrderRow => ({
 const rowsOf = <T>(result: unknown): T[] =>
   // node-postgres returns { rows }, PGlite returns { rows } too; drizzle passes them through.
   (result as { rows: T[] }).rows;
-
-/**
- * Places an order in ONE statement: the guarded UPDATE takes the stock only if the
- * quantity is within minimum..available (Postgres re-checks the guard after waiting for
- * the row lock), and the INSERT copies the name, the price and the delivery details.
- * Concurrent orders therefore never oversell; the CHECK (stock >= 0) is the backstop.
- */
-export async function placeOrder(db: Db, userId: string, input: OrderInput): Promise<Order> {
-  const id = crypto.randomUUID();
-  const { toolId, quantity } = input;
-  const result = await db.execute(sql`
-    with taken as (
-      update ${tools}
-         set available_quantity = available_quantity - ${quantity}, updated_at = now()
-       where id = ${toolId} and active
-         and minimum_quantity <= ${quantity} and available_quantity >= ${quantity}
-      returning id, name, price_cents
-    ), profile as (
-      select address, phone from profiles where user_id = ${userId}
-    )
-    insert into ${orders} (id, user_id, tool_id, tool_name, quantity, unit_price_cents, total_cents, address, phone)
-    select ${id}, ${userId}, taken.id, taken.name, ${quantity}, taken.price_cents,
-           taken.price_cents::bigint * ${quantity},
-           coalesce((select address from profile), ''), coalesce((select phone from profile), '')
-      from taken
-    returning *`);
-  const [row] = rowsOf<RawOrder>(result);
-  if (row) return toOrderDto(fromRaw(row));
-
-  // Nothing was taken: say why.
-  const [tool] = await db
-    .select({ available: tools.availableQuantity, minimum: tools.minimumQuantity })
-    .from(tools)
-    .where(and(eq(tools.id, toolId), eq(tools.active, true)));
-  if (!tool) throw notFound(API_TEXT.toolNotFound);
-  if (quantity < tool.minimum) {
-    throw new ApiError(400, "BELOW_MINIMUM", API_TEXT.belowMinimum(tool.minimum), {
-      details: [{ path: "body.quantity", message: API_TEXT.belowMinimum(tool.minimum) }],
-    });
-  }
-  throw conflict("NOT_ENOUGH_STOCK", API_TEXT.notEnoughStock(tool.available), { available: tool.available });
-}
 
 export async function listOrders(
   db: Db,

@@ -1,0 +1,25 @@
+/**
+ * The store under benchmark, in its own process so the load generator does not share
+ * its thread. Started by bench/support.ts; reports its URL over IPC and stops on SIGTERM.
+ */
+import type { AddressInfo } from "node:net";
+import { buildApp } from "../src/server/app";
+import { loadConfig } from "../src/server/config";
+
+const config = loadConfig({
+  NODE_ENV: "production",
+  AUTH_SECRET: "bench-secret-bench-secret-bench-secret-01",
+  LOG_LEVEL: "silent",
+  RATE_LIMIT_MAX: "0",
+  AUTH_RATE_LIMIT_MAX: "0",
+  PUBLIC_URL: "http://127.0.0.1:3999",
+  ...(JSON.parse(process.env.BENCH_ENV ?? "{}") as Record<string, string>),
+});
+config.dataDir = "memory://";
+const app = await buildApp(config);
+await app.listen({ port: 0, host: "127.0.0.1" });
+const { port } = app.server.address() as AddressInfo;
+process.send?.({ url: `http://127.0.0.1:${port}`, driver: app.store.driver });
+process.on("SIGTERM", () => {
+  void app.close().then(() => process.exit(0));
+});

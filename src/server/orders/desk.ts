@@ -1,0 +1,126 @@
+/**
+ * The order desk: orders for the same tool that arrive while that tool's transaction is
+ * running wait for the next one, and each transaction serves its whole batch.
+ *
+ * Why: every order must hold the tool's row lock until its commit is flushed, so a hot
+ * tool served one order per transaction manages only ~1/commit-latency orders a second.
+ * A batch takes the lock and pays the flush once. Correctness does not depend on the
+ * batching: each transaction locks the row (SELECT … FOR UPDATE), so batches from several
+ * instances serialize too, and the CHECK (stock >= 0) stays as the backstop.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import type { OrderInput, Order } from "../../contract/schemas";
+import { API_TEXT } from "../../contract/texts/api";
+import type { Db } from "../db/client";
+import { orders, profiles, tools } from "../db/schema";
+import { ApiError, conflict, notFound } from "../http/errors";
+import { allocate, type Decision } from "./allocate";
+import { toOrderDto } from "./service";
+
+interface Pending {
+  userId: string;
+  quantity: number;
+  resolve: (order: Order) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Enough to amortise the flush, small enough to keep one transaction short. */
+const MAX_BATCH = 200;
+
+export class OrderDesk {
+  private readonly queues = new Map<string, Pending[]>();
+
+  constructor(private readonly db: Db) {}
+
+  place(userId: string, input: OrderInput): Promise<Order> {
+    return new Promise<Order>((resolve, reject) => {
+      const queue = this.queues.get(input.toolId);
+      const pending = { userId, quantity: input.quantity, resolve, reject };
+      if (queue) {
+        queue.push(pending);
+        return;
+      }
+      this.queues.set(input.toolId, [pending]);
+      void this.drain(input.toolId);
+    });
+  }
+
+  /** Serves a tool's queue, batch after batch, until no order waits. */
+  private async drain(toolId: string): Promise<void> {
+    for (;;) {
+      const queue = this.queues.get(toolId);
+      if (!queue || queue.length === 0) {
+        this.queues.delete(toolId);
+        return;
+      }
+      const batch = queue.splice(0, MAX_BATCH);
+      try {
+        await this.serve(toolId, batch);
+      } catch (error) {
+        for (const p of batch) p.reject(error);
+      }
+    }
+  }
+
+  private async serve(toolId: string, batch: Pending[]): Promise<void> {
+    const outcome = await this.db.transaction(async (tx) => {
+      const [tool] = await tx
+        .select({
+          name: tools.name,
+          priceCents: tools.priceCents,
+          available: tools.availableQuantity,
+          minimum: tools.minimumQuantity,
+        })
+        .from(tools)
+        .where(and(eq(tools.id, toolId), eq(tools.active, true)))
+        .for("update");
+      if (!tool) return null;
+
+      const { decisions, remaining } = allocate(tool.available, tool.minimum, batch.map((p) => p.quantity));
+      const accepted = batch.filter((_, i) => decisions[i]?.kind === "accept");
+      if (accepted.length === 0) return { decisions, rows: [] };
+
+      const userIds = [...new Set(accepted.map((p) => p.userId))];
+      const delivery = new Map(
+        (await tx.select().from(profiles).where(inArray(profiles.userId, userIds))).map((p) => [p.userId, p]),
+      );
+      await tx.update(tools).set({ availableQuantity: remaining }).where(eq(tools.id, toolId));
+      const rows = await tx
+        .insert(orders)
+        .values(
+          accepted.map((p) => ({
+            userId: p.userId,
+            toolId,
+            toolName: tool.name,
+            quantity: p.quantity,
+            unitPriceCents: tool.priceCents,
+            totalCents: tool.priceCents * p.quantity,
+            address: delivery.get(p.userId)?.address ?? "",
+            phone: delivery.get(p.userId)?.phone ?? "",
+          })),
+        )
+        .returning();
+      return { decisions, rows };
+    });
+
+    if (!outcome) {
+      for (const p of batch) p.reject(notFound(API_TEXT.toolNotFound));
+      return;
+    }
+    // Multi-row INSERT … RETURNING keeps the VALUES order.
+    let next = 0;
+    batch.forEach((p, i) => {
+      const decision = outcome.decisions[i] as Decision;
+      if (decision.kind === "accept") {
+        const row = outcome.rows[next++];
+        if (row) p.resolve(toOrderDto(row));
+        else p.reject(new Error("order row missing"));
+      } else if (decision.kind === "below-minimum") {
+        const message = API_TEXT.belowMinimum(decision.minimum);
+        p.reject(new ApiError(400, "BELOW_MINIMUM", message, { details: [{ path: "body.quantity", message }] }));
+      } else {
+        p.reject(conflict("NOT_ENOUGH_STOCK", API_TEXT.notEnoughStock(decision.available), { available: decision.available }));
+      }
+    });
+  }
+}
