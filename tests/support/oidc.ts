@@ -15,7 +15,7 @@ export async function startOidcProvider(port: number, appUrl: string): Promise<{
       {
         client_id: OIDC_CLIENT.id,
         client_secret: OIDC_CLIENT.secret,
-        redirect_uris: [`${appUrl}/api/auth/oauth2/callback/google`, `${appUrl}/api/auth/callback/google`],
+        redirect_uris: [`${appUrl}/api/auth/callback/google`],
         grant_types: ["authorization_code"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
