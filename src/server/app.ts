@@ -93,6 +93,15 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     }
   });
 
+  // Postgres cannot store NUL in text: refuse it as invalid input instead of failing later.
+  app.addHook("preValidation", async (request) => {
+    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
+      throw new ApiError(400, "VALIDATION", API_TEXT.invalidInput, {
+        details: [{ path: "", message: "Text must not contain NUL characters" }],
+      });
+    }
+  });
+
   await app.register(rateLimit, {
     global: true,
     max: config.apiRateLimit.max === 0 ? Number.MAX_SAFE_INTEGER : config.apiRateLimit.max,
@@ -144,6 +153,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   registerSpa(app, config.webDir);
   return app;
+}
+
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (depth > 20 || value === null || typeof value !== "object") return false;
+  return Object.entries(value).some(([key, v]) => key.includes("\u0000") || containsNul(v, depth + 1));
 }
 
 /** Serves the built SPA; unknown paths get index.html so client routes deep-link. */

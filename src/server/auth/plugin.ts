@@ -142,6 +142,7 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
       const body = JSON.parse(text) as { code?: string; message?: string };
       return reply.send({ error: body.code ?? "AUTH_ERROR", message: body.message ?? AUTH_ERRORS.generic });
     }
+    if (response.status === 404 && text === "") return reply.send({ error: "NOT_FOUND", message: API_TEXT.notFound });
     return reply.send(text === "" ? null : text);
   }
 

@@ -93,10 +93,26 @@ describe.each(drivers())("catalogue API on %s", (driver) => {
     expect([200, 302]).toContain(ui.statusCode);
   });
 
+  it("refuses NUL characters as invalid input instead of failing in the database", async () => {
+    for (const url of ["/api/tool?q=%00", "/api/tool/%00", "/api/tool?q=a%00b"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().error).toBe("VALIDATION");
+    }
+    const signUp = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      payload: { name: "a\u0000b", email: "nul@example.com", password: "Str0ng!pass" },
+    });
+    expect(signUp.statusCode).toBe(400);
+  });
+
   it("answers unknown API paths and methods with JSON 404, never 5xx", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/api/nope" });
-    expect(res.statusCode).toBe(404);
-    expect(res.json().error).toBe("NOT_FOUND");
+    for (const url of ["/api/nope", "/api/auth/nope"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().error, url).toBe("NOT_FOUND");
+    }
     const badJson = await t.app.inject({
       method: "POST",
       url: "/api/review",
