@@ -79,6 +79,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     hsts: config.publicUrl.startsWith("https://"),
     // The OAuth round trip returns from another site; the default "same-origin" would drop the opener.
     crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
+    // "no-referrer" would make browsers send `Origin: null` on the store's own posts.
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
 
   // Requests from foreign origins never change anything (CSRF); API clients without a
@@ -86,8 +88,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const trusted = new Set(config.trustedOrigins);
   app.addHook("onRequest", async (request) => {
     if (!STATE_CHANGING.has(request.method) || !request.url.startsWith("/api/")) return;
-    const origin = request.headers.origin;
     const site = request.headers["sec-fetch-site"];
+    // Under a strict referrer policy some browsers send `Origin: null` for their own posts;
+    // Fetch Metadata then still tells a same-origin request apart.
+    const origin = request.headers.origin === "null" && site === "same-origin" ? undefined : request.headers.origin;
     if ((origin !== undefined && !trusted.has(origin)) || site === "cross-site") {
       throw new ApiError(403, "FOREIGN_ORIGIN", API_TEXT.foreignOrigin);
     }
@@ -124,7 +128,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
 
-  const byAddress = { max: config.authRateLimit.max * 3, windowMs: config.authRateLimit.windowMs };
+  const byAddress = config.authAddressRateLimit;
   const byEmail = config.authRateLimit;
   const auth = createAuth(config, database.db, redis);
   await app.register(

@@ -11,7 +11,17 @@ describe("loadConfig", () => {
   it("has working defaults for a local run", () => {
     const config = loadConfig(base);
     expect(config).toMatchObject({ port: 3000, host: "127.0.0.1", publicUrl: "http://localhost:3000", seed: true, databaseUrl: undefined });
-    expect(config.authRateLimit).toEqual({ max: 10, windowMs: 60_000 });
+    expect(config.authRateLimit).toEqual({ max: 5, windowMs: 60_000 });
+    expect(config.authAddressRateLimit).toEqual({ max: 30, windowMs: 60_000 });
+    expect(config.apiRateLimit).toEqual({ max: 20_000, windowMs: 60_000 });
+    expect(config.trustedOrigins).toEqual(
+      expect.arrayContaining(["http://localhost:3000", "http://127.0.0.1:3000", "http://[::1]:3000"]),
+    );
+  });
+
+  it("trusts only the public origin when it is not a loopback address", () => {
+    const config = loadConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example/" });
+    expect(config.trustedOrigins).toEqual(["https://shop.example"]);
   });
 
   it.each([
@@ -27,6 +37,7 @@ describe("loadConfig", () => {
     [{ AUTH_SECRET: "short" }, /^AUTH_SECRET /],
     [{ AUTH_SECRET: "", NODE_ENV: "production" }, /^AUTH_SECRET is required/],
     [{ AUTH_RATE_LIMIT_MAX: "-1" }, /^AUTH_RATE_LIMIT_MAX /],
+    [{ AUTH_RATE_LIMIT_ADDRESS_MAX: "many" }, /^AUTH_RATE_LIMIT_ADDRESS_MAX /],
   ])("names the variable in one line: %o", (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrowError(ConfigError);
     expect(() => loadConfig({ ...base, ...env })).toThrowError(message);

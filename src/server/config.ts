@@ -34,8 +34,10 @@ export interface Config {
   adminEmails: string[];
   seed: boolean;
   redisUrl: string | undefined;
-  /** Sign-in and sign-up attempts, counted per client address and per e-mail. */
+  /** Failed sign-in and sign-up attempts per e-mail (successful ones are handed back). */
   authRateLimit: RateLimitSettings;
+  /** Failed sign-in and sign-up attempts per client address, across all e-mails. */
+  authAddressRateLimit: RateLimitSettings;
   /** How long one instance remembers a resolved session (ms); 0 turns the cache off. */
   sessionCacheMs: number;
   /** Every API request, per client address. */
@@ -103,6 +105,19 @@ function readOrCreateSecret(dataDir: string): string {
   return secret;
 }
 
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
+ * The store's own origin. On a loopback address every spelling of it (localhost, 127.0.0.1,
+ * [::1]) on the same port is the same server, so a browser opened on any of them may post.
+ */
+export function loopbackAliases(publicUrl: string): string[] {
+  const url = new URL(publicUrl);
+  if (!LOOPBACK_HOSTS.includes(url.hostname)) return [url.origin];
+  const port = url.port ? `:${url.port}` : "";
+  return [url.origin, ...LOOPBACK_HOSTS.map((host) => `${url.protocol}//${host}${port}`)].filter((o, i, all) => all.indexOf(o) === i);
+}
+
 export function loadConfig(env: Env = process.env, root = findAppRoot()): Config {
   const nodeEnv = env.NODE_ENV?.trim() || "development";
   const port = int(env, "PORT", 3000, 1, 65535);
@@ -145,13 +160,14 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
   }
 
   const devOrigins = nodeEnv === "production" ? [] : ["http://localhost:5173", "http://127.0.0.1:5173"];
+  const authWindowMs = int(env, "AUTH_RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400) * 1000;
 
   return {
     nodeEnv,
     port,
     host,
     publicUrl,
-    trustedOrigins: [...new Set([publicUrl, ...devOrigins])],
+    trustedOrigins: [...new Set([...loopbackAliases(publicUrl), ...devOrigins])],
     dataDir,
     databaseUrl,
     authSecret,
@@ -159,13 +175,11 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
     adminEmails,
     seed: bool(env, "SEED", true),
     redisUrl,
-    authRateLimit: {
-      max: int(env, "AUTH_RATE_LIMIT_MAX", 10, 0, 1_000_000),
-      windowMs: int(env, "AUTH_RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400) * 1000,
-    },
+    authRateLimit: { max: int(env, "AUTH_RATE_LIMIT_MAX", 5, 0, 1_000_000), windowMs: authWindowMs },
+    authAddressRateLimit: { max: int(env, "AUTH_RATE_LIMIT_ADDRESS_MAX", 30, 0, 1_000_000), windowMs: authWindowMs },
     sessionCacheMs: int(env, "SESSION_CACHE_SECONDS", 10, 0, 300) * 1000,
     apiRateLimit: {
-      max: int(env, "RATE_LIMIT_MAX", 1000, 0, 10_000_000),
+      max: int(env, "RATE_LIMIT_MAX", 20_000, 0, 10_000_000),
       windowMs: int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400) * 1000,
     },
     logLevel: env.LOG_LEVEL?.trim() || (nodeEnv === "test" ? "silent" : "info"),

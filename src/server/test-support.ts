@@ -71,12 +71,18 @@ export const ORIGIN = "http://localhost:3999";
 /** Cookie jar for app.inject: keeps the session cookie between calls, like a browser. */
 export class Client {
   private cookies = new Map<string, string>();
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    /** The client's address as the server sees it; rate limits count per address. */
+    private readonly remoteAddress = "127.0.0.1",
+    /** The Origin header a browser would send; `null` sends none, like curl or an API client. */
+    private readonly origin: string | null = ORIGIN,
+  ) {}
 
   async request(options: InjectOptions & { method: string; url: string }) {
-    const headers: Record<string, string> = { origin: ORIGIN, ...(options.headers as Record<string, string>) };
+    const headers: Record<string, string> = { ...(this.origin ? { origin: this.origin } : {}), ...(options.headers as Record<string, string>) };
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
-    const response = await this.app.inject({ ...options, headers });
+    const response = await this.app.inject({ ...options, headers, remoteAddress: this.remoteAddress });
     const setCookie = response.headers["set-cookie"];
     for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
       const [pair = "", ...attributes] = line.split(";");

@@ -11,7 +11,8 @@ const ADMIN = "boss@toolyard.example";
 describe.each(drivers())("accounts API on %s", (driver) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(driver, { ADMIN_EMAILS: ADMIN, AUTH_RATE_LIMIT_MAX: "10" });
+    // The shop's default limits: the tests below show they stop guessing, not customers.
+    t = await startTestApp(driver, { ADMIN_EMAILS: ADMIN });
   });
   afterAll(async () => {
     await t?.close();
@@ -90,12 +91,74 @@ describe.each(drivers())("accounts API on %s", (driver) => {
 
   it("answers a brute force with 429 within 10 tries a minute, per e-mail", async () => {
     const email = uniqueEmail("victim");
+    await new Client(t.app).signUp("Victim", email);
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await new Client(t.app).signIn(email, `Wr0ng!pass${i}`)).statusCode);
-    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
-    expect(statuses[10]).toBe(429);
-    const res = await new Client(t.app).signIn(email, "Wr0ng!passX");
+    // Each guess from a different address: the per-e-mail limit alone must stop it.
+    for (let i = 0; i < 10; i++) {
+      statuses.push((await new Client(t.app, `10.1.0.${i + 1}`).signIn(email, `Wr0ng!pass${i}`)).statusCode);
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.slice(5)).toEqual([429, 429, 429, 429, 429]);
+    const res = await new Client(t.app, "10.1.0.99").signIn(email, "Wr0ng!passX");
     expect(res.json()).toEqual({ error: "RATE_LIMITED", message: AUTH_ERRORS.tooManyRequests });
+    // Even the right password waits for the window to end: a guesser cannot tell it was right.
+    expect((await new Client(t.app, "10.1.0.98").signIn(email)).statusCode).toBe(429);
+  });
+
+  it("counts a burst of parallel guesses before any of them fails", async () => {
+    const email = uniqueEmail("burst");
+    await new Client(t.app).signUp("Burst", email);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => new Client(t.app, `10.2.0.${i + 1}`).signIn(email, `Wr0ng!pass${i}`)),
+    );
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+  });
+
+  it("never counts successful sign-ins and sign-ups against the limits", async () => {
+    const email = uniqueEmail("regular");
+    const address = "10.3.0.1";
+    expect((await new Client(t.app, address).signUp("Regular", email)).statusCode).toBe(200);
+    for (let i = 0; i < 40; i++) expect((await new Client(t.app, address).signIn(email)).statusCode, `sign-in ${i}`).toBe(200);
+    for (let i = 0; i < 40; i++) {
+      expect((await new Client(t.app, address).signUp(`New ${i}`, uniqueEmail("many"))).statusCode, `sign-up ${i}`).toBe(200);
+    }
+    // A typo now and then is fine too.
+    expect((await new Client(t.app, address).signIn(email, "Typ0!pass")).statusCode).toBe(401);
+    expect((await new Client(t.app, address).signIn(email)).statusCode).toBe(200);
+  });
+
+  it("limits failed attempts per client address across e-mails", async () => {
+    const address = "10.4.0.1";
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) statuses.push((await new Client(t.app, address).signIn(uniqueEmail("spray"), "Wr0ng!pass")).statusCode);
+    expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(30)).toEqual([429, 429]);
+    // Another address is not affected.
+    expect((await new Client(t.app, "10.4.0.2").signIn(uniqueEmail("spray"), "Wr0ng!pass")).statusCode).toBe(401);
+  });
+
+  it("accepts clients without a browser: no Origin header, cookies kept between calls", async () => {
+    const email = uniqueEmail("curl");
+    const c = new Client(t.app, "10.5.0.1", null);
+    expect((await c.signUp("Curl", email)).statusCode).toBe(200);
+    expect((await c.signIn(email)).statusCode).toBe(200);
+    expect((await c.get("/api/auth/get-session")).json().user.email).toBe(email);
+    expect((await c.post("/api/review", { name: "Curl", rating: 4, description: "From a script" })).statusCode).toBe(201);
+    expect((await c.post("/api/auth/sign-out", {})).statusCode).toBe(200);
+    expect((await c.get("/api/auth/get-session")).json()).toBeNull();
+  });
+
+  it("takes every loopback spelling of the store's own origin", async () => {
+    for (const origin of ["http://127.0.0.1:3999", "http://[::1]:3999"]) {
+      const c = new Client(t.app, "10.6.0.1", origin);
+      const res = await c.signUp("Loop", uniqueEmail("loop"));
+      expect(res.statusCode, origin).toBe(200);
+      expect((await c.post("/api/auth/sign-out", {})).statusCode, origin).toBe(200);
+    }
+    const otherPort = await new Client(t.app, "10.6.0.2", "http://127.0.0.1:4000").signUp("Loop", uniqueEmail("loop"));
+    expect(otherPort.statusCode).toBe(403);
   });
 
   it("refuses state-changing requests from foreign origins", async () => {
@@ -114,6 +177,22 @@ describe.each(drivers())("accounts API on %s", (driver) => {
       payload: {},
     });
     expect(crossSite.statusCode).toBe(403);
+    const nullCrossSite = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-out",
+      headers: { origin: "null", "sec-fetch-site": "cross-site" },
+      payload: {},
+    });
+    expect(nullCrossSite.statusCode).toBe(403);
+    // `Origin: null` from the store's own page (a strict referrer policy) is still its own.
+    const nullSameOrigin = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      headers: { origin: "null", "sec-fetch-site": "same-origin" },
+      remoteAddress: "10.7.0.1",
+      payload: { name: "Null", email: uniqueEmail("null"), password: "Str0ng!pass" },
+    });
+    expect(nullSameOrigin.statusCode).toBe(200);
   });
 
   it("reports Google sign-in as not configured when it is not", async () => {

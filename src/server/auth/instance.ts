@@ -29,15 +29,23 @@ function redisStorage(redis: Redis): SecondaryStorage {
   };
 }
 
+/** better-auth's own log follows LOG_LEVEL (pino's names). */
+function betterAuthLogger(level: string): { disabled: boolean; level: "debug" | "warn" | "error" } {
+  if (level === "silent") return { disabled: true, level: "error" };
+  if (level === "error" || level === "fatal") return { disabled: false, level: "error" };
+  if (level === "debug" || level === "trace") return { disabled: false, level: "debug" };
+  return { disabled: false, level: "warn" };
+}
+
 export function createAuth(config: Config, db: Db, redis: Redis | undefined) {
   const adminEmails = new Set(config.adminEmails);
   return betterAuth({
     appName: "Toolyard",
+    logger: betterAuthLogger(config.logLevel),
     baseURL: config.publicUrl,
     basePath: "/api/auth",
     secret: config.authSecret,
     database: drizzleAdapter(db, { provider: "pg", schema }),
-    // Several instances share sessions through Redis; one instance keeps them in Postgres only.
     // Several instances share sessions through Redis; Postgres keeps the record of them.
     ...(redis ? { secondaryStorage: redisStorage(redis) } : {}),
     trustedOrigins: config.trustedOrigins,

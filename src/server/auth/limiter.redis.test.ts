@@ -37,4 +37,18 @@ describe("redisLimiter", () => {
     expect(await b.hit("k")).toBe(false);
     expect(await redis.pttl(`${prefix}k`)).toBeGreaterThan(0);
   });
+
+  it("refunds only a live window and never creates a key", async (ctx) => {
+    if (!reachable || !redis) return ctx.skip();
+    const limiter = redisLimiter(redis, prefix, 1, 60_000);
+    await limiter.refund("absent");
+    expect(await redis.exists(`${prefix}absent`)).toBe(0);
+    expect(await limiter.hit("r")).toBe(true);
+    await limiter.refund("r");
+    await limiter.refund("r");
+    expect(await redis.get(`${prefix}r`)).toBe("0");
+    expect(await limiter.hit("r")).toBe(true);
+    expect(await limiter.hit("r")).toBe(false);
+    expect(await redis.pttl(`${prefix}r`)).toBeGreaterThan(0);
+  });
 });

@@ -13,6 +13,27 @@ describe("memoryLimiter", () => {
     now = 1000;
     expect(await limiter.hit("a")).toBe(true);
   });
+
+  it("gives refunded attempts back, never below zero and never into a new window", async () => {
+    let now = 0;
+    const limiter = memoryLimiter(2, 1000, () => now);
+    for (let i = 0; i < 10; i++) {
+      expect(await limiter.hit("ok")).toBe(true);
+      await limiter.refund("ok");
+    }
+    await limiter.refund("never-hit");
+    await limiter.refund("never-hit");
+    expect(await limiter.hit("never-hit")).toBe(true);
+    expect(await limiter.hit("never-hit")).toBe(true);
+    expect(await limiter.hit("never-hit")).toBe(false);
+    // A refund after the window ended does not lend credit to the next one.
+    now = 1000;
+    await limiter.refund("never-hit");
+    expect(await limiter.hit("never-hit")).toBe(true);
+    expect(await limiter.hit("never-hit")).toBe(true);
+    expect(await limiter.hit("never-hit")).toBe(false);
+  });
+
   it("is off when max is 0", async () => {
     const limiter = memoryLimiter(0, 1000);
     for (let i = 0; i < 50; i++) expect(await limiter.hit("a")).toBe(true);

@@ -1,12 +1,18 @@
 /**
  * A fixed-window counter: in memory for one instance, in Redis when several share limits.
  * Used for sign-in and sign-up, which are limited per client address and per e-mail.
+ *
+ * An attempt is counted when it arrives (so a burst of parallel guesses cannot slip
+ * through before the first one fails) and handed back with `refund` when it succeeds:
+ * customers who type their password right never use up the budget, guesses do.
  */
 import type { Redis } from "ioredis";
 
 export interface Limiter {
-  /** Counts one hit on `key`; true while the key is within `max` hits per window. */
+  /** Counts one attempt on `key`; true while the key is within `max` attempts per window. */
   hit(key: string): Promise<boolean>;
+  /** Takes back one attempt on `key` (it succeeded, or was never made). */
+  refund(key: string): Promise<void>;
 }
 
 export function memoryLimiter(max: number, windowMs: number, now = () => Date.now()): Limiter {
@@ -29,8 +35,18 @@ export function memoryLimiter(max: number, windowMs: number, now = () => Date.no
       current.count += 1;
       return current.count <= max;
     },
+    async refund(key) {
+      const current = windows.get(key);
+      if (current && current.resetAt > now() && current.count > 0) current.count -= 1;
+    },
   };
 }
+
+/** Decrements only a live window: a refund must never create a key without an expiry. */
+const REFUND_SCRIPT = `if redis.call('exists', KEYS[1]) == 1 and tonumber(redis.call('get', KEYS[1])) > 0 then
+  return redis.call('decr', KEYS[1])
+end
+return 0`;
 
 export function redisLimiter(redis: Redis, prefix: string, max: number, windowMs: number): Limiter {
   return {
@@ -40,6 +56,10 @@ export function redisLimiter(redis: Redis, prefix: string, max: number, windowMs
       const result = await redis.multi().incr(fullKey).pexpire(fullKey, windowMs, "NX").exec();
       const count = Number(result?.[0]?.[1] ?? 0);
       return count <= max;
+    },
+    async refund(key) {
+      if (max === 0) return;
+      await redis.eval(REFUND_SCRIPT, 1, `${prefix}${key}`);
     },
   };
 }

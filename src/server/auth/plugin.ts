@@ -100,36 +100,56 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
   app.decorate("requireUser", requireUser);
   app.decorate("requireAdmin", requireAdmin);
 
-  async function guard(request: FastifyRequest, path: string): Promise<void> {
+  /**
+   * Validates a sign-in or sign-up with the form's schema and counts the attempt against
+   * the e-mail and the client address. Returns how to hand the attempt back if it succeeds.
+   */
+  async function guard(request: FastifyRequest, path: string): Promise<(() => Promise<void>) | undefined> {
     const schema = GUARDED_POSTS[path];
-    if (!schema) return;
+    if (!schema) return undefined;
     const parsed = schema.safeParse(request.body ?? {});
     if (!parsed.success) {
       const details = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
       throw new ApiError(400, "VALIDATION", details[0]?.message ?? API_TEXT.invalidInput, { details });
     }
-    const [addressOk, emailOk] = await Promise.all([
-      limiters.byAddress.hit(`ip:${request.ip}`),
-      limiters.byEmail.hit(`email:${parsed.data.email}`),
-    ]);
-    if (!addressOk || !emailOk) throw new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests);
+    const emailKey = `email:${parsed.data.email}`;
+    const addressKey = `ip:${request.ip}`;
+    // A guess at an account that is already locked out does not also spend the address's budget.
+    if (!(await limiters.byEmail.hit(emailKey))) throw new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests);
+    if (!(await limiters.byAddress.hit(addressKey))) {
+      await limiters.byEmail.refund(emailKey);
+      throw new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests);
+    }
+    return async () => {
+      await Promise.all([limiters.byEmail.refund(emailKey), limiters.byAddress.refund(addressKey)]);
+    };
   }
 
   async function forward(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split("?")[0] ?? "";
+    let refund: (() => Promise<void>) | undefined;
     if (request.method === "POST") {
-      await guard(request, path);
+      refund = await guard(request, path);
       // Sign-out, session revocation, role or user changes: forget every remembered session.
       if (!SESSION_SAFE_POSTS.has(path)) sessions.clear();
+    }
+    const headers = webHeaders(request);
+    // The app's onRequest hook has already refused foreign origins and cross-site requests.
+    // A client without a browser (curl, an API test with a cookie jar) sends no Origin, and
+    // better-auth refuses that whenever a cookie is present: vouch for it as our own.
+    if (request.method === "POST" && !headers.has("origin") && !headers.has("referer")) {
+      headers.set("origin", new URL(publicUrl).origin);
     }
     const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== undefined;
     const response = await auth.handler(
       new Request(new URL(request.url, publicUrl), {
         method: request.method,
-        headers: webHeaders(request),
+        headers,
         body: hasBody ? JSON.stringify(request.body) : undefined,
       }),
     );
+    // A successful sign-in or sign-up does not count against the limits; failures do.
+    if (refund && response.status < 400) await refund();
     reply.status(response.status);
     response.headers.forEach((value, key) => {
       if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
