@@ -30,12 +30,12 @@ export const TOAST_OPTIONS = {
   draggable: true,
 } as const;
 
-/** The static statistics block of the home page (spec §9). */
+/** The static statistics block of the home page, in the spec's words (§9): "72 countries". */
 export const STATISTICS = [
-  { value: "72", label: "Countries" },
-  { value: "535+", label: "Projects" },
-  { value: "273+", label: "Clients" },
-  { value: "433+", label: "Feedbacks" },
+  { value: "72", label: "countries" },
+  { value: "535+", label: "projects" },
+  { value: "273+", label: "clients" },
+  { value: "433+", label: "feedbacks" },
 ] as const;
 
 /** Free-text limits; long enough for real use, short enough to keep pages sane. */

@@ -100,14 +100,15 @@ export function Statistics() {
           {TEXT.home.statsHeading}
         </h2>
         <p className="text-base-content/80 mb-8">{TEXT.home.statsLead}</p>
-        <dl className="grid grid-cols-2 gap-4 md:grid-cols-4" data-testid="statistics">
+        <ul className="grid grid-cols-2 gap-4 md:grid-cols-4" data-testid="statistics">
           {STATISTICS.map((stat) => (
-            <div key={stat.label} className="bg-base-100 rounded-box flex flex-col-reverse p-6">
-              <dt className="text-base-content/80">{stat.label}</dt>
-              <dd className="text-primary text-4xl font-extrabold">{stat.value}</dd>
-            </div>
+            // Reads as the spec writes it ("72 countries"); the label is capitalised by CSS only.
+            <li key={stat.label} className="bg-base-100 rounded-box p-6" data-testid="statistic">
+              <span className="text-primary block text-4xl font-extrabold">{stat.value}</span>{" "}
+              <span className="text-base-content/80 block capitalize">{stat.label}</span>
+            </li>
           ))}
-        </dl>
+        </ul>
         <div className="mt-8 flex flex-wrap justify-center gap-4">
           <button type="button" className="btn btn-primary" onClick={mail("Request for quote")}>
             {TEXT.home.requestQuote}
