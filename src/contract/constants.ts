@@ -19,9 +19,9 @@ export const RATING_MAX = 5;
 /** Lists: default and largest page size accepted by the API. */
 export const PAGE_SIZE_DEFAULT = 12;
 export const PAGE_SIZE_MAX = 100;
-/** How many tools and reviews the home page shows. */
-export const HOME_TOOLS_COUNT = 6;
-export const HOME_REVIEWS_COUNT = 6;
+/** The home page shows the API's first page of tools and of reviews, as GET /api/tool and /api/review give them. */
+export const HOME_TOOLS_COUNT = PAGE_SIZE_DEFAULT;
+export const HOME_REVIEWS_COUNT = PAGE_SIZE_DEFAULT;
 
 /** react-toastify settings required by the spec: top-right, 5000 ms, draggable. */
 export const TOAST_OPTIONS = {

@@ -33,7 +33,7 @@ test.describe("buying a tool", () => {
     await page.goto("/");
     const card = page.getByTestId("tool-card").filter({ has: page.getByRole("heading", { name: listed.name, exact: true }) });
     await expect(card).toHaveCount(1);
-    await card.getByRole("link", { name: "Book Now" }).click();
+    await card.getByRole("button", { name: "Book Now" }).click();
     await expect(page).toHaveURL(/\/login$/);
 
     // After login, back on that tool's purchase page.
@@ -85,6 +85,11 @@ test.describe("buying a tool", () => {
     await expect(row).toHaveCount(1);
     await expect(row.getByRole("cell").nth(1)).toHaveText(listed.name);
     await expect(row.getByRole("cell").nth(2)).toHaveText(String(ordered));
+    // Each order shows its _id (spec §2) next to its number.
+    const [placed] = (await (await page.request.get("/api/order")).json()) as Array<{ _id: string; number: number }>;
+    expect(placed).toBeDefined();
+    await expect(row.getByTestId("order-id")).toHaveText(placed?._id ?? "");
+    await expect(row.getByRole("cell").first()).toContainText(`#${placed?.number}`);
     await expect.poll(async () => (await getTool(request, listed._id)).availableQuantity).toBe(original - ordered);
 
     // Back on the purchase page (client-side, from the cache) the stock shown is the new one.

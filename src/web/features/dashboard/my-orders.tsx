@@ -53,7 +53,12 @@ export default function MyOrders() {
               <tbody>
                 {list.map((order) => (
                   <tr key={order._id} data-testid="order-row" data-order-id={order._id}>
-                    <td>#{order.number}</td>
+                    <td>
+                      <span className="font-semibold">#{order.number}</span>
+                      <span className="text-base-content/80 block font-mono text-xs" data-testid="order-id">
+                        {order._id}
+                      </span>
+                    </td>
                     <td>{order.name}</td>
                     <td>{order.quantity}</td>
                     <td>{formatDollars(order.total)}</td>

@@ -1,7 +1,16 @@
+import type { KeyboardEvent } from "react";
 import { Link } from "react-router";
 import type { Tool } from "../../../../contract/schemas";
 import { formatDollars } from "../../../../contract/money";
 import { TEXT } from "../../../../contract/texts/site";
+
+/** A button is pressed with Space as well as Enter; a link only follows Enter by itself. */
+function pressOnSpace(event: KeyboardEvent<HTMLAnchorElement>) {
+  if (event.key === " ") {
+    event.preventDefault();
+    event.currentTarget.click();
+  }
+}
 
 export function ToolCard({ tool }: { tool: Tool }) {
   return (
@@ -16,7 +25,8 @@ export function ToolCard({ tool }: { tool: Tool }) {
         </p>
         <p className="text-base-content/80 line-clamp-3 text-sm">{tool.description}</p>
         <div className="card-actions mt-2 justify-end">
-          <Link to={`/purchase/${tool._id}`} className="btn btn-primary">
+          {/* The spec's 'Book Now' button: a real link (new tab, no script needed) that presents as a button. */}
+          <Link to={`/purchase/${tool._id}`} role="button" className="btn btn-primary" onKeyDown={pressOnSpace}>
             {TEXT.home.bookNow}
           </Link>
         </div>
