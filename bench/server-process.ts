@@ -12,6 +12,7 @@ const config = loadConfig({
   LOG_LEVEL: "silent",
   RATE_LIMIT_MAX: "0",
   AUTH_RATE_LIMIT_MAX: "0",
+  AUTH_RATE_LIMIT_ADDRESS_MAX: "0",
   PUBLIC_URL: "http://127.0.0.1:3999",
   ...(JSON.parse(process.env.BENCH_ENV ?? "{}") as Record<string, string>),
 });

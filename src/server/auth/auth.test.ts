@@ -129,6 +129,26 @@ describe.each(drivers())("accounts API on %s", (driver) => {
     expect((await new Client(t.app, address).signIn(email)).statusCode).toBe(200);
   });
 
+  it("lets many people sign up at once from one address; failed sign-ups count against it", async () => {
+    const address = "10.8.0.1";
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => new Client(t.app, address).signUp(`Crowd ${i}`, uniqueEmail("crowd"))),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array.from({ length: 60 }, () => 200));
+    const taken = uniqueEmail("taken");
+    expect((await new Client(t.app, "10.8.0.2").signUp("Taken", taken)).statusCode).toBe(200);
+    // Each failure below is for a different e-mail, so only the address budget can stop them.
+    const statuses: number[] = [];
+    for (let i = 0; i < 29; i++) statuses.push((await new Client(t.app, address).signIn(uniqueEmail("miss"), "Wr0ng!pass")).statusCode);
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    // The 30th failure is a sign-up with an e-mail that is taken...
+    expect((await new Client(t.app, address).signUp("Again", taken)).statusCode).toBe(422);
+    // ...and then the address has used its budget, for sign-ups and sign-ins alike.
+    expect((await new Client(t.app, address).signUp("New", uniqueEmail("late"))).statusCode).toBe(429);
+    expect((await new Client(t.app, address).signIn(taken)).statusCode).toBe(429);
+    expect((await new Client(t.app, "10.8.0.3").signIn(taken)).statusCode).toBe(200);
+  });
+
   it("limits failed attempts per client address across e-mails", async () => {
     const address = "10.4.0.1";
     const statuses: number[] = [];

@@ -47,7 +47,9 @@ describe("redisLimiter", () => {
     await limiter.refund("r");
     await limiter.refund("r");
     expect(await redis.get(`${prefix}r`)).toBe("0");
+    expect(await limiter.exhausted("r")).toBe(false);
     expect(await limiter.hit("r")).toBe(true);
+    expect(await limiter.exhausted("r")).toBe(true);
     expect(await limiter.hit("r")).toBe(false);
     expect(await redis.pttl(`${prefix}r`)).toBeGreaterThan(0);
   });

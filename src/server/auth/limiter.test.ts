@@ -34,8 +34,22 @@ describe("memoryLimiter", () => {
     expect(await limiter.hit("never-hit")).toBe(false);
   });
 
+  it("tells whether a key is exhausted without counting", async () => {
+    let now = 0;
+    const limiter = memoryLimiter(2, 1000, () => now);
+    expect(await limiter.exhausted("k")).toBe(false);
+    await limiter.hit("k");
+    expect(await limiter.exhausted("k")).toBe(false);
+    await limiter.hit("k");
+    expect(await limiter.exhausted("k")).toBe(true);
+    expect(await limiter.exhausted("k")).toBe(true);
+    now = 1000;
+    expect(await limiter.exhausted("k")).toBe(false);
+  });
+
   it("is off when max is 0", async () => {
     const limiter = memoryLimiter(0, 1000);
     for (let i = 0; i < 50; i++) expect(await limiter.hit("a")).toBe(true);
+    expect(await limiter.exhausted("a")).toBe(false);
   });
 });

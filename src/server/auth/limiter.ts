@@ -13,6 +13,8 @@ export interface Limiter {
   hit(key: string): Promise<boolean>;
   /** Takes back one attempt on `key` (it succeeded, or was never made). */
   refund(key: string): Promise<void>;
+  /** True when `key` has used up its window, without counting anything. */
+  exhausted(key: string): Promise<boolean>;
 }
 
 export function memoryLimiter(max: number, windowMs: number, now = () => Date.now()): Limiter {
@@ -39,6 +41,11 @@ export function memoryLimiter(max: number, windowMs: number, now = () => Date.no
       const current = windows.get(key);
       if (current && current.resetAt > now() && current.count > 0) current.count -= 1;
     },
+    async exhausted(key) {
+      if (max === 0) return false;
+      const current = windows.get(key);
+      return current !== undefined && current.resetAt > now() && current.count >= max;
+    },
   };
 }
 
@@ -60,6 +67,10 @@ export function redisLimiter(redis: Redis, prefix: string, max: number, windowMs
     async refund(key) {
       if (max === 0) return;
       await redis.eval(REFUND_SCRIPT, 1, `${prefix}${key}`);
+    },
+    async exhausted(key) {
+      if (max === 0) return false;
+      return Number((await redis.get(`${prefix}${key}`)) ?? 0) >= max;
     },
   };
 }

@@ -72,14 +72,14 @@ export async function resolveViewer(auth: Auth, request: FastifyRequest, cache?:
   return viewer;
 }
 
+const SIGN_IN = "/api/auth/sign-in/email";
+const SIGN_UP = "/api/auth/sign-up/email";
+
 /** Auth calls that cannot end or change a session; every other state-changing call clears the cache. */
-const SESSION_SAFE_POSTS = new Set(["/api/auth/sign-in/email", "/api/auth/sign-up/email", "/api/auth/sign-in/social"]);
+const SESSION_SAFE_POSTS = new Set([SIGN_IN, SIGN_UP, "/api/auth/sign-in/social"]);
 
 /** Auth endpoints whose body we validate with the forms' schemas and rate limit. */
-const GUARDED_POSTS: Record<string, ZodType<{ email: string }>> = {
-  "/api/auth/sign-in/email": loginSchema,
-  "/api/auth/sign-up/email": signupSchema,
-};
+const GUARDED_POSTS: Record<string, ZodType<{ email: string }>> = { [SIGN_IN]: loginSchema, [SIGN_UP]: signupSchema };
 
 const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth, publicUrl, limiters, sessionCacheMs }) => {
   const sessions = new SessionCache<Viewer>(sessionCacheMs);
@@ -100,11 +100,18 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
   app.decorate("requireUser", requireUser);
   app.decorate("requireAdmin", requireAdmin);
 
+  const tooMany = () => new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests);
+
   /**
-   * Validates a sign-in or sign-up with the form's schema and counts the attempt against
-   * the e-mail and the client address. Returns how to hand the attempt back if it succeeds.
+   * Validates a sign-in or sign-up with the form's schema and counts the attempt. Returns
+   * what to do once better-auth has answered: a success hands its attempts back.
+   *
+   * Sign-ins are counted on arrival against the e-mail and the client address, so a burst
+   * of parallel guesses cannot slip through before the first one fails. Sign-ups are counted
+   * on arrival against the e-mail only; against the address only once they fail, so many
+   * people signing up at once from one address (an office, a school) are never turned away.
    */
-  async function guard(request: FastifyRequest, path: string): Promise<(() => Promise<void>) | undefined> {
+  async function guard(request: FastifyRequest, path: string): Promise<((ok: boolean) => Promise<void>) | undefined> {
     const schema = GUARDED_POSTS[path];
     if (!schema) return undefined;
     const parsed = schema.safeParse(request.body ?? {});
@@ -112,24 +119,35 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
       const details = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
       throw new ApiError(400, "VALIDATION", details[0]?.message ?? API_TEXT.invalidInput, { details });
     }
+    const { byEmail, byAddress } = limiters;
     const emailKey = `email:${parsed.data.email}`;
     const addressKey = `ip:${request.ip}`;
     // A guess at an account that is already locked out does not also spend the address's budget.
-    if (!(await limiters.byEmail.hit(emailKey))) throw new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests);
-    if (!(await limiters.byAddress.hit(addressKey))) {
-      await limiters.byEmail.refund(emailKey);
-      throw new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests);
+    if (!(await byEmail.hit(emailKey))) throw tooMany();
+    if (path === SIGN_UP) {
+      if (await byAddress.exhausted(addressKey)) {
+        await byEmail.refund(emailKey);
+        throw tooMany();
+      }
+      return async (ok) => {
+        if (ok) await byEmail.refund(emailKey);
+        else await byAddress.hit(addressKey);
+      };
     }
-    return async () => {
-      await Promise.all([limiters.byEmail.refund(emailKey), limiters.byAddress.refund(addressKey)]);
+    if (!(await byAddress.hit(addressKey))) {
+      await byEmail.refund(emailKey);
+      throw tooMany();
+    }
+    return async (ok) => {
+      if (ok) await Promise.all([byEmail.refund(emailKey), byAddress.refund(addressKey)]);
     };
   }
 
   async function forward(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split("?")[0] ?? "";
-    let refund: (() => Promise<void>) | undefined;
+    let settle: ((ok: boolean) => Promise<void>) | undefined;
     if (request.method === "POST") {
-      refund = await guard(request, path);
+      settle = await guard(request, path);
       // Sign-out, session revocation, role or user changes: forget every remembered session.
       if (!SESSION_SAFE_POSTS.has(path)) sessions.clear();
     }
@@ -149,7 +167,7 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
       }),
     );
     // A successful sign-in or sign-up does not count against the limits; failures do.
-    if (refund && response.status < 400) await refund();
+    await settle?.(response.status < 400);
     reply.status(response.status);
     response.headers.forEach((value, key) => {
       if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
