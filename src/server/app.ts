@@ -21,16 +21,25 @@ import { catalogRoutes } from "./catalog/routes";
 import type { Config } from "./config";
 import { openDatabase, type Database } from "./db/client";
 import { seedIfEmpty } from "./db/seed";
+import type { Review, Tool } from "../contract/schemas";
 import { ApiError, registerErrorHandling } from "./http/errors";
+import { ListCache } from "./http/list-cache";
 import { healthRoutes } from "./http/health";
 import { orderRoutes } from "./orders/routes";
 import { profileRoutes } from "./profile/routes";
 import { reviewRoutes } from "./reviews/routes";
 
+/** The public lists' short-lived caches; whoever changes their data invalidates them. */
+export interface ListCaches {
+  tools: ListCache<{ items: Tool[]; total: number }>;
+  reviews: ListCache<{ items: Review[]; total: number }>;
+}
+
 declare module "fastify" {
   interface FastifyInstance {
     store: Database;
     config: Config;
+    lists: ListCaches;
   }
 }
 
@@ -55,6 +64,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   app.decorate("store", database);
   app.decorate("config", config);
+  app.decorate("lists", { tools: new ListCache(config.listCacheMs), reviews: new ListCache(config.listCacheMs) } satisfies ListCaches);
   app.addHook("onClose", async () => {
     await database.close();
     await redis?.quit();

@@ -38,6 +38,7 @@ describe("loadConfig", () => {
     [{ AUTH_SECRET: "", NODE_ENV: "production" }, /^AUTH_SECRET is required/],
     [{ AUTH_RATE_LIMIT_MAX: "-1" }, /^AUTH_RATE_LIMIT_MAX /],
     [{ AUTH_RATE_LIMIT_ADDRESS_MAX: "many" }, /^AUTH_RATE_LIMIT_ADDRESS_MAX /],
+    [{ LIST_CACHE_SECONDS: "1.5" }, /^LIST_CACHE_SECONDS /],
   ])("names the variable in one line: %o", (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrowError(ConfigError);
     expect(() => loadConfig({ ...base, ...env })).toThrowError(message);

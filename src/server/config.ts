@@ -40,6 +40,8 @@ export interface Config {
   authAddressRateLimit: RateLimitSettings;
   /** How long one instance remembers a resolved session (ms); 0 turns the cache off. */
   sessionCacheMs: number;
+  /** How long one instance remembers a page of the public tool and review lists (ms); 0: off. */
+  listCacheMs: number;
   /** Every API request, per client address. */
   apiRateLimit: RateLimitSettings;
   logLevel: string;
@@ -178,6 +180,7 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
     authRateLimit: { max: int(env, "AUTH_RATE_LIMIT_MAX", 5, 0, 1_000_000), windowMs: authWindowMs },
     authAddressRateLimit: { max: int(env, "AUTH_RATE_LIMIT_ADDRESS_MAX", 30, 0, 1_000_000), windowMs: authWindowMs },
     sessionCacheMs: int(env, "SESSION_CACHE_SECONDS", 10, 0, 300) * 1000,
+    listCacheMs: int(env, "LIST_CACHE_SECONDS", 2, 0, 300) * 1000,
     apiRateLimit: {
       max: int(env, "RATE_LIMIT_MAX", 20_000, 0, 10_000_000),
       windowMs: int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400) * 1000,

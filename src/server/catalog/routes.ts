@@ -20,7 +20,9 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listTools(db, request.query);
+      const { category, q, page, limit } = request.query;
+      const key = JSON.stringify([category ?? "", q ?? "", page, limit]);
+      const { items, total } = await app.lists.tools.get(key, () => listTools(db, request.query));
       reply.header("x-total-count", String(total));
       reply.header("cache-control", "public, max-age=0, must-revalidate");
       return items;
@@ -55,7 +57,11 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: toolSchema, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request, reply) => reply.status(201).send(await createTool(db, request.body)),
+    async (request, reply) => {
+      const tool = await createTool(db, request.body);
+      app.lists.tools.invalidate();
+      return reply.status(201).send(tool);
+    },
   );
 
   app.put(
@@ -73,6 +79,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const tool = await updateTool(db, request.params.id, request.body);
       if (!tool) throw notFound(API_TEXT.toolNotFound);
+      app.lists.tools.invalidate();
       return tool;
     },
   );
@@ -90,6 +97,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       if (!(await retireTool(db, request.params.id))) throw notFound(API_TEXT.toolNotFound);
+      app.lists.tools.invalidate();
       return reply.status(204).send(null);
     },
   );

@@ -52,6 +52,24 @@ describe.each(drivers())("orders API on %s", (driver) => {
     expect(listed).toMatchObject({ _id: order._id, unitPrice: 24.99, total: 74.97 });
   });
 
+  it("keeps the (cached) catalogue list in step with orders, cancels and admin edits", async () => {
+    const toolId = await newTool(10);
+    const listed = async () => {
+      const res = await t.app.inject({ method: "GET", url: "/api/tool?limit=100&category=power-tools" });
+      return (res.json() as Array<{ _id: string; availableQuantity: number; price: number }>).find((tool) => tool._id === toolId);
+    };
+    expect((await listed())?.availableQuantity).toBe(10);
+    const c = await customer();
+    const order = (await c.post("/api/order", { toolId, quantity: 3 })).json();
+    expect((await listed())?.availableQuantity).toBe(7);
+    await c.delete(`/api/order/${order._id}`);
+    expect((await listed())?.availableQuantity).toBe(10);
+    await admin.put(`/api/tool/${toolId}`, { price: 5 });
+    expect((await listed())?.price).toBe(5);
+    await admin.delete(`/api/tool/${toolId}`);
+    expect(await listed()).toBeUndefined();
+  });
+
   it("checks minimum and stock on the server", async () => {
     const toolId = await newTool(5, 2);
     const c = await customer();
@@ -153,6 +171,10 @@ describe.each(drivers())("orders API on %s", (driver) => {
     expect(res.statusCode).toBe(201);
     const [newest] = (await t.app.inject({ method: "GET", url: "/api/review?limit=1" })).json();
     expect(newest).toMatchObject({ name: "Reviewer", rating: 4, description: html });
+    // The list was just read (and cached): the next review still shows at once.
+    expect((await c.post("/api/review", { name: "Reviewer", rating: 2, description: "Second thoughts" })).statusCode).toBe(201);
+    const [latest] = (await t.app.inject({ method: "GET", url: "/api/review?limit=1" })).json();
+    expect(latest).toMatchObject({ rating: 2, description: "Second thoughts" });
     expect((await new Client(t.app).post("/api/review", { name: "A", rating: 5, description: "x" })).statusCode).toBe(401);
   });
 });

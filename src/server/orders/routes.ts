@@ -7,7 +7,8 @@ import { cancelOrder, listOrders } from "./service";
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const desk = new OrderDesk(db);
+  // Orders take and return stock, which the catalogue lists show.
+  const desk = new OrderDesk(db, () => app.lists.tools.invalidate());
 
   app.post(
     "/order",
@@ -52,6 +53,10 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: orderSchema, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request) => cancelOrder(db, request.viewer.id, request.params.id),
+    async (request) => {
+      const order = await cancelOrder(db, request.viewer.id, request.params.id);
+      app.lists.tools.invalidate();
+      return order;
+    },
   );
 };

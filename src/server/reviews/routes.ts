@@ -18,7 +18,8 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listReviews(db, request.query.page, request.query.limit);
+      const { page, limit } = request.query;
+      const { items, total } = await app.lists.reviews.get(`${page}:${limit}`, () => listReviews(db, page, limit));
       reply.header("x-total-count", String(total));
       return items;
     },
@@ -35,6 +36,10 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: reviewSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request, reply) => reply.status(201).send(await addReview(db, request.viewer.id, request.body)),
+    async (request, reply) => {
+      const review = await addReview(db, request.viewer.id, request.body);
+      app.lists.reviews.invalidate();
+      return reply.status(201).send(review);
+    },
   );
 };
