@@ -220,6 +220,7 @@ test.describe("route-level code splitting", () => {
     "tools-page-",
     "blogs-page-",
     "about-page-",
+    "legal-page-",
     "login-page-",
     "signup-page-",
     "purchase-page-",

@@ -148,5 +148,13 @@ test.describe("footer", () => {
     await footer.getByRole("navigation", { name: "Company" }).getByRole("link", { name: "About us" }).click();
     await expect.poll(() => pathOf(page)).toBe("/about");
     await expect(page.getByRole("heading", { name: "About Us" })).toBeVisible();
+
+    // Each legal link opens its own section of /legal, scrolled into view.
+    for (const [name, id] of [["Terms of use", "terms"], ["Privacy policy", "privacy"], ["Cookie policy", "cookies"]] as const) {
+      await footer.getByRole("navigation", { name: "Legal" }).getByRole("link", { name }).click();
+      await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).hash).toBe(`/legal#${id}`);
+      const section = page.getByRole("region", { name });
+      await expect(section.getByRole("heading", { name, level: 2 })).toBeInViewport();
+    }
   });
 });

@@ -55,6 +55,7 @@ test.describe("accessibility", () => {
     { path: "/tools", ready: (page) => expect(page.getByTestId("tool-card").first()).toBeVisible() },
     { path: "/about", ready: (page) => expect(page.getByRole("heading", { name: "About Us" })).toBeVisible() },
     { path: "/blogs", ready: (page) => expect(page.getByTestId("blog-card")).toHaveCount(5) },
+    { path: "/legal", ready: (page) => expect(page.getByRole("heading", { name: "Cookie policy" })).toBeVisible() },
     { path: "/login", ready: (page) => expect(page.getByRole("button", { name: "LOGIN" })).toBeVisible() },
     { path: "/signup", ready: (page) => expect(page.getByRole("button", { name: "SIGN UP" })).toBeVisible() },
     { path: "/no-such-page", ready: (page) => expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible() },

@@ -109,9 +109,9 @@ export const TEXT = {
       { label: "Contact", href: "mailto:hello@toolyard.example" },
     ],
     legalLinks: [
-      { label: "Terms of use", href: "/about#terms" },
-      { label: "Privacy policy", href: "/about#privacy" },
-      { label: "Cookie policy", href: "/about#cookies" },
+      { label: "Terms of use", href: "/legal#terms" },
+      { label: "Privacy policy", href: "/legal#privacy" },
+      { label: "Cookie policy", href: "/legal#cookies" },
     ],
     socialLinks: [
       { label: "Facebook", href: "https://www.facebook.com/" },

@@ -16,6 +16,7 @@ const page = (load: () => Promise<{ default: ComponentType }>): LazyExoticCompon
 const ToolsPage = page(() => import("../features/catalog/routes/tools-page"));
 const AboutPage = page(() => import("../features/pages/about-page"));
 const BlogsPage = page(() => import("../features/pages/blogs-page"));
+const LegalPage = page(() => import("../features/pages/legal-page"));
 const LoginPage = page(() => import("../features/auth/login-page"));
 const SignupPage = page(() => import("../features/auth/signup-page"));
 const PurchasePage = page(() => import("../features/purchase/purchase-page"));
@@ -43,6 +44,7 @@ export function AppRoutes() {
         <Route path="tools" element={<Lazy component={ToolsPage} />} />
         <Route path="about" element={<Lazy component={AboutPage} />} />
         <Route path="blogs" element={<Lazy component={BlogsPage} />} />
+        <Route path="legal" element={<Lazy component={LegalPage} />} />
         <Route path="login" element={<Lazy component={LoginPage} />} />
         <Route path="signup" element={<Lazy component={SignupPage} />} />
         <Route element={<RequireAuth />}>

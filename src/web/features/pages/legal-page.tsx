@@ -1,0 +1,30 @@
+import { useEffect } from "react";
+import { useLocation } from "react-router";
+import { LEGAL_TEXT } from "../../../contract/texts/legal";
+
+export default function LegalPage() {
+  const { hash } = useLocation();
+  // The footer links to a section (#terms, #privacy, #cookies): show it once the page is there.
+  useEffect(() => {
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+  }, [hash]);
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-12">
+      <h1 className="text-4xl font-bold">{LEGAL_TEXT.heading}</h1>
+      <p className="text-base-content/80 mt-2 text-sm">{LEGAL_TEXT.updated}</p>
+      {LEGAL_TEXT.sections.map((section) => (
+        <section key={section.id} id={section.id} aria-labelledby={`${section.id}-heading`} className="mt-10 scroll-mt-20">
+          <h2 id={`${section.id}-heading`} className="mb-3 text-2xl font-semibold">
+            {section.title}
+          </h2>
+          {section.paragraphs.map((paragraph) => (
+            <p key={paragraph.slice(0, 32)} className="text-base-content/90 mb-3 leading-relaxed">
+              {paragraph}
+            </p>
+          ))}
+        </section>
+      ))}
+    </div>
+  );
+}
