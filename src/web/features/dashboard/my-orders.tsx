@@ -37,7 +37,7 @@ export default function MyOrders() {
         {(list) => (
           <div className="overflow-x-auto">
             <table className="table" data-testid="orders-table">
-              <thead>
+              <thead className="text-base-content">
                 <tr>
                   <th scope="col">{T.number}</th>
                   <th scope="col">{T.tool}</th>

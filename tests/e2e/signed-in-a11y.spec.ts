@@ -1,0 +1,35 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { listTools, newAccount, signedInPage } from "../support/e2e-helpers";
+
+/** The signed-in pages (purchase and dashboard) meet the same accessibility bar as the public ones. */
+
+async function expectNoSeriousViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+test("the purchase page and every dashboard page have no critical or serious axe violations", async ({ page, request }) => {
+  test.slow(); // four pages, each analysed in full
+  await signedInPage(page, newAccount("a11y"));
+  const [tool] = await listTools(request, 1);
+  if (!tool) throw new Error("the catalogue is empty");
+
+  await page.goto(`/purchase/${tool._id}`);
+  await expect(page.getByRole("button", { name: "Ordered" })).toBeVisible();
+  await expectNoSeriousViolations(page);
+
+  // With an order listed, so the table is analysed too.
+  await page.getByRole("button", { name: "Ordered" }).click();
+  await expect(page.getByTestId("order-row")).toHaveCount(1);
+  await expectNoSeriousViolations(page);
+
+  await page.goto("/dashboard/review");
+  await expect(page.getByLabel("Rating out of 5")).toBeVisible();
+  await expectNoSeriousViolations(page);
+
+  await page.goto("/dashboard/profile");
+  await expect(page.getByLabel("Address")).toBeVisible();
+  await expectNoSeriousViolations(page);
+});
