@@ -141,13 +141,15 @@ export const userTokenResponseSchema = z.object({ token: z.string() });
 
 // ---------------------------------------------------------------- profile
 
+/** The form always sends both fields; an API client may send one (the other keeps its value). */
 export const profileInputSchema = z.object({
-  address: z.string().trim().max(LIMITS.address, V.tooLong(LIMITS.address)),
+  address: z.string().trim().max(LIMITS.address, V.tooLong(LIMITS.address)).optional(),
   phone: z
     .string()
     .trim()
     .max(LIMITS.phone, V.tooLong(LIMITS.phone))
-    .regex(/^[0-9+() .-]*$/, "Use digits, spaces and + ( ) - . only"),
+    .regex(/^[0-9+() .-]*$/, V.phoneInvalid)
+    .optional(),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 

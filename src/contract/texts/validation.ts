@@ -13,5 +13,6 @@ export const VALIDATION_TEXT = {
   invalidData: "Please enter valid data",
   ratingRange: "Rating must be a whole number from 1 to 5",
   descriptionRequired: "Description is required",
+  phoneInvalid: "Use digits, spaces and + ( ) - . only",
   tooLong: (max: number) => `Must be at most ${max} characters`,
 } as const;

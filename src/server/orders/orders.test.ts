@@ -159,7 +159,15 @@ describe.each(drivers())("orders API on %s", (driver) => {
     expect((await c.get("/api/me/profile")).json().address).toBe("22 Elm Rd");
     const bad = await c.put("/api/me/profile", { address: "x", phone: "call me maybe" });
     expect(bad.statusCode).toBe(400);
-    expect((await new Client(t.app).get("/api/me/profile")).statusCode).toBe(401);
+    expect(bad.json()).toMatchObject({ error: "VALIDATION", message: "Use digits, spaces and + ( ) - . only" });
+    // A client may send one field; the other keeps its value. Read-only fields sent back are ignored.
+    const partial = await c.put("/api/me/profile", { phone: "555 0199", displayName: "Someone Else", email: "x@example.com" });
+    expect(partial.json()).toEqual({ displayName: "Pat Doe", email: expect.stringContaining("buyer"), address: "22 Elm Rd", phone: "555 0199" });
+    // Signed out: the spec's words (§8).
+    for (const res of [await new Client(t.app).get("/api/me/profile"), await new Client(t.app).put("/api/me/profile", { address: "x" })]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: "UNAUTHORIZED", message: "No user is logged in" });
+    }
   });
 
   it("adds reviews for signed-in users only, validated, newest first, stored as text", async () => {

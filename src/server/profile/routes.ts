@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { profileInputSchema, profileSchema } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
@@ -7,6 +8,16 @@ import { getProfile, saveProfile } from "./service";
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
+
+  /** Signed out, the profile answers in the spec's words (§8): 'No user is logged in'. */
+  const requireProfileOwner = async (request: FastifyRequest) => {
+    try {
+      await app.requireUser(request);
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 401) throw new ApiError(401, "UNAUTHORIZED", API_TEXT.noUser);
+      throw error;
+    }
+  };
 
   const load = async (userId: string) => {
     const profile = await getProfile(db, userId);
@@ -18,7 +29,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/me/profile",
     {
-      onRequest: app.requireUser,
+      onRequest: requireProfileOwner,
       schema: {
         tags: ["profile"],
         summary: "The caller's profile",
@@ -31,10 +42,10 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     "/me/profile",
     {
-      onRequest: app.requireUser,
+      onRequest: requireProfileOwner,
       schema: {
         tags: ["profile"],
-        summary: "Save the caller's delivery address and phone",
+        summary: "Save the caller's delivery address and phone; a field left out keeps its value",
         body: profileInputSchema,
         response: { 200: profileSchema, ...errorResponses(400, 401) },
       },

@@ -17,9 +17,11 @@ export async function getProfile(db: Db, userId: string): Promise<Profile | unde
   return row;
 }
 
+/** Saves the fields given; a field left out keeps its saved value (or stays empty). */
 export async function saveProfile(db: Db, userId: string, input: ProfileInput): Promise<void> {
+  const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as ProfileInput;
   await db
     .insert(profiles)
-    .values({ userId, ...input })
-    .onConflictDoUpdate({ target: profiles.userId, set: { ...input, updatedAt: new Date() } });
+    .values({ userId, ...changes })
+    .onConflictDoUpdate({ target: profiles.userId, set: { ...changes, updatedAt: new Date() } });
 }
