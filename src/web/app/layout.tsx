@@ -3,11 +3,33 @@ import { Outlet, useLocation } from "react-router";
 import { Footer } from "./footer";
 import { Navbar } from "./navbar";
 
-/** A new page starts at the top, unless the link points at an anchor on it. */
-function ScrollToTop() {
+/**
+ * A new page starts at the top, unless the link points at an anchor (/legal#privacy): then the
+ * anchor is scrolled into view, as soon as it exists (its page may still be loading).
+ */
+function ScrollOnNavigation() {
   const { pathname, hash } = useLocation();
   useEffect(() => {
-    if (!hash) window.scrollTo(0, 0);
+    if (!hash) {
+      window.scrollTo(0, 0);
+      return undefined;
+    }
+    const id = decodeURIComponent(hash.slice(1));
+    const reveal = () => {
+      const target = document.getElementById(id);
+      target?.scrollIntoView();
+      return target !== null;
+    };
+    if (reveal()) return undefined;
+    const observer = new MutationObserver(() => {
+      if (reveal()) observer.disconnect();
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    const giveUp = window.setTimeout(() => observer.disconnect(), 10_000);
+    return () => {
+      observer.disconnect();
+      window.clearTimeout(giveUp);
+    };
   }, [pathname, hash]);
   return null;
 }
@@ -18,7 +40,7 @@ export function Layout() {
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
         Skip to content
       </a>
-      <ScrollToTop />
+      <ScrollOnNavigation />
       <Navbar />
       <main id="main" className="flex-1">
         <Outlet />

@@ -1,14 +1,7 @@
-import { useEffect } from "react";
-import { useLocation } from "react-router";
 import { LEGAL_TEXT } from "../../../contract/texts/legal";
 
+/** Terms, privacy and cookies; the footer links to each section (the layout scrolls to it). */
 export default function LegalPage() {
-  const { hash } = useLocation();
-  // The footer links to a section (#terms, #privacy, #cookies): show it once the page is there.
-  useEffect(() => {
-    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
-  }, [hash]);
-
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
       <h1 className="text-4xl font-bold">{LEGAL_TEXT.heading}</h1>
