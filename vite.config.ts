@@ -1,15 +1,54 @@
-import { defineConfig } from "vite";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 
 const apiPort = process.env.PORT ?? "3000";
+const outDir = path.resolve(import.meta.dirname, "dist/web");
+
+/**
+ * Writes .br and .gz beside every text asset once the build is done, so the server sends
+ * them compressed (@fastify/static `preCompressed`) without compressing on each request.
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
+  async function* files(dir: string): AsyncGenerator<string> {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) yield* files(full);
+      else yield full;
+    }
+  }
+  return {
+    name: "toolyard-precompress",
+    apply: "build",
+    async closeBundle() {
+      const jobs: Promise<void>[] = [];
+      for await (const file of files(outDir)) {
+        if (!COMPRESSIBLE.test(file) || (await stat(file)).size < 1024) continue;
+        jobs.push(
+          readFile(file).then(async (content) => {
+            await writeFile(`${file}.br`, await brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+            await writeFile(`${file}.gz`, await gz(content, { level: 9 }));
+          }),
+        );
+      }
+      await Promise.all(jobs);
+    },
+  };
+}
 
 export default defineConfig({
   root: "src/web",
   publicDir: "../../public",
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   build: {
-    outDir: "../../dist/web",
+    outDir,
     emptyOutDir: true,
     sourcemap: true,
     manifest: true,

@@ -184,6 +184,8 @@ function registerSpa(app: FastifyInstance, webDir: string): void {
       root: webDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text asset (vite.config.ts).
+      preCompressed: true,
       setHeaders(res, filePath) {
         // Hashed bundles never change; everything else is revalidated.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {

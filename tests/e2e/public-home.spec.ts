@@ -231,9 +231,13 @@ test.describe("route-level code splitting", () => {
 
   test("the home page loads no other page's code; /blogs loads its own chunk", async ({ page }) => {
     const scripts: string[] = [];
+    const encodings = new Set<string>();
     page.on("request", (req) => {
       const file = new URL(req.url()).pathname;
       if (file.endsWith(".js")) scripts.push(file.split("/").pop() ?? file);
+    });
+    page.on("response", (res) => {
+      if (new URL(res.url()).pathname.endsWith(".js")) encodings.add(res.headers()["content-encoding"] ?? "none");
     });
     await page.goto("/");
     await expect(page.getByTestId("tool-card")).toHaveCount(HOME_TOOLS);
@@ -242,6 +246,9 @@ test.describe("route-level code splitting", () => {
     await page.waitForLoadState("networkidle");
 
     expect(scripts.length, "the home page loads some JavaScript").toBeGreaterThan(0);
+    // Sent compressed: the build's brotli files (small chunks under 1 KB go as they are).
+    expect(encodings).toContain("br");
+    expect([...encodings].every((e) => e === "br" || e === "none")).toBe(true);
     const otherPages = scripts.filter((name) => OTHER_PAGES.some((prefix) => name.startsWith(prefix)));
     expect(otherPages).toEqual([]);
 
