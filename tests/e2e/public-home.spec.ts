@@ -232,12 +232,15 @@ test.describe("route-level code splitting", () => {
   test("the home page loads no other page's code; /blogs loads its own chunk", async ({ page }) => {
     const scripts: string[] = [];
     const encodings = new Set<string>();
+    const sent: Promise<number>[] = [];
     page.on("request", (req) => {
       const file = new URL(req.url()).pathname;
       if (file.endsWith(".js")) scripts.push(file.split("/").pop() ?? file);
     });
     page.on("response", (res) => {
-      if (new URL(res.url()).pathname.endsWith(".js")) encodings.add(res.headers()["content-encoding"] ?? "none");
+      if (!new URL(res.url()).pathname.endsWith(".js")) return;
+      encodings.add(res.headers()["content-encoding"] ?? "none");
+      sent.push(res.finished().then(async () => (await res.request().sizes()).responseBodySize));
     });
     await page.goto("/");
     await expect(page.getByTestId("tool-card")).toHaveCount(HOME_TOOLS);
@@ -249,6 +252,9 @@ test.describe("route-level code splitting", () => {
     // Sent compressed: the build's brotli files (small chunks under 1 KB go as they are).
     expect(encodings).toContain("br");
     expect([...encodings].every((e) => e === "br" || e === "none")).toBe(true);
+    // The home page's budget: at most 100 KB of JavaScript on the wire (npm run bench:page has the detail).
+    const bytes = (await Promise.all(sent)).reduce((sum, n) => sum + n, 0);
+    expect(bytes, `${(bytes / 1024).toFixed(1)} KB of JavaScript`).toBeLessThanOrEqual(100 * 1024);
     const otherPages = scripts.filter((name) => OTHER_PAGES.some((prefix) => name.startsWith(prefix)));
     expect(otherPages).toEqual([]);
 
