@@ -224,3 +224,19 @@ test.describe("buying a tool", () => {
     await expect(page.getByRole("button", { name: "Ordered" })).toHaveCount(0);
   });
 });
+
+test("My Orders on a phone: each order is readable and its Delete button reachable without scrolling sideways", async ({ page, request }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signedInPage(page, newAccount("m"));
+  const [tool] = await listTools(request, 1);
+  if (!tool) throw new Error("the catalogue is empty");
+  const placed = await page.request.post("/api/order", { data: { toolId: tool._id, quantity: tool.minimumQuantity } });
+  expect(placed.status()).toBe(201);
+
+  await page.goto("/dashboard");
+  const row = page.getByTestId("order-row");
+  await expect(row).toHaveCount(1);
+  await expect(row.getByText(tool.name, { exact: true })).toBeInViewport();
+  await expect(row.getByRole("button", { name: /^Delete/ })).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
