@@ -13,7 +13,7 @@ const out = path.join(root, "dist", "web");
 const BUDGET_KB = 100;
 
 if (!process.argv.includes("--no-build")) {
-  execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
+  execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
 }
 const manifest = JSON.parse(readFileSync(path.join(out, ".vite", "manifest.json"), "utf8"));
 const gz = (file) => gzipSync(readFileSync(path.join(out, file))).length;
