@@ -120,7 +120,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     global: true,
     max: config.apiRateLimit.max === 0 ? Number.MAX_SAFE_INTEGER : config.apiRateLimit.max,
     timeWindow: config.apiRateLimit.windowMs,
-    ...(redis ? { redis, nameSpace: "toolyard:rl:" } : {}),
+    ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rl:` } : {}),
     allowList: (request) => !request.url.startsWith("/api/") || config.apiRateLimit.max === 0,
   });
 
@@ -149,10 +149,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
         sessionCacheMs: config.sessionCacheMs,
         limiters: {
           byAddress: redis
-            ? redisLimiter(redis, "toolyard:auth-ip:", byAddress.max, byAddress.windowMs)
+            ? redisLimiter(redis, `${config.redisKeyPrefix}auth-ip:`, byAddress.max, byAddress.windowMs)
             : memoryLimiter(byAddress.max, byAddress.windowMs),
           byEmail: redis
-            ? redisLimiter(redis, "toolyard:auth-email:", byEmail.max, byEmail.windowMs)
+            ? redisLimiter(redis, `${config.redisKeyPrefix}auth-email:`, byEmail.max, byEmail.windowMs)
             : memoryLimiter(byEmail.max, byEmail.windowMs),
         },
       });

@@ -34,6 +34,8 @@ export interface Config {
   adminEmails: string[];
   seed: boolean;
   redisUrl: string | undefined;
+  /** Every Redis key starts with this, so several stores (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
   /** Failed sign-in and sign-up attempts per e-mail (successful ones are handed back). */
   authRateLimit: RateLimitSettings;
   /** Failed sign-in and sign-up attempts per client address, across all e-mails. */
@@ -177,6 +179,7 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
     adminEmails,
     seed: bool(env, "SEED", true),
     redisUrl,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || "toolyard:",
     authRateLimit: { max: int(env, "AUTH_RATE_LIMIT_MAX", 5, 0, 1_000_000), windowMs: authWindowMs },
     authAddressRateLimit: { max: int(env, "AUTH_RATE_LIMIT_ADDRESS_MAX", 30, 0, 1_000_000), windowMs: authWindowMs },
     sessionCacheMs: int(env, "SESSION_CACHE_SECONDS", 10, 0, 300) * 1000,

@@ -9,21 +9,20 @@ import { schema } from "../db/schema";
 
 export const GOOGLE_PROVIDER_ID = "google";
 
-const KEY_PREFIX = "toolyard:auth:";
-
-function redisStorage(redis: Redis): SecondaryStorage {
+function redisStorage(redis: Redis, prefix: string): SecondaryStorage {
+  const namespace = `${prefix}auth:`;
   return {
-    get: (key) => redis.get(KEY_PREFIX + key),
-    getAndDelete: (key) => redis.getdel(KEY_PREFIX + key),
+    get: (key) => redis.get(namespace + key),
+    getAndDelete: (key) => redis.getdel(namespace + key),
     async set(key, value, ttl) {
-      if (ttl) await redis.set(KEY_PREFIX + key, value, "EX", ttl);
-      else await redis.set(KEY_PREFIX + key, value);
+      if (ttl) await redis.set(namespace + key, value, "EX", ttl);
+      else await redis.set(namespace + key, value);
     },
     async delete(key) {
-      await redis.del(KEY_PREFIX + key);
+      await redis.del(namespace + key);
     },
     async increment(key, ttl) {
-      const result = await redis.multi().incr(KEY_PREFIX + key).expire(KEY_PREFIX + key, ttl, "NX").exec();
+      const result = await redis.multi().incr(namespace + key).expire(namespace + key, ttl, "NX").exec();
       return Number(result?.[0]?.[1] ?? 0);
     },
   };
@@ -47,7 +46,7 @@ export function createAuth(config: Config, db: Db, redis: Redis | undefined) {
     secret: config.authSecret,
     database: drizzleAdapter(db, { provider: "pg", schema }),
     // Several instances share sessions through Redis; Postgres keeps the record of them.
-    ...(redis ? { secondaryStorage: redisStorage(redis) } : {}),
+    ...(redis ? { secondaryStorage: redisStorage(redis, config.redisKeyPrefix) } : {}),
     trustedOrigins: config.trustedOrigins,
     emailAndPassword: {
       enabled: true,
