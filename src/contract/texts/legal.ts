@@ -30,7 +30,7 @@ export const LEGAL_TEXT = {
       id: "cookies",
       title: "Cookie policy",
       paragraphs: [
-        "We use one cookie: the session cookie that keeps you signed in. It cannot be read by scripts on the page, is sent only to Toolyard, and ends when you sign out or after two weeks.",
+        "We use only the cookies that signing in needs: the session cookie that keeps you signed in, and during a Google sign-in a short-lived one that ties the round trip together. They cannot be read by scripts on the page and are sent only to Toolyard; the session ends when you sign out or after two weeks.",
         "We use no advertising or tracking cookies, and no third-party analytics.",
       ],
     },

@@ -35,6 +35,7 @@ export const DASHBOARD_TEXT = {
     status: "Status",
     date: "Date",
     delete: "Delete",
+    deleteLabel: (number: number) => `Delete order #${number}`,
     confirm: "Are You Sure ?",
     yes: "Yes, cancel it",
     no: "No",

@@ -86,7 +86,7 @@ export default function MyOrders() {
                         type="button"
                         className="btn btn-error btn-sm"
                         disabled={cancel.isPending && cancel.variables === order._id}
-                        aria-label={`${T.delete} order #${order.number}`}
+                        aria-label={T.deleteLabel(order.number)}
                         onClick={() => onDelete(order)}
                       >
                         {T.delete}
