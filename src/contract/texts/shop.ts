@@ -23,6 +23,7 @@ export const PURCHASE_TEXT = {
 
 export const DASHBOARD_TEXT = {
   welcome: "Welcome To Your Dashboard",
+  navLabel: "Dashboard",
   myOrders: "My Orders",
   addReview: "Add a Review",
   myProfile: "My Profile",

@@ -6,6 +6,18 @@
 /** Site-wide: navigation, home, catalogue, footer, states. */
 export const TEXT = {
   brand: "Toolyard",
+  /** Names that screen readers announce. */
+  a11y: {
+    skipToContent: "Skip to content",
+    mainNav: "Main",
+    carousel: "Featured tools",
+    carouselRole: "carousel",
+    slideRole: "slide",
+    slidePosition: (position: number, count: number) => `${position} of ${count}`,
+    infoStrip: "Opening hours, location and contact",
+    specialLooksImage: "Tools arranged on a workshop pegboard",
+    pages: "Pages",
+  },
   nav: {
     home: "Home",
     purchase: "Purchase",

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { Outlet, useLocation } from "react-router";
+import { TEXT } from "../../contract/texts/site";
 import { Footer } from "./footer";
 import { Navbar } from "./navbar";
 
@@ -38,7 +39,7 @@ export function Layout() {
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
-        Skip to content
+        {TEXT.a11y.skipToContent}
       </a>
       <ScrollOnNavigation />
       <Navbar />

@@ -62,7 +62,7 @@ export function Navbar() {
 
   return (
     <header className="bg-base-100 border-base-300 sticky top-0 z-30 border-b">
-      <nav className="navbar mx-auto max-w-7xl px-4" aria-label="Main">
+      <nav className="navbar mx-auto max-w-7xl px-4" aria-label={TEXT.a11y.mainNav}>
         <div className="navbar-start">
           <Link to="/" className="flex items-center gap-2 text-xl font-bold">
             <img src="/images/logo.svg" alt="" width={40} height={40} />

@@ -9,7 +9,7 @@ const item = ({ isActive }: { isActive: boolean }) => (isActive ? "menu-active" 
 export default function DashboardLayout() {
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 md:flex-row">
-      <nav aria-label="Dashboard" className="md:w-56 md:shrink-0">
+      <nav aria-label={T.navLabel} className="md:w-56 md:shrink-0">
         <ul className="menu bg-base-200 rounded-box w-full">
           <li>
             <NavLink to="/dashboard" end className={item}>

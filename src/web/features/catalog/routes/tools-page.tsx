@@ -88,7 +88,7 @@ export function ToolsPage() {
             </p>
             <ToolGrid tools={data.items} />
             {pages > 1 && (
-              <nav aria-label="Pages" className="mt-8 flex items-center justify-center gap-4">
+              <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
                 <button type="button" className="btn" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>
                   {TEXT.catalog.previous}
                 </button>

@@ -18,7 +18,7 @@ export function Carousel() {
   };
 
   return (
-    <section aria-roledescription="carousel" aria-label="Featured tools" className="relative w-full overflow-hidden">
+    <section aria-roledescription={TEXT.a11y.carouselRole} aria-label={TEXT.a11y.carousel} className="relative w-full overflow-hidden">
       {SLIDES.map((slide, i) => {
         const prev = (i - 1 + count) % count;
         const next = (i + 1) % count;
@@ -27,8 +27,8 @@ export function Carousel() {
             key={slide.id}
             id={slide.id}
             role="group"
-            aria-roledescription="slide"
-            aria-label={`${i + 1} of ${count}`}
+            aria-roledescription={TEXT.a11y.slideRole}
+            aria-label={TEXT.a11y.slidePosition(i + 1, count)}
             hidden={i !== active}
             className="relative"
             data-testid="carousel-slide"

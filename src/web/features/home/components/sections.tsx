@@ -46,7 +46,7 @@ const INFO_ICONS = [
 
 export function InfoStrip() {
   return (
-    <section aria-label="Opening hours, location and contact" className="mx-auto max-w-7xl px-4 py-8">
+    <section aria-label={TEXT.a11y.infoStrip} className="mx-auto max-w-7xl px-4 py-8">
       <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
         {TEXT.home.info.map((card, i) => (
           <div
@@ -74,7 +74,7 @@ export function SpecialLooks() {
   return (
     <Section title={TEXT.home.specialLooks} id="special-looks-heading">
       <div className="grid items-center gap-8 md:grid-cols-2">
-        <img src="/images/special-looks.svg" alt="Tools arranged on a workshop pegboard" width={800} height={600} loading="lazy" className="rounded-box w-full" />
+        <img src="/images/special-looks.svg" alt={TEXT.a11y.specialLooksImage} width={800} height={600} loading="lazy" className="rounded-box w-full" />
         <div>
           <p className="mb-4 text-lg">{TEXT.home.specialLooksLead}</p>
           <ul className="list-inside list-disc space-y-2">
