@@ -48,7 +48,8 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
-    trustProxy: false,
+    // A hop count trusts that many proxies nearest the server (proxy-addr's own rule).
+    trustProxy: typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 64 * 1024,
     requestIdHeader: "x-request-id",
   });
@@ -167,6 +168,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   registerSpa(app, config.webDir);
   return app;
+}
+
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }
 
 function containsNul(value: unknown, depth = 0): boolean {

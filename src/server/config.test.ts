@@ -19,6 +19,13 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads TRUST_PROXY as off, all, a hop count or a list of addresses", () => {
+    expect(loadConfig(base).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({ ...base, TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ ...base, TRUST_PROXY: "10.0.0.0/8, 127.0.0.1" }).trustProxy).toBe("10.0.0.0/8,127.0.0.1");
+  });
+
   it("trusts only the public origin when it is not a loopback address", () => {
     const config = loadConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example/" });
     expect(config.trustedOrigins).toEqual(["https://shop.example"]);
@@ -39,6 +46,7 @@ describe("loadConfig", () => {
     [{ AUTH_RATE_LIMIT_MAX: "-1" }, /^AUTH_RATE_LIMIT_MAX /],
     [{ AUTH_RATE_LIMIT_ADDRESS_MAX: "many" }, /^AUTH_RATE_LIMIT_ADDRESS_MAX /],
     [{ LIST_CACHE_SECONDS: "1.5" }, /^LIST_CACHE_SECONDS /],
+    [{ TRUST_PROXY: "the load balancer" }, /^TRUST_PROXY /],
   ])("names the variable in one line: %o", (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrowError(ConfigError);
     expect(() => loadConfig({ ...base, ...env })).toThrowError(message);

@@ -46,6 +46,12 @@ export interface Config {
   listCacheMs: number;
   /** Every API request, per client address. */
   apiRateLimit: RateLimitSettings;
+  /**
+   * Which proxies in front of the store to believe about the client's address (X-Forwarded-For):
+   * false (none, the default), true (all), a number of hops, or a list of addresses/CIDRs.
+   * Rate limits count per client address, so behind a proxy this must be set.
+   */
+  trustProxy: boolean | number | string;
   logLevel: string;
   /** Built SPA (index.html + assets). */
   webDir: string;
@@ -122,6 +128,18 @@ export function loopbackAliases(publicUrl: string): string[] {
   return [url.origin, ...LOOPBACK_HOSTS.map((host) => `${url.protocol}//${host}${port}`)].filter((o, i, all) => all.indexOf(o) === i);
 }
 
+function trustProxy(env: Env): boolean | number | string {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === "" || raw.toLowerCase() === "false") return false;
+  if (raw.toLowerCase() === "true") return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(",").map((e) => e.trim());
+  if (entries.some((e) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(e))) {
+    throw new ConfigError(`TRUST_PROXY must be true, false, a number of hops or a comma-separated list of addresses (got "${raw}")`);
+  }
+  return entries.join(",");
+}
+
 export function loadConfig(env: Env = process.env, root = findAppRoot()): Config {
   const nodeEnv = env.NODE_ENV?.trim() || "development";
   const port = int(env, "PORT", 3000, 1, 65535);
@@ -188,6 +206,7 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
       max: int(env, "RATE_LIMIT_MAX", 20_000, 0, 10_000_000),
       windowMs: int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400) * 1000,
     },
+    trustProxy: trustProxy(env),
     logLevel: env.LOG_LEVEL?.trim() || (nodeEnv === "test" ? "silent" : "info"),
     webDir: path.join(root, "dist", "web"),
     migrationsDir: path.join(root, "drizzle"),

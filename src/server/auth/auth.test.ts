@@ -314,3 +314,39 @@ describe("secure cookies", () => {
     }
   });
 });
+
+describe("client addresses behind a proxy", () => {
+  /** 31 failed sign-ins, each claiming a different client in X-Forwarded-For; the statuses of the last two. */
+  async function spray(t: TestApp): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/sign-in/email",
+        remoteAddress: "127.0.0.1",
+        headers: { origin: "http://localhost:3999", "x-forwarded-for": `203.0.113.${i + 1}` },
+        payload: { email: uniqueEmail("proxied"), password: "Wr0ng!pass" },
+      });
+      statuses.push(res.statusCode);
+    }
+    return statuses.slice(30);
+  }
+
+  it("are read from X-Forwarded-For with TRUST_PROXY, so clients behind the proxy do not share a budget", async () => {
+    const t = await startTestApp("pglite", { TRUST_PROXY: "1" });
+    try {
+      expect(await spray(t)).toEqual([401, 401]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("ignore X-Forwarded-For without TRUST_PROXY, so a client cannot pick its own address", async () => {
+    const t = await startTestApp("pglite");
+    try {
+      expect(await spray(t)).toEqual([429, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+});
