@@ -3,30 +3,20 @@
  * a session made on one is honoured by the other, a sign-out on one ends it on both, and the
  * sign-in limits are counted together. Runs when DATABASE_URL is set and Redis is reachable.
  */
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
+import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
-import { Client, createPostgresDatabase, uniqueEmail } from "./test-support";
-import type { FastifyInstance } from "fastify";
+import { Client, connectTestRedis, createPostgresDatabase, uniqueEmail, type TestRedis } from "./test-support";
 
-const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const prefix = `toolyard-test:${randomBytes(6).toString("hex")}:`;
-
-let redis: Redis | undefined;
-let usable = false;
+let testRedis: TestRedis | undefined;
 let apps: FastifyInstance[] = [];
 let dropDatabase: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) return;
-  redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  usable = await redis.connect().then(
-    () => true,
-    () => false,
-  );
-  if (!usable) return;
+  testRedis = await connectTestRedis();
+  if (!testRedis.redis) return;
   const db = await createPostgresDatabase();
   dropDatabase = db.drop;
   const env = {
@@ -34,8 +24,8 @@ beforeAll(async () => {
     AUTH_SECRET: "multi-instance-secret-multi-instance-0123",
     PUBLIC_URL: "http://localhost:3999",
     DATABASE_URL: db.url,
-    REDIS_URL: redisUrl,
-    REDIS_KEY_PREFIX: prefix,
+    REDIS_URL: testRedis.url,
+    REDIS_KEY_PREFIX: testRedis.prefix,
     // No in-process memory of sessions: every request asks the shared store.
     SESSION_CACHE_SECONDS: "0",
     LIST_CACHE_SECONDS: "0",
@@ -54,13 +44,7 @@ afterAll(async () => {
   for (const app of apps) await app.close();
   apps = [];
   await dropDatabase?.();
-  if (usable && redis) {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
-  } else {
-    redis?.disconnect();
-  }
+  await testRedis?.close();
 });
 
 describe("two instances sharing Postgres and Redis", () => {
@@ -73,7 +57,7 @@ describe("two instances sharing Postgres and Redis", () => {
     const cookie = onA.cookieHeader();
     const onB = (url: string) => b.inject({ method: "GET", url, headers: { cookie } });
     expect((await onB("/api/me/profile")).json()).toMatchObject({ displayName: "Shared", email });
-    expect(await redis?.keys(`${prefix}auth:*`)).not.toHaveLength(0);
+    expect(await testRedis?.redis?.keys(`${testRedis.prefix}auth:*`)).not.toHaveLength(0);
 
     expect((await onA.post("/api/auth/sign-out", {})).statusCode).toBe(200);
     expect((await onB("/api/me/profile")).statusCode).toBe(401);

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance, InjectOptions } from "fastify";
+import { Redis } from "ioredis";
 import pg from "pg";
 import { buildApp } from "./app";
 import { loadConfig, type Config } from "./config";
@@ -116,3 +117,34 @@ export class Client {
 
 let counter = 0;
 export const uniqueEmail = (prefix = "user") => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}@example.com`;
+
+export interface TestRedis {
+  url: string;
+  /** Every key a test writes starts with this; `close` deletes them. */
+  prefix: string;
+  /** Undefined when no Redis answers: tests that need it skip. */
+  redis: Redis | undefined;
+  close: () => Promise<void>;
+}
+
+/** The Redis of REDIS_URL (or the local one) under a key prefix of its own, if one is reachable. */
+export async function connectTestRedis(): Promise<TestRedis> {
+  const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const prefix = `toolyard-test:${randomBytes(6).toString("hex")}:`;
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const reachable = await client.connect().then(
+    () => true,
+    () => false,
+  );
+  return {
+    url,
+    prefix,
+    redis: reachable ? client : undefined,
+    close: async () => {
+      if (!reachable) return client.disconnect();
+      const keys = await client.keys(`${prefix}*`);
+      if (keys.length > 0) await client.del(...keys);
+      await client.quit();
+    },
+  };
+}

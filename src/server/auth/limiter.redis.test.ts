@@ -1,29 +1,23 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectTestRedis, type TestRedis } from "../test-support";
 import { redisLimiter } from "./limiter";
 
 // Shared limits for several instances; runs when a Redis is reachable (REDIS_URL or the local one).
-const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const prefix = `toolyard:test:${process.pid}:${Date.now()}:`;
+let testRedis: TestRedis | undefined;
 let redis: Redis | undefined;
+let prefix = "";
 let reachable = false;
 
 beforeAll(async () => {
-  redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  reachable = await redis.connect().then(
-    () => true,
-    () => false,
-  );
+  testRedis = await connectTestRedis();
+  redis = testRedis.redis;
+  prefix = testRedis.prefix;
+  reachable = redis !== undefined;
 });
 
 afterAll(async () => {
-  if (reachable && redis) {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
-  } else {
-    redis?.disconnect();
-  }
+  await testRedis?.close();
 });
 
 describe("redisLimiter", () => {

@@ -83,6 +83,7 @@ const GUARDED_POSTS: Record<string, ZodType<{ email: string }>> = { [SIGN_IN]: l
 
 const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth, publicUrl, limiters, sessionCacheMs }) => {
   const sessions = new SessionCache<Viewer>(sessionCacheMs);
+  const ownOrigin = new URL(publicUrl).origin;
   app.decorate("auth", auth);
   app.decorateRequest("viewer", null as unknown as Viewer);
 
@@ -156,7 +157,7 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
     // A client without a browser (curl, an API test with a cookie jar) sends no Origin, and
     // better-auth refuses that whenever a cookie is present: vouch for it as our own.
     if (request.method === "POST" && !headers.has("origin") && !headers.has("referer")) {
-      headers.set("origin", new URL(publicUrl).origin);
+      headers.set("origin", ownOrigin);
     }
     const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== undefined;
     const response = await auth.handler(
