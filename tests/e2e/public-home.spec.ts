@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { HOME_TOOLS_COUNT } from "../../src/contract/constants";
 
 /** The home page's carousel, grids, 'Book Now', list states and code splitting (spec §2, §9). */
 
@@ -8,7 +9,7 @@ interface ApiTool {
 }
 
 /** The home page shows the API's default page: 12 of the 16 demo tools. */
-const HOME_TOOLS = 12;
+const HOME_TOOLS = HOME_TOOLS_COUNT;
 
 const SLIDE_TITLES = ["Tools that last a lifetime", "A lawn to be proud of", "Cut through the season"] as const;
 

@@ -30,11 +30,7 @@ const MAX_BATCH = 200;
 export class OrderDesk {
   private readonly queues = new Map<string, Pending[]>();
 
-  constructor(
-    private readonly db: Db,
-    /** Called after a batch took stock. */
-    private readonly onStockTaken: () => void = () => undefined,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   place(userId: string, input: OrderInput): Promise<Order> {
     return new Promise<Order>((resolve, reject) => {
@@ -111,7 +107,6 @@ export class OrderDesk {
       for (const p of batch) p.reject(notFound(API_TEXT.toolNotFound));
       return;
     }
-    if (outcome.rows.length > 0) this.onStockTaken();
     // Multi-row INSERT … RETURNING keeps the VALUES order.
     let next = 0;
     batch.forEach((p, i) => {

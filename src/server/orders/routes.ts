@@ -7,8 +7,7 @@ import { cancelOrder, listOrders } from "./service";
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  // Orders take and return stock, which the catalogue lists show.
-  const desk = new OrderDesk(db, () => app.lists.tools.invalidate());
+  const desk = new OrderDesk(db);
 
   app.post(
     "/order",
@@ -21,7 +20,12 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: orderSchema, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await desk.place(request.viewer.id, request.body)),
+    async (request, reply) => {
+      const order = await desk.place(request.viewer.id, request.body);
+      // Orders take and return stock, which the catalogue lists show.
+      app.lists.tools.invalidate();
+      return reply.status(201).send(order);
+    },
   );
 
   app.get(

@@ -17,11 +17,13 @@ export async function getProfile(db: Db, userId: string): Promise<Profile | unde
   return row;
 }
 
-/** Saves the fields given; a field left out keeps its saved value (or stays empty). */
+/**
+ * Saves the fields given; a field left out keeps its saved value (or stays empty): Drizzle
+ * leaves undefined fields out of an update and gives them their default in an insert.
+ */
 export async function saveProfile(db: Db, userId: string, input: ProfileInput): Promise<void> {
-  const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as ProfileInput;
   await db
     .insert(profiles)
-    .values({ userId, ...changes })
-    .onConflictDoUpdate({ target: profiles.userId, set: { ...changes, updatedAt: new Date() } });
+    .values({ userId, ...input })
+    .onConflictDoUpdate({ target: profiles.userId, set: { ...input, updatedAt: new Date() } });
 }
