@@ -11,12 +11,12 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { Redis } from "ioredis";
+import { sql } from "drizzle-orm";
 import type { Review, Tool } from "../contract/schemas";
 import { API_TEXT } from "../contract/texts/api";
 import { createAuth } from "./auth/instance";
 import { memoryLimiter, redisLimiter } from "./auth/limiter";
-import authPlugin from "./auth/plugin";
+import authPlugin, { isPersonal } from "./auth/plugin";
 import { syncAdminRoles } from "./auth/roles";
 import { catalogRoutes } from "./catalog/routes";
 import type { Config } from "./config";
@@ -27,6 +27,7 @@ import { ListCache } from "./http/list-cache";
 import { healthRoutes } from "./http/health";
 import { orderRoutes } from "./orders/routes";
 import { profileRoutes } from "./profile/routes";
+import { connectRedis } from "./redis";
 import { reviewRoutes } from "./reviews/routes";
 
 /** The public lists' short-lived caches; whoever changes their data invalidates them. */
@@ -55,14 +56,26 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
 
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    migrationsDir: config.migrationsDir,
-  });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  // Redis first: a wrong REDIS_URL stops the start before the database is opened.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
+  let database: Database;
+  try {
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      migrationsDir: config.migrationsDir,
+    });
+  } catch (error) {
+    redis?.disconnect();
+    throw error;
+  }
+  /** Asked when something fails unexpectedly: an outage answers 503, a bug 500. */
+  const dependenciesDown = async (): Promise<boolean> => {
+    if (redis && redis.status !== "ready") return true;
+    return !(await databaseAnswers(database));
+  };
+  registerErrorHandling(app, { dependenciesDown });
   app.decorate("store", database);
   app.decorate("config", config);
   app.decorate("lists", { tools: new ListCache(config.listCacheMs), reviews: new ListCache(config.listCacheMs) } satisfies ListCaches);
@@ -108,12 +121,23 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     }
   });
 
-  // Postgres cannot store NUL in text: refuse it as invalid input instead of failing later.
+  app.addHook("onSend", async (request, reply) => {
+    if (isPersonal(request)) reply.header("cache-control", "private, no-store");
+  });
+
+  // Postgres cannot store NUL in text, and nothing we take is nested deeply: refuse both as
+  // invalid input before any handler (or better-auth, which recurses) sees them.
   app.addHook("preValidation", async (request) => {
-    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
-      throw new ApiError(400, "VALIDATION", API_TEXT.invalidInput, {
-        details: [{ path: "", message: "Text must not contain NUL characters" }],
-      });
+    for (const part of [request.params, request.query, request.body]) {
+      const problem = inspectInput(part);
+      if (problem === "nul") {
+        throw new ApiError(400, "VALIDATION", API_TEXT.invalidInput, {
+          details: [{ path: "", message: "Text must not contain NUL characters" }],
+        });
+      }
+      if (problem === "deep") {
+        throw new ApiError(400, "VALIDATION", API_TEXT.tooDeep, { details: [{ path: "", message: API_TEXT.tooDeep }] });
+      }
     }
   });
 
@@ -121,7 +145,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     global: true,
     max: config.apiRateLimit.max === 0 ? Number.MAX_SAFE_INTEGER : config.apiRateLimit.max,
     timeWindow: config.apiRateLimit.windowMs,
-    ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rl:` } : {}),
+    // During a Redis outage the general API limit steps aside (the store stays browsable);
+    // the sign-in limits do not, they answer 503.
+    ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rl:`, skipOnError: true } : {}),
     allowList: (request) => !request.url.startsWith("/api/") || config.apiRateLimit.max === 0,
   });
 
@@ -148,6 +174,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
         auth,
         publicUrl: config.publicUrl,
         sessionCacheMs: config.sessionCacheMs,
+        dependenciesDown,
         limiters: {
           byAddress: redis
             ? redisLimiter(redis, `${config.redisKeyPrefix}auth-ip:`, byAddress.max, byAddress.windowMs)
@@ -174,10 +201,42 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
-function containsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (depth > 20 || value === null || typeof value !== "object") return false;
-  return Object.entries(value).some(([key, v]) => key.includes("\u0000") || containsNul(v, depth + 1));
+/** Deeper than any payload of ours: a body nested further is refused, not walked. */
+export const MAX_INPUT_DEPTH = 16;
+
+/** Walks parsed input without recursion: a NUL anywhere, or nesting beyond MAX_INPUT_DEPTH. */
+export function inspectInput(value: unknown): "nul" | "deep" | undefined {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (typeof current === "string") {
+      if (current.includes("\u0000")) return "nul";
+      continue;
+    }
+    if (current === null || typeof current !== "object") continue;
+    if (depth >= MAX_INPUT_DEPTH) return "deep";
+    for (const [key, child] of Object.entries(current)) {
+      if (key.includes("\u0000")) return "nul";
+      stack.push([child, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
+async function databaseAnswers(database: Database, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const ping = database.db.execute(sql`select 1`).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([ping, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Serves the built SPA; unknown paths get index.html so client routes deep-link. */

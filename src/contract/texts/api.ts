@@ -18,4 +18,7 @@ export const API_TEXT = {
   orderNotPending: "Only pending orders can be cancelled.",
   foreignOrigin: "Requests from other sites are not accepted.",
   noUser: "No user is logged in",
+  badPath: "This address is not valid. Use the path exactly as documented.",
+  tooDeep: "The request is nested too deeply.",
+  unavailable: "The store is briefly unavailable. Please try again in a few seconds.",
 } as const;

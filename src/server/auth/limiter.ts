@@ -15,6 +15,8 @@ export interface Limiter {
   refund(key: string): Promise<void>;
   /** True when `key` has used up its window, without counting anything. */
   exhausted(key: string): Promise<boolean>;
+  /** Milliseconds until `key`'s window ends (what a 429's Retry-After says). */
+  retryAfterMs(key: string): Promise<number>;
 }
 
 export function memoryLimiter(max: number, windowMs: number, now = () => Date.now()): Limiter {
@@ -46,6 +48,10 @@ export function memoryLimiter(max: number, windowMs: number, now = () => Date.no
       const current = windows.get(key);
       return current !== undefined && current.resetAt > now() && current.count >= max;
     },
+    async retryAfterMs(key) {
+      const current = windows.get(key);
+      return current ? Math.max(0, current.resetAt - now()) : 0;
+    },
   };
 }
 
@@ -71,6 +77,9 @@ export function redisLimiter(redis: Redis, prefix: string, max: number, windowMs
     async exhausted(key) {
       if (max === 0) return false;
       return Number((await redis.get(`${prefix}${key}`)) ?? 0) >= max;
+    },
+    async retryAfterMs(key) {
+      return Math.max(0, await redis.pttl(`${prefix}${key}`));
     },
   };
 }

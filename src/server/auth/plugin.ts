@@ -1,20 +1,19 @@
 /**
- * Mounts better-auth under /api/auth, puts our own validation and rate limits in
- * front of sign-in and sign-up, and gives routes the `requireUser` and
+ * Mounts better-auth under /api/auth behind our gateway (gateway.ts: canonical paths,
+ * validation and rate limits for every POST), and gives routes the `requireUser` and
  * `requireAdmin` guards and `request.viewer`.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { loginSchema, signupSchema, userTokenBodySchema, userTokenParamsSchema, userTokenResponseSchema } from "../../contract/schemas";
+import { userTokenBodySchema, userTokenParamsSchema, userTokenResponseSchema } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { AUTH_ERRORS } from "../../contract/texts/auth";
-import { ApiError, forbidden, unauthorized } from "../http/errors";
+import { forbidden, unauthorized, unavailable } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import type { Auth } from "./instance";
-import type { Limiter } from "./limiter";
+import { admit, canonicalAuthPath, nonCanonicalPath, type Limiters } from "./gateway";
 import { credentialOf, SessionCache } from "./session-cache";
-import type { ZodType } from "zod";
 
 /** Runs as an onRequest hook, so an anonymous caller is refused before any body is read. */
 export type Guard = (request: FastifyRequest) => Promise<void>;
@@ -43,7 +42,9 @@ export interface AuthPluginOptions {
   publicUrl: string;
   /** How long a resolved session is remembered in this process (0: not at all). */
   sessionCacheMs: number;
-  limiters: { byAddress: Limiter; byEmail: Limiter };
+  limiters: Limiters;
+  /** Is a service we depend on (database, Redis) down right now? */
+  dependenciesDown: () => Promise<boolean>;
 }
 
 function webHeaders(request: FastifyRequest): Headers {
@@ -72,16 +73,16 @@ export async function resolveViewer(auth: Auth, request: FastifyRequest, cache?:
   return viewer;
 }
 
-const SIGN_IN = "/api/auth/sign-in/email";
-const SIGN_UP = "/api/auth/sign-up/email";
+/** Answers that belong to one person: never stored by a browser's or a proxy's cache. */
+const PERSONAL_PREFIXES = ["/api/auth/", "/api/me/", "/api/order", "/api/cart", "/api/checkout", "/api/user/", "/api/admin"];
 
-/** Auth calls that cannot end or change a session; every other state-changing call clears the cache. */
-const SESSION_SAFE_POSTS = new Set([SIGN_IN, SIGN_UP, "/api/auth/sign-in/social"]);
+/** A request whose answer is personal: it names a signed-in caller or a personal path (404s included). */
+export function isPersonal(request: FastifyRequest): boolean {
+  // `viewer` is only set by the guards; elsewhere it is null (or absent outside /api).
+  return Boolean(request.viewer as Viewer | null | undefined) || PERSONAL_PREFIXES.some((prefix) => request.url.startsWith(prefix));
+}
 
-/** Auth endpoints whose body we validate with the forms' schemas and rate limit. */
-const GUARDED_POSTS: Record<string, ZodType<{ email: string }>> = { [SIGN_IN]: loginSchema, [SIGN_UP]: signupSchema };
-
-const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth, publicUrl, limiters, sessionCacheMs }) => {
+const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth, publicUrl, limiters, sessionCacheMs, dependenciesDown }) => {
   const sessions = new SessionCache<Viewer>(sessionCacheMs);
   const ownOrigin = new URL(publicUrl).origin;
   app.decorate("auth", auth);
@@ -101,57 +102,11 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
   app.decorate("requireUser", requireUser);
   app.decorate("requireAdmin", requireAdmin);
 
-  const tooMany = () => new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests);
-
-  /**
-   * Validates a sign-in or sign-up with the form's schema and counts the attempt. Returns
-   * what to do once better-auth has answered: a success hands its attempts back.
-   *
-   * Sign-ins are counted on arrival against the e-mail and the client address, so a burst
-   * of parallel guesses cannot slip through before the first one fails. Sign-ups are counted
-   * on arrival against the e-mail only; against the address only once they fail, so many
-   * people signing up at once from one address (an office, a school) are never turned away.
-   */
-  async function guard(request: FastifyRequest, path: string): Promise<((ok: boolean) => Promise<void>) | undefined> {
-    const schema = GUARDED_POSTS[path];
-    if (!schema) return undefined;
-    const parsed = schema.safeParse(request.body ?? {});
-    if (!parsed.success) {
-      const details = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-      throw new ApiError(400, "VALIDATION", details[0]?.message ?? API_TEXT.invalidInput, { details });
-    }
-    const { byEmail, byAddress } = limiters;
-    const emailKey = `email:${parsed.data.email}`;
-    const addressKey = `ip:${request.ip}`;
-    // A guess at an account that is already locked out does not also spend the address's budget.
-    if (!(await byEmail.hit(emailKey))) throw tooMany();
-    if (path === SIGN_UP) {
-      if (await byAddress.exhausted(addressKey)) {
-        await byEmail.refund(emailKey);
-        throw tooMany();
-      }
-      return async (ok) => {
-        if (ok) await byEmail.refund(emailKey);
-        else await byAddress.hit(addressKey);
-      };
-    }
-    if (!(await byAddress.hit(addressKey))) {
-      await byEmail.refund(emailKey);
-      throw tooMany();
-    }
-    return async (ok) => {
-      if (ok) await Promise.all([byEmail.refund(emailKey), byAddress.refund(addressKey)]);
-    };
-  }
-
   async function forward(request: FastifyRequest, reply: FastifyReply) {
-    const path = request.url.split("?")[0] ?? "";
-    let settle: ((ok: boolean) => Promise<void>) | undefined;
-    if (request.method === "POST") {
-      settle = await guard(request, path);
-      // Sign-out, session revocation, role or user changes: forget every remembered session.
-      if (!SESSION_SAFE_POSTS.has(path)) sessions.clear();
-    }
+    // The path we guard must be the path better-auth routes (gateway.ts, rule 1).
+    const path = canonicalAuthPath(request.url);
+    if (path === undefined) throw nonCanonicalPath();
+    const admission = request.method === "POST" ? await admit(request, path, limiters) : undefined;
     const headers = webHeaders(request);
     // The app's onRequest hook has already refused foreign origins and cross-site requests.
     // A client without a browser (curl, an API test with a cookie jar) sends no Origin, and
@@ -159,16 +114,20 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
     if (request.method === "POST" && !headers.has("origin") && !headers.has("referer")) {
       headers.set("origin", ownOrigin);
     }
-    const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== undefined;
+    headers.delete("content-length");
     const response = await auth.handler(
       new Request(new URL(request.url, publicUrl), {
         method: request.method,
         headers,
-        body: hasBody ? JSON.stringify(request.body) : undefined,
+        body: admission ? JSON.stringify(admission.body) : undefined,
       }),
     );
-    // A successful sign-in or sign-up does not count against the limits; failures do.
-    await settle?.(response.status < 400);
+    // A success does not count against the limits; failures do.
+    await admission?.settle(response.status < 400);
+    // Sign-out, revoked sessions, role or user changes: forget every remembered session.
+    if (admission?.policy.changesSessions) sessions.clear();
+    // better-auth answers a failed database or Redis call with a bare 500.
+    if (response.status >= 500 && (await dependenciesDown())) throw unavailable();
     reply.status(response.status);
     response.headers.forEach((value, key) => {
       if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
@@ -202,10 +161,11 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
     async (request) => {
       const email = request.viewer.email.toLowerCase();
       if (request.params.email.toLowerCase() !== email || request.body.email.toLowerCase() !== email) throw forbidden();
-      const ctx = await auth.$context;
-      const session = await ctx.internalAdapter.createSession(request.viewer.id);
-      if (!session) throw new Error("session not created");
-      return { token: session.token };
+      // The caller's own session, as a bearer token: asking again mints nothing new, and
+      // signing out (or revoking that session) ends the token with it.
+      const current = await auth.api.getSession({ headers: webHeaders(request) });
+      if (!current) throw unauthorized();
+      return { token: current.session.token };
     },
   );
 };

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { API_TEXT } from "../../contract/texts/api";
 import type { ApiErrorBody } from "../../contract/schemas";
+import { isOutage } from "./outage";
 
 export class ApiError extends Error {
   constructor(
@@ -13,6 +14,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly extra: Partial<Pick<ApiErrorBody, "available" | "details">> = {},
+    /** Headers the answer carries, such as a 429's or a 503's Retry-After. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -23,6 +26,11 @@ export const unauthorized = () => new ApiError(401, "UNAUTHORIZED", API_TEXT.una
 export const forbidden = () => new ApiError(403, "FORBIDDEN", API_TEXT.forbidden);
 export const conflict = (code: string, message: string, extra: ApiError["extra"] = {}) =>
   new ApiError(409, code, message, extra);
+
+/** How long a client should wait after a 503 before it tries again. */
+export const RETRY_AFTER_SECONDS = 5;
+export const unavailable = () =>
+  new ApiError(503, "UNAVAILABLE", API_TEXT.unavailable, {}, { "retry-after": String(RETRY_AFTER_SECONDS) });
 
 /** Every status an API route can answer with an error, for the OpenAPI document. */
 export const errorStatuses = [400, 401, 403, 404, 409, 429] as const;
@@ -46,11 +54,16 @@ function codeForStatus(status: number): string {
   }
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+export interface ErrorHandlingOptions {
+  /** Asked when an unexpected error happens: is a service we depend on down right now? */
+  dependenciesDown?: () => Promise<boolean>;
+}
+
+export function registerErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
+  app.setErrorHandler(async (error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       const body: ApiErrorBody = { error: error.code, message: error.message, ...error.extra };
-      return reply.status(error.statusCode).send(body);
+      return reply.status(error.statusCode).headers(error.headers).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((issue) => ({
@@ -70,6 +83,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ error: codeForStatus(status), message: error.message });
+    }
+    if (isOutage(error) || (await options.dependenciesDown?.())) {
+      request.log.warn({ err: error }, "a service the store depends on is unavailable");
+      const outage = unavailable();
+      return reply.status(503).headers(outage.headers).send({ error: outage.code, message: outage.message });
     }
     request.log.error({ err: error }, "unhandled error");
     return reply.status(500).send({ error: "INTERNAL", message: API_TEXT.internal });

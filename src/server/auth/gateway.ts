@@ -1,0 +1,161 @@
+/**
+ * The gate every request to better-auth passes first. Three rules, each with no exceptions:
+ *
+ * 1. The path we check is the path better-auth routes. better-auth resolves `.`, `..` and
+ *    `%2e` segments before routing (WHATWG URL rules), so `/api/auth/./sign-in/email` would
+ *    reach sign-in while a check of the raw path saw something else. A path that is not
+ *    already in its canonical form is refused with 400 before anything reads it.
+ * 2. Every POST body is validated by our rules: the forms' schemas for sign-in and sign-up,
+ *    and for every other endpoint the field rules below, so a new endpoint that takes a
+ *    `name`, an `email` or a new password obeys the sign-up rules without being listed.
+ * 3. Every POST counts against the limits: failures per client address and, where the body
+ *    names an e-mail, per e-mail; a success hands its attempt back. Only sign-out is exempt
+ *    (a customer can always leave).
+ */
+import type { FastifyRequest } from "fastify";
+import { z, type ZodType } from "zod";
+import { emailSchema, loginSchema, nameSchema, passwordSchema, signupSchema } from "../../contract/schemas";
+import { API_TEXT } from "../../contract/texts/api";
+import { AUTH_ERRORS } from "../../contract/texts/auth";
+import { ApiError } from "../http/errors";
+import type { Limiter } from "./limiter";
+
+export const AUTH_BASE = "/api/auth";
+
+/** How a POST counts against the limits. */
+type LimitKind =
+  /** Checks a password: counted per e-mail and per address on arrival, handed back on success. */
+  | "credentials"
+  /** Creates an account: per e-mail on arrival; per address only once it fails (an office signs up together). */
+  | "signup"
+  /** Anything else: per address (and per e-mail if the body names one) on arrival, handed back on success. */
+  | "attempt"
+  | "none";
+
+export interface AuthPostPolicy {
+  body: ZodType<Record<string, unknown>>;
+  limit: LimitKind;
+  /** May end sessions or change who a session belongs to: remembered sessions are forgotten. */
+  changesSessions: boolean;
+}
+
+/**
+ * Rules for the fields better-auth endpoints take, wherever they appear: a name follows the
+ * sign-up rule, an e-mail the e-mail rule, a new password the password rule.
+ */
+const fieldRules = z.looseObject({
+  name: nameSchema.optional(),
+  email: emailSchema.optional(),
+  newEmail: emailSchema.optional(),
+  password: passwordSchema.optional(),
+  newPassword: passwordSchema.optional(),
+});
+
+const DEFAULT_POLICY: AuthPostPolicy = { body: fieldRules, limit: "attempt", changesSessions: true };
+
+/** Endpoints that differ from the default; paths below /api/auth. */
+const POLICIES: Record<string, Partial<AuthPostPolicy>> = {
+  "/sign-in/email": { body: z.looseObject(loginSchema.shape), limit: "credentials", changesSessions: false },
+  "/sign-up/email": { body: z.looseObject(signupSchema.shape), limit: "signup", changesSessions: false },
+  "/sign-in/social": { changesSessions: false },
+  "/sign-out": { limit: "none" },
+};
+
+export function policyFor(path: string): AuthPostPolicy {
+  return { ...DEFAULT_POLICY, ...POLICIES[path.slice(AUTH_BASE.length)] };
+}
+
+/** A path segment as better-auth's routes spell them: no dots of their own, no escapes. */
+const SEGMENT = /^[A-Za-z0-9_~-]+(?:\.[A-Za-z0-9_~-]+)*$/;
+
+/**
+ * The request's path if it is canonical (what a URL parser would leave unchanged, with no
+ * empty, dot or percent-encoded segment), else undefined.
+ */
+export function canonicalAuthPath(url: string): string | undefined {
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  if (!path.startsWith(`${AUTH_BASE}/`)) return undefined;
+  const segments = path.slice(AUTH_BASE.length + 1).split("/");
+  if (!segments.every((s) => SEGMENT.test(s))) return undefined;
+  // Belt and braces: what a WHATWG parser makes of it must be the same path.
+  return new URL(path, "http://x").pathname === path ? path : undefined;
+}
+
+export const nonCanonicalPath = () => new ApiError(400, "BAD_PATH", API_TEXT.badPath);
+
+export interface Limiters {
+  byAddress: Limiter;
+  byEmail: Limiter;
+}
+
+/** What to do once better-auth has answered: a success hands its attempts back. */
+export type Settle = (ok: boolean) => Promise<void>;
+
+export interface Admission {
+  /** The body to forward: the caller's, with the fields our rules normalised (trimmed). */
+  body: Record<string, unknown>;
+  settle: Settle;
+  policy: AuthPostPolicy;
+}
+
+async function tooMany(limiter: Limiter, key: string): Promise<ApiError> {
+  const seconds = Math.max(1, Math.ceil((await limiter.retryAfterMs(key)) / 1000));
+  return new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests, {}, { "retry-after": String(seconds) });
+}
+
+/**
+ * Validates a POST to better-auth and counts it. Sign-ins are counted on arrival, so a burst
+ * of parallel guesses cannot slip through before the first one fails; a guess at an account
+ * that is already locked out does not also spend the address's budget.
+ */
+export async function admit(request: FastifyRequest, path: string, limiters: Limiters): Promise<Admission> {
+  const policy = policyFor(path);
+  const raw = request.body ?? {};
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ApiError(400, "VALIDATION", API_TEXT.invalidInput, { details: [{ path: "", message: API_TEXT.invalidInput }] });
+  }
+  const parsed = policy.body.safeParse(raw);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    throw new ApiError(400, "VALIDATION", details[0]?.message ?? API_TEXT.invalidInput, { details });
+  }
+  const body = { ...(raw as Record<string, unknown>), ...parsed.data };
+  const { byEmail, byAddress } = limiters;
+  const email = typeof parsed.data.email === "string" ? parsed.data.email : undefined;
+  const emailKey = email === undefined ? undefined : `email:${email}`;
+  const addressKey = `ip:${request.ip}`;
+  const nothing: Settle = async () => undefined;
+
+  if (policy.limit === "none") return { body, policy, settle: nothing };
+  if (emailKey !== undefined && !(await byEmail.hit(emailKey))) throw await tooMany(byEmail, emailKey);
+  const refundEmail = async () => {
+    if (emailKey !== undefined) await byEmail.refund(emailKey);
+  };
+
+  if (policy.limit === "signup") {
+    if (await byAddress.exhausted(addressKey)) {
+      await refundEmail();
+      throw await tooMany(byAddress, addressKey);
+    }
+    return {
+      body,
+      policy,
+      settle: async (ok) => {
+        if (ok) await refundEmail();
+        else await byAddress.hit(addressKey);
+      },
+    };
+  }
+  if (!(await byAddress.hit(addressKey))) {
+    await refundEmail();
+    throw await tooMany(byAddress, addressKey);
+  }
+  return {
+    body,
+    policy,
+    settle: async (ok) => {
+      if (ok) await Promise.all([refundEmail(), byAddress.refund(addressKey)]);
+    },
+  };
+}
