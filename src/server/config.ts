@@ -60,6 +60,17 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** A service URL without its password, for messages. */
+export function redactUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = "***";
+    return url.toString().replace(/\/$/, "");
+  } catch {
+    return "(unparseable URL)";
+  }
+}
+
 /** The package root, found from this file whether it runs from src/ or a bundle in dist/. */
 export function findAppRoot(start = path.dirname(fileURLToPath(import.meta.url))): string {
   let dir = start;

@@ -40,6 +40,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`Toolyard failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  // A service named by a variable that cannot be reached is a configuration error too.
+  if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
+  else console.error(`Toolyard failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -3,6 +3,7 @@
  * fresh database on the Postgres server named by DATABASE_URL (dropped afterwards).
  */
 import { randomBytes } from "node:crypto";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -146,5 +147,46 @@ export async function connectTestRedis(): Promise<TestRedis> {
       if (keys.length > 0) await client.del(...keys);
       await client.quit();
     },
+  };
+}
+
+export interface TcpProxy {
+  port: number;
+  /** Cuts every connection and refuses new ones, like a service that went down. */
+  stop: () => Promise<void>;
+  /** Accepts connections again on the same port. */
+  start: () => Promise<void>;
+}
+
+/** A TCP proxy on loopback to `targetPort`, to take a real service away and bring it back. */
+export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(targetPort, "127.0.0.1");
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+      s.on("error", () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  await listen(0);
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+    start: () => listen(port),
   };
 }

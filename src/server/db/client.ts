@@ -5,6 +5,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { ConfigError, redactUrl } from "../config";
 import { schema } from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -50,12 +51,17 @@ async function openPostgres(options: DatabaseOptions, databaseUrl: string): Prom
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 20 });
+  // A database that does not answer fails the request (503) instead of hanging it.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 20, connectionTimeoutMillis: 5000 });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
   const db = drizzle(pool, { schema });
   // Several instances may start together: one migrates at a time.
-  const lock = await pool.connect();
+  const lock = await pool.connect().catch(async (error: unknown) => {
+    await pool.end().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`DATABASE_URL: cannot reach Postgres at ${redactUrl(databaseUrl)} (${reason})`);
+  });
   try {
     await lock.query("select pg_advisory_lock(727274)");
     await migrate(db, { migrationsFolder: options.migrationsDir });
