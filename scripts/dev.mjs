@@ -7,7 +7,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const env = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? "development" };
+// Vite's origin may post to the API with cookies only while developing: `npm start` trusts
+// the store's own origin alone.
+const env = {
+  ...process.env,
+  NODE_ENV: process.env.NODE_ENV ?? "development",
+  DEV_ORIGINS: process.env.DEV_ORIGINS ?? "http://localhost:5173,http://127.0.0.1:5173",
+};
 
 // The tools' own executables, not npx, so a stop signal reaches them and not only a wrapper.
 const bin = (name) => path.join(root, "node_modules", ".bin", name);

@@ -26,6 +26,20 @@ describe("loadConfig", () => {
     expect(loadConfig({ ...base, TRUST_PROXY: "10.0.0.0/8, 127.0.0.1" }).trustProxy).toBe("10.0.0.0/8,127.0.0.1");
   });
 
+  it("trusts the development server's origins only when DEV_ORIGINS names them (npm run dev)", () => {
+    expect(loadConfig(base).trustedOrigins).not.toContain("http://localhost:5173");
+    const dev = loadConfig({ ...base, DEV_ORIGINS: "http://localhost:5173, http://127.0.0.1:5173" });
+    expect(dev.trustedOrigins).toEqual(expect.arrayContaining(["http://localhost:5173", "http://127.0.0.1:5173"]));
+    expect(() => loadConfig({ ...base, DEV_ORIGINS: "localhost:5173/x" })).toThrowError(/^DEV_ORIGINS /);
+  });
+
+  it("logs pretty lines in development and JSON elsewhere", () => {
+    expect(loadConfig({ ...base, NODE_ENV: "development" }).logFormat).toBe("pretty");
+    expect(loadConfig({ ...base, NODE_ENV: "production" }).logFormat).toBe("json");
+    expect(loadConfig({ ...base, NODE_ENV: "development", LOG_FORMAT: "json" }).logFormat).toBe("json");
+    expect(() => loadConfig({ ...base, LOG_FORMAT: "xml" })).toThrowError(/^LOG_FORMAT /);
+  });
+
   it("trusts only the public origin when it is not a loopback address", () => {
     const config = loadConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example/" });
     expect(config.trustedOrigins).toEqual(["https://shop.example"]);

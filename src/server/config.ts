@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
 
 export interface RateLimitSettings {
   /** Requests allowed per window; 0 turns the limit off. */
@@ -24,7 +25,7 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
-  /** Extra origins allowed to call the API with cookies (the Vite dev server). */
+  /** Origins allowed to post with cookies: the store's own, and DEV_ORIGINS (set by `npm run dev`). */
   trustedOrigins: string[];
   dataDir: string;
   /** Absent: embedded PGlite under dataDir (or in memory when dataDir is "memory://"). */
@@ -53,6 +54,8 @@ export interface Config {
    */
   trustProxy: boolean | number | string;
   logLevel: string;
+  /** `pretty` (development) or `json` (anything else), from LOG_FORMAT. */
+  logFormat: "json" | "pretty";
   /** Built SPA (index.html + assets). */
   webDir: string;
   migrationsDir: string;
@@ -84,39 +87,6 @@ export function findAppRoot(start = path.dirname(fileURLToPath(import.meta.url))
 
 type Env = Record<string, string | undefined>;
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-  }
-  return value;
-}
-
-function url(env: Env, name: string, fallback: string | undefined, protocols: string[]): string | undefined {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(" or ")} (got "${raw}")`);
-  }
-  return raw.replace(/\/+$/, "");
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === "") return fallback;
-  if (["true", "1", "yes"].includes(raw)) return true;
-  if (["false", "0", "no"].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false (got "${env[name]}")`);
-}
-
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, "auth-secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
@@ -139,86 +109,176 @@ export function loopbackAliases(publicUrl: string): string[] {
   return [url.origin, ...LOOPBACK_HOSTS.map((host) => `${url.protocol}//${host}${port}`)].filter((o, i, all) => all.indexOf(o) === i);
 }
 
-function trustProxy(env: Env): boolean | number | string {
-  const raw = env.TRUST_PROXY?.trim();
-  if (raw === undefined || raw === "" || raw.toLowerCase() === "false") return false;
+/** An unset or blank variable is absent; anything else is read trimmed. */
+const optional = (raw: unknown) => (typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined);
+
+/** Each variable's rule; a failure's message follows the variable's name ("PORT must be …"). */
+const intVar = (fallback: number, min: number, max: number) =>
+  z.preprocess(optional, z.string().optional()).transform((raw, ctx) => {
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (Number.isInteger(value) && value >= min && value <= max) return value;
+    ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max} (got "${raw}")` });
+    return z.NEVER;
+  });
+
+const urlVar = (protocols: string[]) =>
+  z.preprocess(optional, z.string().optional()).transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `must be a URL (got "${raw}")` });
+      return z.NEVER;
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      ctx.addIssue({ code: "custom", message: `must start with ${protocols.map((p) => `${p}//`).join(" or ")} (got "${raw}")` });
+      return z.NEVER;
+    }
+    return raw.replace(/\/+$/, "");
+  });
+
+const boolVar = (fallback: boolean) =>
+  z.preprocess(optional, z.string().optional()).transform((raw, ctx) => {
+    if (raw === undefined) return fallback;
+    if (["true", "1", "yes"].includes(raw.toLowerCase())) return true;
+    if (["false", "0", "no"].includes(raw.toLowerCase())) return false;
+    ctx.addIssue({ code: "custom", message: `must be true or false (got "${raw}")` });
+    return z.NEVER;
+  });
+
+const textVar = z.preprocess(optional, z.string().optional());
+
+const trustProxyVar = textVar.transform((raw, ctx): boolean | number | string => {
+  if (raw === undefined || raw.toLowerCase() === "false") return false;
   if (raw.toLowerCase() === "true") return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   const entries = raw.split(",").map((e) => e.trim());
   if (entries.some((e) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(e))) {
-    throw new ConfigError(`TRUST_PROXY must be true, false, a number of hops or a comma-separated list of addresses (got "${raw}")`);
+    ctx.addIssue({ code: "custom", message: `must be true, false, a number of hops or a comma-separated list of addresses (got "${raw}")` });
+    return z.NEVER;
   }
   return entries.join(",");
-}
+});
 
-export function loadConfig(env: Env = process.env, root = findAppRoot()): Config {
-  const nodeEnv = env.NODE_ENV?.trim() || "development";
-  const port = int(env, "PORT", 3000, 1, 65535);
-  const host = env.HOST?.trim() || "127.0.0.1";
-  const publicUrl = url(env, "PUBLIC_URL", `http://localhost:${port}`, ["http:", "https:"]) as string;
-  const dataDir = path.resolve(root, env.DATA_DIR?.trim() || "data");
-  const databaseUrl = url(env, "DATABASE_URL", undefined, ["postgres:", "postgresql:"]);
-  const redisUrl = url(env, "REDIS_URL", undefined, ["redis:", "rediss:"]);
-
-  let authSecret = env.AUTH_SECRET?.trim();
-  if (authSecret !== undefined && authSecret !== "" && authSecret.length < 32) {
-    throw new ConfigError("AUTH_SECRET must be at least 32 characters long");
-  }
-  if (!authSecret) {
-    if (nodeEnv === "production") throw new ConfigError("AUTH_SECRET is required when NODE_ENV=production");
-    authSecret = readOrCreateSecret(dataDir);
-  }
-
-  const clientId = env.GOOGLE_CLIENT_ID?.trim();
-  const clientSecret = env.GOOGLE_CLIENT_SECRET?.trim();
-  if (Boolean(clientId) !== Boolean(clientSecret)) {
-    throw new ConfigError(
-      clientId ? "GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set" : "GOOGLE_CLIENT_ID is required when GOOGLE_CLIENT_SECRET is set",
-    );
-  }
-  const discoveryUrl = url(
-    env,
-    "GOOGLE_DISCOVERY_URL",
-    "https://accounts.google.com/.well-known/openid-configuration",
-    ["http:", "https:"],
-  ) as string;
-  const google = clientId && clientSecret ? { clientId, clientSecret, discoveryUrl } : undefined;
-
-  const adminEmails = (env.ADMIN_EMAILS ?? "")
+const adminEmailsVar = textVar.transform((raw, ctx) => {
+  const emails = (raw ?? "")
     .split(",")
     .map((e) => e.trim().toLowerCase())
     .filter(Boolean);
-  for (const email of adminEmails) {
-    if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new ConfigError(`ADMIN_EMAILS has an entry that is not an e-mail: "${email}"`);
+  const bad = emails.find((email) => !/^[^@\s]+@[^@\s]+$/.test(email));
+  if (bad !== undefined) {
+    ctx.addIssue({ code: "custom", message: `has an entry that is not an e-mail: "${bad}"` });
+    return z.NEVER;
   }
+  return emails;
+});
 
-  const devOrigins = nodeEnv === "production" ? [] : ["http://localhost:5173", "http://127.0.0.1:5173"];
-  const authWindowMs = int(env, "AUTH_RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400) * 1000;
+const originsVar = textVar.transform((raw, ctx) => {
+  const origins = (raw ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin.replace(/\/+$/, "")) {
+      ctx.addIssue({ code: "custom", message: `must be a comma-separated list of origins such as http://localhost:5173 (got "${origin}")` });
+      return z.NEVER;
+    }
+  }
+  return origins.map((o) => o.replace(/\/+$/, ""));
+});
+
+/** The environment, variable by variable: one schema, one place to read what each one means. */
+const envSchema = z
+  .object({
+    NODE_ENV: textVar.transform((v) => v ?? "development"),
+    PORT: intVar(3000, 1, 65535),
+    HOST: textVar.transform((v) => v ?? "127.0.0.1"),
+    PUBLIC_URL: urlVar(["http:", "https:"]),
+    DATA_DIR: textVar,
+    DATABASE_URL: urlVar(["postgres:", "postgresql:"]),
+    REDIS_URL: urlVar(["redis:", "rediss:"]),
+    REDIS_KEY_PREFIX: textVar.transform((v) => v ?? "toolyard:"),
+    AUTH_SECRET: textVar.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters long"),
+    GOOGLE_CLIENT_ID: textVar,
+    GOOGLE_CLIENT_SECRET: textVar,
+    GOOGLE_DISCOVERY_URL: urlVar(["http:", "https:"]).transform((v) => v ?? "https://accounts.google.com/.well-known/openid-configuration"),
+    ADMIN_EMAILS: adminEmailsVar,
+    SEED: boolVar(true),
+    AUTH_RATE_LIMIT_MAX: intVar(5, 0, 1_000_000),
+    AUTH_RATE_LIMIT_ADDRESS_MAX: intVar(30, 0, 1_000_000),
+    AUTH_RATE_LIMIT_WINDOW_SECONDS: intVar(60, 1, 86_400),
+    SESSION_CACHE_SECONDS: intVar(10, 0, 300),
+    LIST_CACHE_SECONDS: intVar(2, 0, 300),
+    RATE_LIMIT_MAX: intVar(20_000, 0, 10_000_000),
+    RATE_LIMIT_WINDOW_SECONDS: intVar(60, 1, 86_400),
+    TRUST_PROXY: trustProxyVar,
+    /** Origins besides the store's own that may post with cookies; `npm run dev` sets Vite's. */
+    DEV_ORIGINS: originsVar,
+    LOG_LEVEL: textVar,
+    LOG_FORMAT: textVar.pipe(z.enum(["json", "pretty"], { error: (issue) => `must be json or pretty (got "${String(issue.input)}")` }).optional()),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
+      const missing = env.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_SECRET" : "GOOGLE_CLIENT_ID";
+      const present = env.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_ID" : "GOOGLE_CLIENT_SECRET";
+      ctx.addIssue({ code: "custom", path: [missing], message: `is required when ${present} is set` });
+    }
+    if (!env.AUTH_SECRET && env.NODE_ENV === "production") {
+      ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required when NODE_ENV=production" });
+    }
+  });
+
+/** "PORT must be …": the variable's name, then what is wrong with it. */
+function firstProblem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join(".")} ${issue.message}` : "the configuration is not valid";
+}
+
+export function loadConfig(env: Env = process.env, root = findAppRoot()): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(firstProblem(parsed.error));
+  const e = parsed.data;
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+  const rawDataDir = e.DATA_DIR ?? "data";
+  // "memory://" keeps PGlite in memory (tests); anything else is a folder below the app.
+  const dataDir = rawDataDir === "memory://" ? rawDataDir : path.resolve(root, rawDataDir);
+  const authSecret = e.AUTH_SECRET ?? readOrCreateSecret(dataDir);
+  const authWindowMs = e.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000;
 
   return {
-    nodeEnv,
-    port,
-    host,
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
     publicUrl,
-    trustedOrigins: [...new Set([...loopbackAliases(publicUrl), ...devOrigins])],
+    trustedOrigins: [...new Set([...loopbackAliases(publicUrl), ...e.DEV_ORIGINS])],
     dataDir,
-    databaseUrl,
+    databaseUrl: e.DATABASE_URL,
     authSecret,
-    google,
-    adminEmails,
-    seed: bool(env, "SEED", true),
-    redisUrl,
-    redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || "toolyard:",
-    authRateLimit: { max: int(env, "AUTH_RATE_LIMIT_MAX", 5, 0, 1_000_000), windowMs: authWindowMs },
-    authAddressRateLimit: { max: int(env, "AUTH_RATE_LIMIT_ADDRESS_MAX", 30, 0, 1_000_000), windowMs: authWindowMs },
-    sessionCacheMs: int(env, "SESSION_CACHE_SECONDS", 10, 0, 300) * 1000,
-    listCacheMs: int(env, "LIST_CACHE_SECONDS", 2, 0, 300) * 1000,
-    apiRateLimit: {
-      max: int(env, "RATE_LIMIT_MAX", 20_000, 0, 10_000_000),
-      windowMs: int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400) * 1000,
-    },
-    trustProxy: trustProxy(env),
-    logLevel: env.LOG_LEVEL?.trim() || (nodeEnv === "test" ? "silent" : "info"),
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, discoveryUrl: e.GOOGLE_DISCOVERY_URL }
+        : undefined,
+    adminEmails: e.ADMIN_EMAILS,
+    seed: e.SEED,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    authRateLimit: { max: e.AUTH_RATE_LIMIT_MAX, windowMs: authWindowMs },
+    authAddressRateLimit: { max: e.AUTH_RATE_LIMIT_ADDRESS_MAX, windowMs: authWindowMs },
+    sessionCacheMs: e.SESSION_CACHE_SECONDS * 1000,
+    listCacheMs: e.LIST_CACHE_SECONDS * 1000,
+    apiRateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
+    // Readable lines while developing; one JSON object per line for log collectors in production.
+    logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "development" ? "pretty" : "json"),
     webDir: path.join(root, "dist", "web"),
     migrationsDir: path.join(root, "drizzle"),
   };
