@@ -59,7 +59,6 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const tool = await createTool(db, request.body);
-      app.lists.tools.invalidate();
       return reply.status(201).send(tool);
     },
   );
@@ -79,7 +78,6 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const tool = await updateTool(db, request.params.id, request.body);
       if (!tool) throw notFound(API_TEXT.toolNotFound);
-      app.lists.tools.invalidate();
       return tool;
     },
   );
@@ -97,7 +95,6 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       if (!(await retireTool(db, request.params.id))) throw notFound(API_TEXT.toolNotFound);
-      app.lists.tools.invalidate();
       return reply.status(204).send(null);
     },
   );

@@ -2,6 +2,7 @@ import { and, asc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { Category } from "../../contract/constants";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
 import type { Tool, ToolInput, ToolPatch } from "../../contract/schemas";
+import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
 import { pageWithTotal, totalOver } from "../db/paging";
 import { tools } from "../db/schema";
@@ -68,6 +69,7 @@ export async function createTool(db: Db, input: ToolInput): Promise<Tool> {
     .values({ ...rest, priceCents: dollarsToCents(price) })
     .returning();
   if (!row) throw new Error("insert returned no row");
+  announceChange(db, "tools");
   return toToolDto(row);
 }
 
@@ -80,6 +82,7 @@ export async function updateTool(db: Db, id: string, patch: ToolPatch): Promise<
     .set(values)
     .where(and(eq(tools.id, id), eq(tools.active, true)))
     .returning();
+  if (row) announceChange(db, "tools");
   return row ? toToolDto(row) : undefined;
 }
 
@@ -90,5 +93,6 @@ export async function retireTool(db: Db, id: string): Promise<boolean> {
     .set({ active: false })
     .where(and(eq(tools.id, id), eq(tools.active, true)))
     .returning({ id: tools.id });
+  if (rows.length > 0) announceChange(db, "tools");
   return rows.length > 0;
 }

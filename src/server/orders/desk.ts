@@ -11,6 +11,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { OrderInput, Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
 import { orders, profiles, tools } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
@@ -107,6 +108,7 @@ export class OrderDesk {
       for (const p of batch) p.reject(notFound(API_TEXT.toolNotFound));
       return;
     }
+    if (outcome.rows.length > 0) announceChange(this.db, "tools");
     // Multi-row INSERT … RETURNING keeps the VALUES order.
     let next = 0;
     batch.forEach((p, i) => {

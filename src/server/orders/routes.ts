@@ -22,8 +22,6 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const order = await desk.place(request.viewer.id, request.body);
-      // Orders take and return stock, which the catalogue lists show.
-      app.lists.tools.invalidate();
       return reply.status(201).send(order);
     },
   );
@@ -59,7 +57,6 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const order = await cancelOrder(db, request.viewer.id, request.params.id);
-      app.lists.tools.invalidate();
       return order;
     },
   );

@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { centsToDollars } from "../../contract/money";
 import type { Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
 import { pageWithTotal, totalOver } from "../db/paging";
 import { orders, tools } from "../db/schema";
@@ -98,7 +99,10 @@ export async function cancelOrder(db: Db, userId: string, orderId: string): Prom
     )
     select cancelled.* from cancelled, restocked`);
   const [row] = rowsOf<RawOrder>(result);
-  if (row) return toOrderDto(fromRaw(row));
+  if (row) {
+    announceChange(db, "tools");
+    return toOrderDto(fromRaw(row));
+  }
 
   const [existing] = await db
     .select()

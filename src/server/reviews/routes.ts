@@ -38,7 +38,6 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const review = await addReview(db, request.viewer.id, request.body);
-      app.lists.reviews.invalidate();
       return reply.status(201).send(review);
     },
   );

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { Review, ReviewInput } from "../../contract/schemas";
+import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
 import { pageWithTotal, totalOver } from "../db/paging";
 import { reviews } from "../db/schema";
@@ -36,5 +37,6 @@ export async function addReview(db: Db, userId: string, input: ReviewInput): Pro
     .values({ ...input, userId })
     .returning();
   if (!row) throw new Error("insert returned no row");
+  announceChange(db, "reviews");
   return toReviewDto(row);
 }
