@@ -5,6 +5,7 @@
 import type { AddressInfo } from "node:net";
 import { buildApp } from "../src/server/app";
 import { loadConfig } from "../src/server/config";
+import { prepareStore } from "../src/server/start-up";
 
 const config = loadConfig({
   NODE_ENV: "production",
@@ -14,10 +15,11 @@ const config = loadConfig({
   AUTH_RATE_LIMIT_MAX: "0",
   AUTH_RATE_LIMIT_ADDRESS_MAX: "0",
   PUBLIC_URL: "http://127.0.0.1:3999",
+  DATA_DIR: "memory://",
   ...(JSON.parse(process.env.BENCH_ENV ?? "{}") as Record<string, string>),
 });
-config.dataDir = "memory://";
 const app = await buildApp(config);
+await prepareStore(app);
 await app.listen({ port: 0, host: "127.0.0.1" });
 const { port } = app.server.address() as AddressInfo;
 process.send?.({ url: `http://127.0.0.1:${port}`, driver: app.store.driver });

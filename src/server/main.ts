@@ -1,5 +1,6 @@
 import { buildApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "./config";
+import { prepareStore } from "./start-up";
 
 async function main(): Promise<void> {
   let config: Config;
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp(config);
+  await prepareStore(app);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
+import { prepareStore } from "./start-up";
 import { Client, connectTestRedis, createPostgresDatabase, uniqueEmail, type TestRedis } from "./test-support";
 
 let testRedis: TestRedis | undefined;
@@ -32,9 +33,8 @@ beforeAll(async () => {
   };
   // One after the other: the second finds the schema migrated and the catalogue seeded.
   for (let i = 0; i < 2; i++) {
-    const config = loadConfig(env);
-    config.dataDir = "memory://";
-    const app = await buildApp(config);
+    const app = await buildApp(loadConfig({ ...env, DATA_DIR: "memory://" }));
+    await prepareStore(app);
     await app.ready();
     apps.push(app);
   }

@@ -9,6 +9,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { buildApp } from "./app";
 import { loadConfig, type Config } from "./config";
+import { prepareStore } from "./start-up";
 
 export type Driver = "pglite" | "postgres";
 
@@ -54,9 +55,8 @@ export async function startTestApp(driver: Driver, env: Record<string, string> =
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
-  // PGlite in memory: the "memory://" data dir must not be resolved to a path.
-  config.dataDir = "memory://";
   const app = await buildApp(config);
+  await prepareStore(app);
   await app.ready();
   return {
     app,

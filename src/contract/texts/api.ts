@@ -20,5 +20,6 @@ export const API_TEXT = {
   noUser: "No user is logged in",
   badPath: "This address is not valid. Use the path exactly as documented.",
   tooDeep: "The request is nested too deeply.",
+  noNul: "Text must not contain NUL characters",
   unavailable: "The store is briefly unavailable. Please try again in a few seconds.",
 } as const;

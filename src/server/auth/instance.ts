@@ -6,6 +6,7 @@ import type { Redis } from "ioredis";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { schema } from "../db/schema";
+import { ADMIN_ROLE, CUSTOMER_ROLE, roleForNewAccount } from "./roles";
 
 export const GOOGLE_PROVIDER_ID = "google";
 
@@ -37,7 +38,6 @@ function betterAuthLogger(level: string): { disabled: boolean; level: "debug" | 
 }
 
 export function createAuth(config: Config, db: Db, redis: Redis | undefined) {
-  const adminEmails = new Set(config.adminEmails);
   return betterAuth({
     appName: "Toolyard",
     logger: betterAuthLogger(config.logLevel),
@@ -79,13 +79,13 @@ export function createAuth(config: Config, db: Db, redis: Redis | undefined) {
       user: {
         create: {
           before: async (user) => ({
-            data: { ...user, role: adminEmails.has(user.email.toLowerCase()) ? "admin" : "user" },
+            data: { ...user, role: roleForNewAccount(user.email, config.adminEmails) },
           }),
         },
       },
     },
     plugins: [
-      admin({ defaultRole: "user", adminRoles: ["admin"] }),
+      admin({ defaultRole: CUSTOMER_ROLE, adminRoles: [ADMIN_ROLE] }),
       bearer(),
       genericOAuth({
         config: config.google

@@ -11,9 +11,14 @@ import { API_TEXT } from "../../contract/texts/api";
 import { AUTH_ERRORS } from "../../contract/texts/auth";
 import { forbidden, unauthorized, unavailable } from "../http/errors";
 import { errorResponses } from "../http/schemas";
-import type { Auth } from "./instance";
+import type { Redis } from "ioredis";
+import type { Config, RateLimitSettings } from "../config";
+import { TtlCache } from "../http/ttl-cache";
 import { admit, canonicalAuthPath, nonCanonicalPath, type Limiters } from "./gateway";
-import { credentialOf, SessionCache } from "./session-cache";
+import { createAuth, type Auth } from "./instance";
+import { memoryLimiter, redisLimiter } from "./limiter";
+import { ADMIN_ROLE, roleOf, type Role } from "./roles";
+import { credentialOf } from "./credential";
 
 /** Runs as an onRequest hook, so an anonymous caller is refused before any body is read. */
 export type Guard = (request: FastifyRequest) => Promise<void>;
@@ -22,7 +27,7 @@ export interface Viewer {
   id: string;
   email: string;
   name: string;
-  role: "admin" | "user";
+  role: Role;
 }
 
 declare module "fastify" {
@@ -37,15 +42,6 @@ declare module "fastify" {
   }
 }
 
-export interface AuthPluginOptions {
-  auth: Auth;
-  publicUrl: string;
-  /** How long a resolved session is remembered in this process (0: not at all). */
-  sessionCacheMs: number;
-  limiters: Limiters;
-  /** Is a service we depend on (database, Redis) down right now? */
-  dependenciesDown: () => Promise<boolean>;
-}
 
 function webHeaders(request: FastifyRequest): Headers {
   const headers = new Headers();
@@ -60,15 +56,15 @@ function webHeaders(request: FastifyRequest): Headers {
 }
 
 /** Resolves the caller from the session cookie or an `Authorization: Bearer` token. */
-export async function resolveViewer(auth: Auth, request: FastifyRequest, cache?: SessionCache<Viewer>): Promise<Viewer | null> {
+export async function resolveViewer(auth: Auth, request: FastifyRequest, cache?: TtlCache<Viewer>): Promise<Viewer | null> {
   const credential = credentialOf(request.headers);
   if (!credential) return null;
-  const cached = cache?.get(credential);
+  const cached = cache?.peek(credential);
   if (cached) return cached;
   const result = await auth.api.getSession({ headers: webHeaders(request) });
   if (!result) return null;
   const { user, session } = result;
-  const viewer: Viewer = { id: user.id, email: user.email, name: user.name, role: user.role === "admin" ? "admin" : "user" };
+  const viewer: Viewer = { id: user.id, email: user.email, name: user.name, role: roleOf(user) };
   cache?.set(credential, viewer, new Date(session.expiresAt).getTime());
   return viewer;
 }
@@ -82,8 +78,20 @@ export function isPersonal(request: FastifyRequest): boolean {
   return Boolean(request.viewer as Viewer | null | undefined) || PERSONAL_PREFIXES.some((prefix) => request.url.startsWith(prefix));
 }
 
-const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth, publicUrl, limiters, sessionCacheMs, dependenciesDown }) => {
-  const sessions = new SessionCache<Viewer>(sessionCacheMs);
+/** The sign-in limits (gateway.ts): in this process, or in Redis when instances share them. */
+function limitersFor(config: Config, redis: Redis | undefined): Limiters {
+  const make = (name: string, { max, windowMs }: RateLimitSettings) =>
+    redis ? redisLimiter(redis, `${config.redisKeyPrefix}${name}:`, max, windowMs) : memoryLimiter(max, windowMs);
+  return { byAddress: make("auth-ip", config.authAddressRateLimit), byEmail: make("auth-email", config.authRateLimit) };
+}
+
+const authPlugin: FastifyPluginAsyncZod = async (app) => {
+  const { config } = app;
+  const auth = createAuth(config, app.store.db, app.redis);
+  const limiters = limitersFor(config, app.redis);
+  const publicUrl = config.publicUrl;
+  // Resolved sessions, remembered for SESSION_CACHE_SECONDS; forgotten when a session may have ended.
+  const sessions = new TtlCache<Viewer>(config.sessionCacheMs, 10_000);
   const ownOrigin = new URL(publicUrl).origin;
   app.decorate("auth", auth);
   app.decorateRequest("viewer", null as unknown as Viewer);
@@ -96,7 +104,7 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
   const requireAdmin: Guard = async (request) => {
     const viewer = await resolveViewer(auth, request, sessions);
     if (!viewer) throw unauthorized();
-    if (viewer.role !== "admin") throw forbidden();
+    if (viewer.role !== ADMIN_ROLE) throw forbidden();
     request.viewer = viewer;
   };
   app.decorate("requireUser", requireUser);
@@ -127,7 +135,7 @@ const authPlugin: FastifyPluginAsyncZod<AuthPluginOptions> = async (app, { auth,
     // Sign-out, revoked sessions, role or user changes: forget every remembered session.
     if (admission?.policy.changesSessions) sessions.clear();
     // better-auth answers a failed database or Redis call with a bare 500.
-    if (response.status >= 500 && (await dependenciesDown())) throw unavailable();
+    if (response.status >= 500 && (await app.dependenciesDown())) throw unavailable();
     reply.status(response.status);
     response.headers.forEach((value, key) => {
       if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);

@@ -1,0 +1,25 @@
+/** The API under /api: accounts first (its guards are what the feature routes use), then each feature. */
+import fp from "fastify-plugin";
+import authPlugin from "../auth/plugin";
+import { catalogRoutes } from "../catalog/routes";
+import { healthRoutes } from "../http/health";
+import { orderRoutes } from "../orders/routes";
+import { profileRoutes } from "../profile/routes";
+import { reviewRoutes } from "../reviews/routes";
+
+export default fp(
+  async (app) => {
+    await app.register(
+      async (api) => {
+        await api.register(authPlugin);
+        await api.register(healthRoutes);
+        await api.register(catalogRoutes);
+        await api.register(reviewRoutes);
+        await api.register(orderRoutes);
+        await api.register(profileRoutes);
+      },
+      { prefix: "/api" },
+    );
+  },
+  { name: "toolyard-api", dependencies: ["toolyard-database", "toolyard-caches", "toolyard-security"] },
+);

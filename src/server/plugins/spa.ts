@@ -1,0 +1,55 @@
+/**
+ * Serves the built SPA on the store's origin. Hashed bundles are cached for a year; the HTML
+ * (index.html and every page route that falls back to it) is revalidated on every visit, so a
+ * returning visitor never gets HTML pointing at bundles a deploy has removed. Source maps are
+ * built for our own debugging and never served.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { API_TEXT } from "../../contract/texts/api";
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "no-cache";
+/** Pictures and icons of public/: not hashed, rarely changed. */
+const ONE_HOUR = "public, max-age=3600";
+
+function cacheControlFor(filePath: string): string {
+  if (filePath.includes(`${path.sep}assets${path.sep}`)) return IMMUTABLE;
+  return filePath.endsWith(".html") ? REVALIDATE : ONE_HOUR;
+}
+
+const notFound = (reply: FastifyReply) => reply.status(404).send({ error: "NOT_FOUND", message: API_TEXT.notFound });
+
+function wantsPage(request: FastifyRequest): boolean {
+  const url = request.url;
+  return (request.method === "GET" || request.method === "HEAD") && !url.startsWith("/api/") && url !== "/api" && !url.startsWith("/assets/");
+}
+
+export default fp(
+  async (app) => {
+    const { webDir } = app.config;
+    const hasWeb = existsSync(path.join(webDir, "index.html"));
+    if (hasWeb) {
+      await app.register(fastifyStatic, {
+        root: webDir,
+        wildcard: false,
+        index: false,
+        // The build writes .br and .gz beside each text asset (vite.config.ts).
+        preCompressed: true,
+        // Runs for every file this plugin sends, the SPA fallback's index.html included.
+        setHeaders(res, filePath) {
+          res.header("cache-control", cacheControlFor(filePath));
+        },
+        allowedPath: (pathName) => !pathName.endsWith(".map"),
+      });
+    }
+    app.setNotFoundHandler((request, reply) => {
+      if (!hasWeb || !wantsPage(request) || request.url.split("?")[0]?.endsWith(".map")) return notFound(reply);
+      return reply.type("text/html").sendFile("index.html");
+    });
+  },
+  { name: "toolyard-spa" },
+);

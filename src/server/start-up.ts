@@ -1,0 +1,13 @@
+/**
+ * What the store does to its data once at start-up, before it listens: the demo catalogue in
+ * an empty database (unless SEED=false) and the admin role for the accounts of ADMIN_EMAILS.
+ */
+import type { FastifyInstance } from "fastify";
+import { syncAdminRoles } from "./auth/roles";
+import { seedIfEmpty } from "./db/seed";
+
+export async function prepareStore(app: FastifyInstance): Promise<void> {
+  const { db } = app.store;
+  if (app.config.seed) await seedIfEmpty(db);
+  await syncAdminRoles(db, app.config.adminEmails);
+}
