@@ -24,12 +24,10 @@ export const AUTH_BASE = "/api/auth";
 
 /** How a POST counts against the limits. */
 type LimitKind =
-  /** Checks a password: counted per e-mail and per address on arrival, handed back on success. */
-  | "credentials"
+  /** Per address, and per e-mail if the body names one, on arrival; handed back on success. */
+  | "attempt"
   /** Creates an account: per e-mail on arrival; per address only once it fails (an office signs up together). */
   | "signup"
-  /** Anything else: per address (and per e-mail if the body names one) on arrival, handed back on success. */
-  | "attempt"
   | "none";
 
 export interface AuthPostPolicy {
@@ -55,7 +53,7 @@ const DEFAULT_POLICY: AuthPostPolicy = { body: fieldRules, limit: "attempt", cha
 
 /** Endpoints that differ from the default; paths below /api/auth. */
 const POLICIES: Record<string, Partial<AuthPostPolicy>> = {
-  "/sign-in/email": { body: z.looseObject(loginSchema.shape), limit: "credentials", changesSessions: false },
+  "/sign-in/email": { body: z.looseObject(loginSchema.shape), changesSessions: false },
   "/sign-up/email": { body: z.looseObject(signupSchema.shape), limit: "signup", changesSessions: false },
   "/sign-in/social": { changesSessions: false },
   "/sign-out": { limit: "none" },
@@ -125,37 +123,23 @@ export async function admit(request: FastifyRequest, path: string, limiters: Lim
   const email = typeof parsed.data.email === "string" ? parsed.data.email : undefined;
   const emailKey = email === undefined ? undefined : `email:${email}`;
   const addressKey = `ip:${request.ip}`;
-  const nothing: Settle = async () => undefined;
 
-  if (policy.limit === "none") return { body, policy, settle: nothing };
+  if (policy.limit === "none") return { body, policy, settle: async () => undefined };
   if (emailKey !== undefined && !(await byEmail.hit(emailKey))) throw await tooMany(byEmail, emailKey);
   const refundEmail = async () => {
     if (emailKey !== undefined) await byEmail.refund(emailKey);
   };
 
-  if (policy.limit === "signup") {
-    if (await byAddress.exhausted(addressKey)) {
-      await refundEmail();
-      throw await tooMany(byAddress, addressKey);
-    }
-    return {
-      body,
-      policy,
-      settle: async (ok) => {
-        if (ok) await refundEmail();
-        else await byAddress.hit(addressKey);
-      },
-    };
-  }
-  if (!(await byAddress.hit(addressKey))) {
+  // A sign-up counts against the address only once it fails; everything else on arrival.
+  const countsOnArrival = policy.limit === "attempt";
+  const addressOpen = countsOnArrival ? await byAddress.hit(addressKey) : !(await byAddress.exhausted(addressKey));
+  if (!addressOpen) {
     await refundEmail();
     throw await tooMany(byAddress, addressKey);
   }
-  return {
-    body,
-    policy,
-    settle: async (ok) => {
-      if (ok) await Promise.all([refundEmail(), byAddress.refund(addressKey)]);
-    },
+  const settle: Settle = async (ok) => {
+    if (ok) await Promise.all([refundEmail(), countsOnArrival ? byAddress.refund(addressKey) : undefined]);
+    else if (!countsOnArrival) await byAddress.hit(addressKey);
   };
+  return { body, policy, settle };
 }
