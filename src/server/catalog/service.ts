@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, ilike, or, type SQL } from "drizzle-orm";
 import type { Category } from "../../contract/constants";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
 import type { Tool, ToolInput, ToolPatch } from "../../contract/schemas";
@@ -47,7 +47,7 @@ export async function listTools(db: Db, query: ToolQuery): Promise<{ items: Tool
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     query.page,
-    async () => (await db.select({ n: sql<number>`count(*)::int` }).from(tools).where(where))[0]?.n ?? 0,
+    () => db.$count(tools, where),
   );
   return { items: page.items.map(toToolDto), total: page.total };
 }

@@ -39,7 +39,7 @@ export async function listOrders(
       .limit(limit)
       .offset((page - 1) * limit),
     page,
-    async () => (await db.select({ n: sql<number>`count(*)::int` }).from(orders).where(mine))[0]?.n ?? 0,
+    () => db.$count(orders, mine),
   );
   return { items: result.items.map(toOrderDto), total: result.total };
 }
