@@ -1,7 +1,7 @@
 import { and, asc, eq, ilike, or, type SQL } from "drizzle-orm";
-import type { Category } from "../../contract/constants";
+import type { z } from "zod";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
-import type { Tool, ToolInput, ToolPatch } from "../../contract/schemas";
+import type { Tool, ToolInput, ToolPatch, toolListQuerySchema } from "../../contract/schemas";
 import type { Db } from "../db/client";
 import { pageWithTotal, totalOver } from "../db/paging";
 import { tools } from "../db/schema";
@@ -19,12 +19,8 @@ export const toToolDto = (row: ToolRow): Tool => ({
   category: row.category,
 });
 
-export interface ToolQuery {
-  category?: Category | undefined;
-  q?: string | undefined;
-  page: number;
-  limit: number;
-}
+/** The list query as the route has parsed it (defaults applied): the contract's schema decides its shape. */
+export type ToolQuery = z.infer<typeof toolListQuerySchema>;
 
 /** `%` and `_` typed by a customer are literal characters, not wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
