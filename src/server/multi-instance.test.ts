@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Tool } from "../contract/schemas";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
 import { prepareStore } from "./start-up";
@@ -81,10 +82,10 @@ describe("two instances sharing Postgres and Redis", () => {
     if (!a || !b) return ctx.skip();
     const buyer = new Client(a, "10.9.0.3");
     await buyer.signUp("Buyer", uniqueEmail("buyer"));
-    const [tool] = (await b.inject({ method: "GET", url: "/api/tool?limit=1" })).json() as Array<{ _id: string; availableQuantity: number; minimumQuantity: number }>;
+    const [tool] = (await b.inject({ method: "GET", url: "/api/tool?limit=1" })).json() as Tool[];
     if (!tool) throw new Error("no tool");
     expect((await buyer.post("/api/order", { toolId: tool._id, quantity: tool.minimumQuantity })).statusCode).toBe(201);
-    const after = (await b.inject({ method: "GET", url: `/api/tool/${tool._id}` })).json() as { availableQuantity: number };
+    const after = (await b.inject({ method: "GET", url: `/api/tool/${tool._id}` })).json() as Tool;
     expect(after.availableQuantity).toBe(tool.availableQuantity - tool.minimumQuantity);
   });
 });

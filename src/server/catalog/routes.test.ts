@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolSchema } from "../../contract/schemas";
+import { LIMITS, PAGE_SIZE_MAX } from "../../contract/constants";
+import { toolSchema, type Review, type Tool } from "../../contract/schemas";
 import { drivers, startTestApp, type TestApp } from "../test-support";
 
 describe.each(drivers())("catalogue API on %s", (driver) => {
@@ -35,7 +36,7 @@ describe.each(drivers())("catalogue API on %s", (driver) => {
 
   it("searches names and descriptions, case-insensitively, with wildcards taken literally", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/tool?q=CHAIN" });
-    const names = res.json().map((tool: { name: string }) => tool.name);
+    const names = res.json().map((tool: Tool) => tool.name);
     expect(names).toContain('Petrol Chainsaw 45 cc, 18"');
     expect(res.headers["x-total-count"]).toBe("3");
     const wildcard = await t.app.inject({ method: "GET", url: "/api/tool?q=%25" });
@@ -57,10 +58,10 @@ describe.each(drivers())("catalogue API on %s", (driver) => {
 
   it.each([
     "/api/tool?page=0",
-    "/api/tool?limit=101",
+    `/api/tool?limit=${PAGE_SIZE_MAX + 1}`,
     "/api/tool?limit=abc",
     "/api/tool?category=boats",
-    `/api/tool?q=${"x".repeat(101)}`,
+    `/api/tool?q=${"x".repeat(LIMITS.search + 1)}`,
     "/api/review?page=-1",
   ])("answers 400 with the error shape for %s", async (url) => {
     const res = await t.app.inject({ method: "GET", url });
@@ -77,7 +78,7 @@ describe.each(drivers())("catalogue API on %s", (driver) => {
     const reviews = res.json();
     expect(reviews.length).toBeGreaterThanOrEqual(6);
     expect(res.headers["x-total-count"]).toBe(String(reviews.length));
-    const times = reviews.map((r: { createdAt: string }) => Date.parse(r.createdAt));
+    const times = reviews.map((r: Review) => Date.parse(r.createdAt));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(Object.keys(reviews[0]).sort()).toEqual(["_id", "createdAt", "description", "name", "rating"]);
   });

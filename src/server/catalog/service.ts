@@ -1,7 +1,7 @@
-import { and, asc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
-import type { Category } from "../../contract/constants";
+import { and, asc, eq, ilike, or, type SQL } from "drizzle-orm";
+import type { z } from "zod";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
-import type { Tool, ToolInput, ToolPatch } from "../../contract/schemas";
+import type { Tool, ToolInput, ToolPatch, toolListQuerySchema } from "../../contract/schemas";
 import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
 import { pageWithTotal, totalOver } from "../db/paging";
@@ -20,12 +20,8 @@ export const toToolDto = (row: ToolRow): Tool => ({
   category: row.category,
 });
 
-export interface ToolQuery {
-  category?: Category | undefined;
-  q?: string | undefined;
-  page: number;
-  limit: number;
-}
+/** The list query as the route has parsed it (defaults applied): the contract's schema decides its shape. */
+export type ToolQuery = z.infer<typeof toolListQuerySchema>;
 
 /** `%` and `_` typed by a customer are literal characters, not wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -48,7 +44,7 @@ export async function listTools(db: Db, query: ToolQuery): Promise<{ items: Tool
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     query.page,
-    async () => (await db.select({ n: sql<number>`count(*)::int` }).from(tools).where(where))[0]?.n ?? 0,
+    () => db.$count(tools, where),
   );
   return { items: page.items.map(toToolDto), total: page.total };
 }

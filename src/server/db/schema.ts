@@ -168,7 +168,10 @@ export const orders = pgTable(
     toolName: text("tool_name").notNull(),
     quantity: integer("quantity").notNull(),
     unitPriceCents: integer("unit_price_cents").notNull(),
-    /** bigint: price × quantity can pass 2^31 cents. */
+    /**
+     * bigint: price × quantity can pass 2^31 cents. Mode "number" reads it as a number on both
+     * drivers (node-postgres hands bigint over as text): no call site converts it.
+     */
     totalCents: bigint("total_cents", { mode: "number" }).notNull(),
     status: orderStatus("status").notNull().default("pending"),
     address: text("address").notNull().default(""),

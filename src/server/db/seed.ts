@@ -8,8 +8,7 @@ export async function seedIfEmpty(db: Db): Promise<{ tools: number; reviews: num
   return db.transaction(async (tx) => {
     // Two instances starting together must not both seed.
     await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
-    const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(tools);
-    if ((row?.n ?? 0) > 0) return { tools: 0, reviews: 0 };
+    if ((await tx.$count(tools)) > 0) return { tools: 0, reviews: 0 };
     const now = Date.now();
     await tx.insert(tools).values(
       SEED_TOOLS.map(({ slug, ...tool }, i) => ({

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orderSchema } from "../../contract/schemas";
+import { PAGE_SIZE_MAX } from "../../contract/constants";
+import { orderSchema, type Order, type Tool } from "../../contract/schemas";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 
 const ADMIN = "stock@toolyard.example";
@@ -55,8 +56,8 @@ describe.each(drivers())("orders API on %s", (driver) => {
   it("keeps the (cached) catalogue list in step with orders, cancels and admin edits", async () => {
     const toolId = await newTool(10);
     const listed = async () => {
-      const res = await t.app.inject({ method: "GET", url: "/api/tool?limit=100&category=power-tools" });
-      return (res.json() as Array<{ _id: string; availableQuantity: number; price: number }>).find((tool) => tool._id === toolId);
+      const res = await t.app.inject({ method: "GET", url: `/api/tool?limit=${PAGE_SIZE_MAX}&category=power-tools` });
+      return (res.json() as Tool[]).find((tool) => tool._id === toolId);
     };
     expect((await listed())?.availableQuantity).toBe(10);
     const c = await customer();
@@ -97,7 +98,7 @@ describe.each(drivers())("orders API on %s", (driver) => {
     const aliceOrder = (await alice.post("/api/order", { toolId, quantity: 1 })).json();
     await bob.post("/api/order", { toolId, quantity: 2 });
     const aliceList = await alice.get("/api/order");
-    expect(aliceList.json().map((o: { _id: string }) => o._id)).toEqual([aliceOrder._id]);
+    expect(aliceList.json().map((o: Order) => o._id)).toEqual([aliceOrder._id]);
     expect(aliceList.headers["x-total-count"]).toBe("1");
     const steal = await bob.delete(`/api/order/${aliceOrder._id}`);
     expect(steal.statusCode).toBe(404);

@@ -24,42 +24,6 @@ export const toOrderDto = (row: OrderRow): Order => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-interface RawOrder {
-  id: string;
-  number: number;
-  user_id: string;
-  tool_id: string;
-  tool_name: string;
-  quantity: number;
-  unit_price_cents: number;
-  total_cents: string | number;
-  status: OrderRow["status"];
-  address: string;
-  phone: string;
-  created_at: string | Date;
-  cancelled_at: string | Date | null;
-}
-
-const fromRaw = (r: RawOrder): OrderRow => ({
-  id: r.id,
-  number: r.number,
-  userId: r.user_id,
-  toolId: r.tool_id,
-  toolName: r.tool_name,
-  quantity: r.quantity,
-  unitPriceCents: r.unit_price_cents,
-  totalCents: Number(r.total_cents),
-  status: r.status,
-  address: r.address,
-  phone: r.phone,
-  createdAt: new Date(r.created_at),
-  cancelledAt: r.cancelled_at === null ? null : new Date(r.cancelled_at),
-});
-
-const rowsOf = <T>(result: unknown): T[] =>
-  // node-postgres returns { rows }, PGlite returns { rows } too; drizzle passes them through.
-  (result as { rows: T[] }).rows;
-
 export async function listOrders(
   db: Db,
   userId: string,
@@ -76,32 +40,36 @@ export async function listOrders(
       .limit(limit)
       .offset((page - 1) * limit),
     page,
-    async () => (await db.select({ n: sql<number>`count(*)::int` }).from(orders).where(mine))[0]?.n ?? 0,
+    () => db.$count(orders, mine),
   );
   return { items: result.items.map(toOrderDto), total: result.total };
 }
 
 /**
- * Cancels the caller's own pending order and returns its stock, in ONE statement: the
- * status guard makes a repeat (or the loser of a race of two cancels) match no row, so
- * the stock comes back exactly once. Someone else's order is simply not found.
+ * Cancels the caller's own pending order and returns its stock, in one transaction. The
+ * guard `status = 'pending'` on the order's UPDATE is what makes it exactly once: a repeat
+ * matches no row, and of two concurrent cancels the second waits on the first's row lock,
+ * then re-checks the guard against the committed row and matches nothing either. Only the
+ * cancel that changed the row restocks, and both updates commit together or not at all.
+ * Someone else's order is simply not found.
  */
 export async function cancelOrder(db: Db, userId: string, orderId: string): Promise<Order> {
-  const result = await db.execute(sql`
-    with cancelled as (
-      update ${orders} set status = 'cancelled', cancelled_at = now()
-       where id = ${orderId} and user_id = ${userId} and status = 'pending'
-      returning *
-    ), restocked as (
-      update ${tools} set available_quantity = available_quantity + cancelled.quantity, updated_at = now()
-        from cancelled where ${tools.id} = cancelled.tool_id
-      returning ${tools.id}
-    )
-    select cancelled.* from cancelled, restocked`);
-  const [row] = rowsOf<RawOrder>(result);
-  if (row) {
+  const cancelled = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(orders)
+      .set({ status: "cancelled", cancelledAt: sql`now()` })
+      .where(and(eq(orders.id, orderId), eq(orders.userId, userId), eq(orders.status, "pending")))
+      .returning();
+    if (!row) return undefined;
+    await tx
+      .update(tools)
+      .set({ availableQuantity: sql`${tools.availableQuantity} + ${row.quantity}` })
+      .where(eq(tools.id, row.toolId));
+    return row;
+  });
+  if (cancelled) {
     announceChange(db, "tools");
-    return toOrderDto(fromRaw(row));
+    return toOrderDto(cancelled);
   }
 
   const [existing] = await db

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { Review, ReviewInput } from "../../contract/schemas";
 import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
@@ -26,7 +26,7 @@ export async function listReviews(db: Db, page: number, limit: number): Promise<
       .limit(limit)
       .offset((page - 1) * limit),
     page,
-    async () => (await db.select({ n: sql<number>`count(*)::int` }).from(reviews).where(visible))[0]?.n ?? 0,
+    () => db.$count(reviews, visible),
   );
   return { items: result.items.map(toReviewDto), total: result.total };
 }
