@@ -10,6 +10,10 @@ export const CATEGORY_LABELS: Record<Category, string> = {
   chainsaws: "Chainsaws",
 };
 
+/** How a customer pays for a checkout (DESIGN "Orders"). */
+export const PAYMENT_METHODS = ["cash_on_delivery", "bank_transfer"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 15;
 
@@ -49,4 +53,8 @@ export const LIMITS = {
   toolName: 120,
   toolDescription: 2000,
   quantity: 100_000,
+  orderNote: 500,
+  /** Different tools in one cart (and one order). */
+  cartLines: 50,
+  idempotencyKey: 200,
 } as const;

@@ -6,6 +6,7 @@ import { z } from "zod";
 import {
   CATEGORIES,
   LIMITS,
+  PAYMENT_METHODS,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
   PASSWORD_MAX,
@@ -13,6 +14,7 @@ import {
   RATING_MAX,
   RATING_MIN,
 } from "./constants";
+import { ORDER_STATUSES } from "./order-lifecycle";
 import { VALIDATION_TEXT } from "./texts/validation";
 
 const V = VALIDATION_TEXT;
@@ -44,11 +46,28 @@ export type SignupInput = z.infer<typeof signupSchema>;
 
 // ---------------------------------------------------------------- errors
 
+/** Why a cart line cannot be ordered as it is. */
+export const CART_PROBLEMS = ["BELOW_MINIMUM", "NOT_ENOUGH_STOCK", "UNAVAILABLE"] as const;
+export const cartProblemSchema = z.enum(CART_PROBLEMS);
+export type CartProblem = z.infer<typeof cartProblemSchema>;
+
+/** A refused checkout's line: which tool, and why. */
+export const checkoutProblemSchema = z.object({
+  toolId: z.string(),
+  name: z.string(),
+  problem: cartProblemSchema,
+  minimumQuantity: z.number().int(),
+  availableQuantity: z.number().int(),
+});
+export type CheckoutProblem = z.infer<typeof checkoutProblemSchema>;
+
 export const apiErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   available: z.number().int().optional(),
+  /** A refused checkout's lines (409 CART_PROBLEMS). */
+  lines: z.array(checkoutProblemSchema).optional(),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
@@ -163,7 +182,7 @@ export type Profile = z.infer<typeof profileSchema>;
 
 // ---------------------------------------------------------------- orders
 
-export const ORDER_STATUSES = ["pending", "cancelled", "shipped"] as const;
+export { ORDER_STATUSES } from "./order-lifecycle";
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 
 export const orderInputSchema = z.object({
@@ -174,6 +193,29 @@ export type OrderInput = z.infer<typeof orderInputSchema>;
 
 export const orderListQuerySchema = z.object({ ...pageQuery });
 
+export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: V.paymentMethod });
+
+export const orderLineSchema = z.object({
+  toolId: z.string(),
+  name: z.string(),
+  quantity: z.number().int(),
+  unitPrice: z.number(),
+  lineTotal: z.number(),
+});
+export type OrderLine = z.infer<typeof orderLineSchema>;
+
+/** One step of an order's history: its status from `at`, and who moved it there. */
+export const orderEventSchema = z.object({
+  status: orderStatusSchema,
+  at: z.string(),
+  by: z.enum(["customer", "admin", "store"]),
+});
+export type OrderEvent = z.infer<typeof orderEventSchema>;
+
+/**
+ * An order. `toolId`, `name` and `quantity` are its first line (the spec's My Orders shows
+ * them); `lines` has every line, `history` every status it has had, oldest first.
+ */
 export const orderSchema = z.object({
   _id: z.string(),
   /** Human-friendly order number. */
@@ -186,6 +228,71 @@ export const orderSchema = z.object({
   status: orderStatusSchema,
   address: z.string(),
   phone: z.string(),
+  paymentMethod: paymentMethodSchema,
+  note: z.string(),
   createdAt: z.string(),
+  lines: z.array(orderLineSchema),
+  history: z.array(orderEventSchema),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+// ---------------------------------------------------------------- cart and checkout
+
+export const cartLineSchema = z.object({
+  toolId: z.string(),
+  name: z.string(),
+  image: z.string(),
+  unitPrice: z.number(),
+  quantity: z.number().int(),
+  minimumQuantity: z.number().int(),
+  availableQuantity: z.number().int(),
+  lineTotal: z.number(),
+  /** What stops this line from being ordered as it is; null when nothing does. */
+  problem: cartProblemSchema.nullable(),
+});
+export type CartLine = z.infer<typeof cartLineSchema>;
+
+export const cartSchema = z.object({
+  lines: z.array(cartLineSchema),
+  total: z.number(),
+  /** Tools × quantities, for the navigation bar's badge. */
+  count: z.number().int(),
+  /** Changes whenever a line or a quantity does: a checkout names the cart it saw. */
+  version: z.string(),
+});
+export type Cart = z.infer<typeof cartSchema>;
+
+const cartQuantity = z.number({ error: V.invalidData }).int(V.invalidData).min(0, V.invalidData).max(LIMITS.quantity, V.invalidData);
+export const cartLineInputSchema = z.object({ quantity: cartQuantity });
+export type CartLineInput = z.infer<typeof cartLineInputSchema>;
+export const toolIdParamsSchema = z.object({ toolId: z.string().min(1).max(100) });
+
+/** A signed-out visitor's cart (kept in the browser), joined to the account's at sign-in. */
+export const cartMergeInputSchema = z.object({
+  lines: z
+    .array(z.object({ toolId: z.string().min(1).max(100), quantity: cartQuantity.min(1, V.invalidData) }))
+    .max(LIMITS.cartLines),
+});
+export type CartMergeInput = z.infer<typeof cartMergeInputSchema>;
+
+export const checkoutInputSchema = z.object({
+  address: requiredText(V.addressRequired).pipe(z.string().max(LIMITS.address, V.tooLong(LIMITS.address))),
+  phone: requiredText(V.phoneRequired).pipe(z.string().max(LIMITS.phone, V.tooLong(LIMITS.phone)).regex(/^[0-9+() .-]*$/, V.phoneInvalid)),
+  paymentMethod: paymentMethodSchema,
+  note: z.string().trim().max(LIMITS.orderNote, V.tooLong(LIMITS.orderNote)).default(""),
+  /** Save the address and phone to My Profile too. */
+  saveToProfile: z.boolean().default(false),
+  /** The cart's `version` the customer confirmed; another tab's change is refused (409). */
+  cartVersion: z.string().min(1).max(100),
+  /** The total the page showed; a different one today is ordered at today's prices, and said. */
+  expectedTotal: z.number().nonnegative().optional(),
+});
+export type CheckoutInput = z.input<typeof checkoutInputSchema>;
+
+export const checkoutResultSchema = z.object({
+  order: orderSchema,
+  /** The prices changed since the page showed them: the order is at today's prices. */
+  priceChanged: z.boolean(),
+});
+export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
+

@@ -1,4 +1,5 @@
 // drizzle-kit loads the schema with its own resolver; keep these re-exports so it
 // sees the same tuples the contract defines.
 export { CATEGORIES } from "../../contract/constants";
-export { ORDER_STATUSES as ORDER_STATUSES_DB } from "../../contract/schemas";
+export { ORDER_STATUSES as ORDER_STATUSES_DB } from "../../contract/order-lifecycle";
+export { PAYMENT_METHODS } from "../../contract/constants";

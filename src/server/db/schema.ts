@@ -12,12 +12,14 @@ import {
   integer,
   pgEnum,
   pgTable,
+  bigserial,
+  primaryKey,
   serial,
   smallint,
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
-import { CATEGORIES, ORDER_STATUSES_DB } from "./enums";
+import { CATEGORIES, ORDER_STATUSES_DB, PAYMENT_METHODS } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -152,6 +154,7 @@ export const profiles = pgTable("profiles", {
 });
 
 export const orderStatus = pgEnum("order_status", ORDER_STATUSES_DB);
+export const paymentMethod = pgEnum("payment_method", PAYMENT_METHODS);
 
 export const orders = pgTable(
   "orders",
@@ -176,6 +179,8 @@ export const orders = pgTable(
     status: orderStatus("status").notNull().default("pending"),
     address: text("address").notNull().default(""),
     phone: text("phone").notNull().default(""),
+    paymentMethod: paymentMethod("payment_method").notNull().default("cash_on_delivery"),
+    note: text("note").notNull().default(""),
     createdAt: createdAt(),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
   },
@@ -186,4 +191,95 @@ export const orders = pgTable(
   ],
 );
 
-export const schema = { user, session, account, verification, tools, reviews, profiles, orders, toolCategory, orderStatus };
+/**
+ * An order's lines, kept as they were when ordered. The order row repeats its first line
+ * (tool_id, tool_name, quantity) for the spec's My Orders.
+ */
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "restrict" }),
+    toolName: text("tool_name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    lineTotalCents: bigint("line_total_cents", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orderId, t.position] }),
+    check("order_lines_quantity_positive", sql`${t.quantity} >= 1`),
+    index("order_lines_tool_idx").on(t.toolId),
+  ],
+);
+
+/** Every status an order has had, with who moved it and when (the first is its placing). */
+export const orderEvents = pgTable(
+  "order_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    status: orderStatus("status").notNull(),
+    /** Who made the move: the customer, an admin (by id), or null for the store itself. */
+    actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
+    actorRole: text("actor_role").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("order_events_order_idx").on(t.orderId, t.id)],
+);
+
+/** A signed-in customer's cart, on the server so it is the same on every device. */
+export const cartLines = pgTable(
+  "cart_lines",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "cascade" }),
+    quantity: integer("quantity").notNull(),
+    addedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.toolId] }), check("cart_lines_quantity_positive", sql`${t.quantity} >= 1`)],
+);
+
+/** A checkout's Idempotency-Key and the order it made, so a retry returns the same order. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** A hash of the request body: the same key with another body is refused (409). */
+    requestHash: text("request_hash").notNull(),
+    orderId: text("order_id").references(() => orders.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+export const schema = {
+  user,
+  session,
+  account,
+  verification,
+  tools,
+  reviews,
+  profiles,
+  orders,
+  orderLines,
+  orderEvents,
+  cartLines,
+  idempotencyKeys,
+  toolCategory,
+  orderStatus,
+  paymentMethod,
+};

@@ -13,7 +13,7 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
-    readonly extra: Partial<Pick<ApiErrorBody, "available" | "details">> = {},
+    readonly extra: Partial<Pick<ApiErrorBody, "available" | "details" | "lines">> = {},
     /** Headers the answer carries, such as a 429's or a 503's Retry-After. */
     readonly headers: Record<string, string> = {},
   ) {

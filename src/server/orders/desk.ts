@@ -16,7 +16,7 @@ import type { Db } from "../db/client";
 import { orders, profiles, tools } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 import { allocate, type Decision } from "./allocate";
-import { toOrderDto } from "./service";
+import { recordPlacedOrders } from "./service";
 
 interface Pending {
   userId: string;
@@ -101,7 +101,15 @@ export class OrderDesk {
           })),
         )
         .returning();
-      return { decisions, rows };
+      // Multi-row INSERT … RETURNING keeps the VALUES order.
+      const placed = await recordPlacedOrders(
+        tx,
+        rows.map((order) => ({
+          order,
+          lines: [{ toolId, toolName: order.toolName, quantity: order.quantity, unitPriceCents: order.unitPriceCents, lineTotalCents: order.totalCents }],
+        })),
+      );
+      return { decisions, rows: placed };
     });
 
     if (!outcome) {
@@ -109,13 +117,12 @@ export class OrderDesk {
       return;
     }
     if (outcome.rows.length > 0) announceChange(this.db, "tools");
-    // Multi-row INSERT … RETURNING keeps the VALUES order.
     let next = 0;
     batch.forEach((p, i) => {
       const decision = outcome.decisions[i] as Decision;
       if (decision.kind === "accept") {
         const row = outcome.rows[next++];
-        if (row) p.resolve(toOrderDto(row));
+        if (row) p.resolve(row);
         else p.reject(new Error("order row missing"));
       } else if (decision.kind === "below-minimum") {
         const message = API_TEXT.belowMinimum(decision.minimum);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { idParamsSchema, orderInputSchema, orderListQuerySchema, orderSchema } from "../../contract/schemas";
 import { errorResponses } from "../http/schemas";
 import { OrderDesk } from "./desk";
-import { cancelOrder, listOrders } from "./service";
+import { cancelOrder, getOrder, listOrders } from "./service";
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
@@ -42,6 +42,20 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header("x-total-count", String(total));
       return items;
     },
+  );
+
+  app.get(
+    "/order/:id",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["orders"],
+        summary: "One of the caller's orders, with its lines and history",
+        params: idParamsSchema,
+        response: { 200: orderSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => getOrder(db, request.viewer.id, request.params.id),
   );
 
   app.delete(

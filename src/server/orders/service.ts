@@ -1,16 +1,21 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { centsToDollars } from "../../contract/money";
-import type { Order } from "../../contract/schemas";
+import type { Order, OrderEvent } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { announceChange } from "../db/changes";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { pageWithTotal, totalOver } from "../db/paging";
-import { orders, tools } from "../db/schema";
+import { orderEvents, orderLines, orders, tools } from "../db/schema";
 import { conflict, notFound } from "../http/errors";
 
-type OrderRow = typeof orders.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderLineRow = typeof orderLines.$inferSelect;
+export type OrderEventRow = typeof orderEvents.$inferSelect;
 
-export const toOrderDto = (row: OrderRow): Order => ({
+/** Who moved an order, as its history tells it. */
+export type ActorRole = OrderEvent["by"];
+
+export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEventRow[]): Order => ({
   _id: row.id,
   number: row.number,
   toolId: row.toolId,
@@ -21,8 +26,66 @@ export const toOrderDto = (row: OrderRow): Order => ({
   status: row.status,
   address: row.address,
   phone: row.phone,
+  paymentMethod: row.paymentMethod,
+  note: row.note,
   createdAt: row.createdAt.toISOString(),
+  lines: [...lines]
+    .sort((a, b) => a.position - b.position)
+    .map((l) => ({
+      toolId: l.toolId,
+      name: l.toolName,
+      quantity: l.quantity,
+      unitPrice: centsToDollars(l.unitPriceCents),
+      lineTotal: centsToDollars(l.lineTotalCents),
+    })),
+  history: [...events]
+    .sort((a, b) => a.id - b.id)
+    .map((e) => ({ status: e.status, at: e.createdAt.toISOString(), by: e.actorRole as ActorRole })),
 });
+
+/** Rows by a key (Map.groupBy arrives in Node 21; we run on 20). */
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+/** These orders with their lines and history: two queries, however many orders. */
+export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [lines, events] = await Promise.all([
+    db.select().from(orderLines).where(inArray(orderLines.orderId, ids)),
+    db.select().from(orderEvents).where(inArray(orderEvents.orderId, ids)).orderBy(asc(orderEvents.id)),
+  ]);
+  const linesOf = groupBy(lines, (l) => l.orderId);
+  const eventsOf = groupBy(events, (e) => e.orderId);
+  return rows.map((row) => toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? []));
+}
+
+/** Writes a new order's lines and the first step of its history, in the order's transaction. */
+export async function recordPlacedOrders(
+  tx: Tx,
+  placed: { order: OrderRow; lines: Omit<OrderLineRow, "orderId" | "position">[] }[],
+): Promise<Order[]> {
+  if (placed.length === 0) return [];
+  const lineRows = placed.flatMap(({ order, lines }) => lines.map((line, position) => ({ ...line, orderId: order.id, position })));
+  const [lines, events] = await Promise.all([
+    tx.insert(orderLines).values(lineRows).returning(),
+    tx
+      .insert(orderEvents)
+      .values(placed.map(({ order }) => ({ orderId: order.id, status: "pending" as const, actorId: order.userId, actorRole: "customer" })))
+      .returning(),
+  ]);
+  const linesOf = groupBy(lines, (l) => l.orderId);
+  const eventsOf = groupBy(events, (e) => e.orderId);
+  return placed.map(({ order }) => toOrderDto(order, linesOf.get(order.id) ?? [], eventsOf.get(order.id) ?? []));
+}
 
 export async function listOrders(
   db: Db,
@@ -42,15 +105,43 @@ export async function listOrders(
     page,
     () => db.$count(orders, mine),
   );
-  return { items: result.items.map(toOrderDto), total: result.total };
+  return { items: await withDetails(db, result.items), total: result.total };
+}
+
+/** One of the caller's orders; anyone else's is not found. */
+export async function getOrder(db: Db, userId: string, orderId: string): Promise<Order> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+  if (!row) throw notFound(API_TEXT.orderNotFound);
+  const [order] = await withDetails(db, [row]);
+  return order as Order;
 }
 
 /**
- * Cancels the caller's own pending order and returns its stock, in one transaction. The
- * guard `status = 'pending'` on the order's UPDATE is what makes it exactly once: a repeat
+ * Returns every line's stock of an order that has just been cancelled (in `tx`), tools in
+ * id order like every other transaction that locks tools, and records the move.
+ */
+export async function restockCancelled(tx: Tx, order: OrderRow, actor: { id: string | null; role: ActorRole }): Promise<void> {
+  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
+  const perTool = new Map<string, number>();
+  for (const line of lines) perTool.set(line.toolId, (perTool.get(line.toolId) ?? 0) + line.quantity);
+  for (const [toolId, quantity] of [...perTool].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    await tx
+      .update(tools)
+      .set({ availableQuantity: sql`${tools.availableQuantity} + ${quantity}` })
+      .where(eq(tools.id, toolId));
+  }
+  await tx.insert(orderEvents).values({ orderId: order.id, status: "cancelled", actorId: actor.id, actorRole: actor.role });
+}
+
+/**
+ * Cancels the caller's own pending order and returns each line's stock, in one transaction.
+ * The guard `status = 'pending'` on the order's UPDATE is what makes it exactly once: a repeat
  * matches no row, and of two concurrent cancels the second waits on the first's row lock,
  * then re-checks the guard against the committed row and matches nothing either. Only the
- * cancel that changed the row restocks, and both updates commit together or not at all.
+ * cancel that changed the row restocks, and everything commits together or not at all.
  * Someone else's order is simply not found.
  */
 export async function cancelOrder(db: Db, userId: string, orderId: string): Promise<Order> {
@@ -61,23 +152,16 @@ export async function cancelOrder(db: Db, userId: string, orderId: string): Prom
       .where(and(eq(orders.id, orderId), eq(orders.userId, userId), eq(orders.status, "pending")))
       .returning();
     if (!row) return undefined;
-    await tx
-      .update(tools)
-      .set({ availableQuantity: sql`${tools.availableQuantity} + ${row.quantity}` })
-      .where(eq(tools.id, row.toolId));
+    await restockCancelled(tx, row, { id: userId, role: "customer" });
     return row;
   });
   if (cancelled) {
     announceChange(db, "tools");
-    return toOrderDto(cancelled);
+    return getOrder(db, userId, orderId);
   }
 
-  const [existing] = await db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
-  if (!existing) throw notFound(API_TEXT.orderNotFound);
+  const order = await getOrder(db, userId, orderId);
   // Already cancelled: repeating the cancel changes nothing and says so.
-  if (existing.status === "cancelled") return toOrderDto(existing);
+  if (order.status === "cancelled") return order;
   throw conflict("ORDER_NOT_PENDING", API_TEXT.orderNotPending);
 }

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { canMove, nextStatuses, ORDER_STATUSES, type OrderActor, type OrderStatus } from "./order-lifecycle";
+
+/** Every allowed move, written out once more by hand: the table must say exactly this. */
+const ALLOWED: [OrderStatus, OrderStatus, OrderActor][] = [
+  ["pending", "paid", "admin"],
+  ["pending", "cancelled", "admin"],
+  ["pending", "cancelled", "customer"],
+  ["paid", "shipped", "admin"],
+  ["paid", "cancelled", "admin"],
+  ["shipped", "delivered", "admin"],
+];
+
+describe("the order lifecycle", () => {
+  it("allows exactly the moves of DESIGN 'Orders', and nothing else", () => {
+    for (const from of ORDER_STATUSES) {
+      for (const to of ORDER_STATUSES) {
+        for (const actor of ["customer", "admin"] as const) {
+          const expected = ALLOWED.some(([f, t, a]) => f === from && t === to && a === actor);
+          expect(canMove(from, to, actor), `${actor}: ${from} → ${to}`).toBe(expected);
+        }
+      }
+    }
+  });
+
+  it("lists the next steps each side may take", () => {
+    expect(nextStatuses("pending", "admin")).toEqual(["paid", "cancelled"]);
+    expect(nextStatuses("pending", "customer")).toEqual(["cancelled"]);
+    expect(nextStatuses("paid", "customer")).toEqual([]);
+    expect(nextStatuses("delivered", "admin")).toEqual([]);
+    expect(nextStatuses("cancelled", "admin")).toEqual([]);
+  });
+});

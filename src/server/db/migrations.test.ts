@@ -1,0 +1,71 @@
+/**
+ * Migrations keep every order: a database with orders in the first shape (one tool per
+ * order) is migrated to orders with lines and history, on both drivers.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { findAppRoot } from "../config";
+import { createPostgresDatabase, drivers } from "../test-support";
+import { openDatabase } from "./client";
+import { orderEvents, orderLines, orders } from "./schema";
+
+const realMigrations = path.join(findAppRoot(), "drizzle");
+
+/** A copy of the migrations folder that stops after the first `count` migrations. */
+function firstMigrations(count: number): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "toolyard-migrations-"));
+  cpSync(realMigrations, dir, { recursive: true });
+  const journalFile = path.join(dir, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: unknown[] };
+  journal.entries = journal.entries.slice(0, count);
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return dir;
+}
+
+describe.each(drivers())("migrating orders to lines and history on %s", (driver) => {
+  it("gives every existing order its line and its history, losing none", async () => {
+    const pg = driver === "postgres" ? await createPostgresDatabase() : undefined;
+    const dataDir = mkdtempSync(path.join(tmpdir(), "toolyard-migrate-data-"));
+    const oldMigrations = firstMigrations(1);
+    try {
+      const options = { databaseUrl: pg?.url, dataDir };
+      const old = await openDatabase({ ...options, migrationsDir: oldMigrations });
+      await old.db.execute(sql`insert into "user" (id, name, email, email_verified, created_at, updated_at) values ('u1', 'Old', 'old@example.com', false, now(), now())`);
+      await old.db.execute(sql`insert into tools (id, name, category, image, price_cents, available_quantity, minimum_quantity, description)
+        values ('t1', 'Hammer', 'hand-tools', '/h.svg', 1250, 7, 1, 'Old hammer')`);
+      await old.db.execute(sql`insert into orders (id, user_id, tool_id, tool_name, quantity, unit_price_cents, total_cents, status, created_at)
+        values ('o1', 'u1', 't1', 'Hammer', 2, 1250, 2500, 'pending', now() - interval '2 days'),
+               ('o2', 'u1', 't1', 'Hammer', 1, 1250, 1250, 'pending', now() - interval '1 day')`);
+      await old.db.execute(sql`update orders set status = 'cancelled', cancelled_at = now() where id = 'o2'`);
+      await old.close();
+
+      const migrated = await openDatabase({ ...options, migrationsDir: realMigrations });
+      try {
+        const { db } = migrated;
+        expect(await db.$count(orders)).toBe(2);
+        const lines = await db.select().from(orderLines).orderBy(orderLines.orderId);
+        expect(lines).toEqual([
+          { orderId: "o1", position: 0, toolId: "t1", toolName: "Hammer", quantity: 2, unitPriceCents: 1250, lineTotalCents: 2500 },
+          { orderId: "o2", position: 0, toolId: "t1", toolName: "Hammer", quantity: 1, unitPriceCents: 1250, lineTotalCents: 1250 },
+        ]);
+        const events = await db.select().from(orderEvents).orderBy(orderEvents.id);
+        expect(events.map((e) => [e.orderId, e.status, e.actorRole, e.actorId])).toEqual([
+          ["o1", "pending", "customer", "u1"],
+          ["o2", "pending", "customer", "u1"],
+          ["o2", "cancelled", "customer", "u1"],
+        ]);
+        const [first] = await db.select().from(orders).where(sql`${orders.id} = 'o1'`);
+        expect(first).toMatchObject({ status: "pending", paymentMethod: "cash_on_delivery", note: "" });
+      } finally {
+        await migrated.close();
+      }
+    } finally {
+      rmSync(oldMigrations, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+      await pg?.drop();
+    }
+  });
+});
