@@ -1,6 +1,7 @@
 /** The API under /api: accounts first (its guards are what the feature routes use), then each feature. */
 import fp from "fastify-plugin";
 import authPlugin from "../auth/plugin";
+import { cartRoutes } from "../cart/routes";
 import { catalogRoutes } from "../catalog/routes";
 import { healthRoutes } from "../http/health";
 import { orderRoutes } from "../orders/routes";
@@ -17,6 +18,7 @@ export default fp(
         await api.register(reviewRoutes);
         await api.register(orderRoutes);
         await api.register(profileRoutes);
+        await api.register(cartRoutes);
       },
       { prefix: "/api" },
     );

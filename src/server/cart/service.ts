@@ -1,0 +1,131 @@
+/**
+ * A signed-in customer's cart, kept on the server (cart_lines) so it is the same on every
+ * device. A line may go wrong after it was added (stock sold, tool archived, minimum raised):
+ * the cart says so line by line (`problem`) and checkout refuses until it is fixed.
+ */
+import { createHash } from "node:crypto";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { lineProblem, mergedQuantity } from "../../contract/cart";
+import { centsToDollars } from "../../contract/money";
+import type { Cart, CartLine, CartMergeInput } from "../../contract/schemas";
+import { API_TEXT } from "../../contract/texts/api";
+import type { Db, Tx } from "../db/client";
+import { cartLines, tools } from "../db/schema";
+import { ApiError, conflict, notFound } from "../http/errors";
+
+type ToolRow = typeof tools.$inferSelect;
+
+/** Changes whenever a line or a quantity changes, so a checkout can name the cart it saw. */
+export function cartVersion(lines: { toolId: string; quantity: number }[]): string {
+  const canonical = [...lines]
+    .sort((a, b) => (a.toolId < b.toolId ? -1 : 1))
+    .map((l) => `${l.toolId}:${l.quantity}`)
+    .join(",");
+  return createHash("sha256").update(canonical).digest("base64url").slice(0, 16);
+}
+
+export function toCartLine(tool: ToolRow, quantity: number): CartLine {
+  return {
+    toolId: tool.id,
+    name: tool.name,
+    image: tool.image,
+    unitPrice: centsToDollars(tool.priceCents),
+    quantity,
+    minimumQuantity: tool.minimumQuantity,
+    availableQuantity: tool.active ? tool.availableQuantity : 0,
+    lineTotal: centsToDollars(tool.priceCents * quantity),
+    problem: lineProblem({ quantity, minimumQuantity: tool.minimumQuantity, availableQuantity: tool.availableQuantity, active: tool.active }),
+  };
+}
+
+export async function getCart(db: Db | Tx, userId: string): Promise<Cart> {
+  const rows = await db
+    .select({ quantity: cartLines.quantity, tool: tools })
+    .from(cartLines)
+    .innerJoin(tools, eq(tools.id, cartLines.toolId))
+    .where(eq(cartLines.userId, userId))
+    .orderBy(asc(cartLines.addedAt), asc(cartLines.toolId));
+  const lines = rows.map((r) => toCartLine(r.tool, r.quantity));
+  const totalCents = rows.reduce((sum, r) => sum + r.tool.priceCents * r.quantity, 0);
+  return {
+    lines,
+    total: centsToDollars(totalCents),
+    count: lines.reduce((sum, l) => sum + l.quantity, 0),
+    version: cartVersion(lines),
+  };
+}
+
+async function activeTool(db: Db, toolId: string): Promise<ToolRow> {
+  const [tool] = await db
+    .select()
+    .from(tools)
+    .where(and(eq(tools.id, toolId), eq(tools.active, true)));
+  if (!tool) throw notFound(API_TEXT.toolNotFound);
+  return tool;
+}
+
+/**
+ * Sets a line's quantity (0 removes it). The quantity must be one the tool can be ordered
+ * in: at least its minimum and at most its stock.
+ */
+export async function setCartLine(db: Db, userId: string, toolId: string, quantity: number): Promise<Cart> {
+  if (quantity === 0) return removeCartLine(db, userId, toolId);
+  const tool = await activeTool(db, toolId);
+  if (quantity > tool.availableQuantity) {
+    throw conflict("NOT_ENOUGH_STOCK", API_TEXT.notEnoughStock(tool.availableQuantity), { available: tool.availableQuantity });
+  }
+  if (quantity < tool.minimumQuantity) {
+    const message = API_TEXT.belowMinimum(tool.minimumQuantity);
+    throw new ApiError(400, "BELOW_MINIMUM", message, { details: [{ path: "body.quantity", message }] });
+  }
+  await db
+    .insert(cartLines)
+    .values({ userId, toolId, quantity })
+    .onConflictDoUpdate({ target: [cartLines.userId, cartLines.toolId], set: { quantity } });
+  return getCart(db, userId);
+}
+
+export async function removeCartLine(db: Db, userId: string, toolId: string): Promise<Cart> {
+  await db.delete(cartLines).where(and(eq(cartLines.userId, userId), eq(cartLines.toolId, toolId)));
+  return getCart(db, userId);
+}
+
+export async function clearCart(db: Db | Tx, userId: string): Promise<void> {
+  await db.delete(cartLines).where(eq(cartLines.userId, userId));
+}
+
+/**
+ * Joins a signed-out visitor's cart to the account's: quantities of the same tool add up,
+ * capped at the stock; tools that are gone are left out. One transaction, so two tabs
+ * merging at once cannot lose a line.
+ */
+export async function mergeCart(db: Db, userId: string, input: CartMergeInput): Promise<Cart> {
+  const wanted = new Map<string, number>();
+  for (const line of input.lines) wanted.set(line.toolId, (wanted.get(line.toolId) ?? 0) + line.quantity);
+  if (wanted.size === 0) return getCart(db, userId);
+  return db.transaction(async (tx) => {
+    const ids = [...wanted.keys()];
+    const [available, existing] = await Promise.all([
+      tx
+        .select()
+        .from(tools)
+        .where(and(inArray(tools.id, ids), eq(tools.active, true))),
+      tx
+        .select()
+        .from(cartLines)
+        .where(and(eq(cartLines.userId, userId), inArray(cartLines.toolId, ids)))
+        .for("update"),
+    ]);
+    const mine = new Map(existing.map((l) => [l.toolId, l.quantity]));
+    const values = available
+      .map((tool) => ({ userId, toolId: tool.id, quantity: mergedQuantity(mine.get(tool.id) ?? 0, wanted.get(tool.id) ?? 0, tool.availableQuantity) }))
+      .filter((line) => line.quantity >= 1);
+    if (values.length > 0) {
+      await tx
+        .insert(cartLines)
+        .values(values)
+        .onConflictDoUpdate({ target: [cartLines.userId, cartLines.toolId], set: { quantity: sql`excluded.quantity` } });
+    }
+    return getCart(tx, userId);
+  });
+}
