@@ -1,0 +1,126 @@
+/**
+ * Checkout contention: many customers, each filling a 3-line cart over a few hot tools and
+ * checking it out, again and again, against Postgres. Prints checkouts/s and the checkout's
+ * p50/p99 (filling the cart is not timed), then checks for every tool that
+ * stock + ordered = initial and stock >= 0.
+ * Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:checkout
+ */
+import { randomUUID } from "node:crypto";
+import { ms, startBenchServer } from "./support";
+
+if (!process.env.DATABASE_URL) {
+  console.error("bench:checkout needs DATABASE_URL (a Postgres server; a fresh database is created and dropped).");
+  process.exit(2);
+}
+
+const DURATION = Number(process.env.DURATION ?? 10);
+const CUSTOMERS = Number(process.env.CUSTOMERS ?? 64);
+const HOT_TOOLS = Number(process.env.HOT_TOOLS ?? 5);
+const STOCK = 100_000;
+const ADMIN = "bench-admin@toolyard.example";
+const PASSWORD = "Str0ng!pass";
+
+const server = await startBenchServer({ ADMIN_EMAILS: ADMIN, SEED: "false" });
+const origin = "http://127.0.0.1:3999";
+
+async function signUp(email: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin },
+    body: JSON.stringify({ name: email.split("@")[0], email, password: PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const tokenRes = await fetch(`${server.url}/api/user/${encodeURIComponent(email)}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", origin, cookie },
+    body: JSON.stringify({ email }),
+  });
+  return ((await tokenRes.json()) as { token: string }).token;
+}
+
+const call = async (token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+};
+
+try {
+  const adminToken = await signUp(ADMIN);
+  const toolIds: string[] = [];
+  for (let i = 0; i < HOT_TOOLS; i++) {
+    const { json } = await call(adminToken, "POST", "/api/tool", {
+      name: `Hot tool ${i}`,
+      image: "/images/tools/cordless-drill.svg",
+      price: 19.5 + i,
+      availableQuantity: STOCK,
+      minimumQuantity: 1,
+      description: "Benchmark stock.",
+      category: "hand-tools",
+    });
+    if (typeof json._id !== "string") throw new Error(`could not create a tool: ${JSON.stringify(json)}`);
+    toolIds.push(json._id);
+  }
+  const tokens = await Promise.all(Array.from({ length: CUSTOMERS }, (_, i) => signUp(`shopper${i}@bench.example`)));
+
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  const deadline = Date.now() + DURATION * 1000;
+  await Promise.all(
+    tokens.map(async (token, c) => {
+      for (let round = 0; Date.now() < deadline; round++) {
+        // Three of the hot tools, in an order of this customer's own.
+        for (let k = 0; k < 3; k++) {
+          const tool = toolIds[(c + round + k * (1 + (c % 2))) % toolIds.length] as string;
+          await call(token, "PUT", `/api/cart/lines/${tool}`, { quantity: 1 + ((c + k) % 3) });
+        }
+        const cart = await call(token, "GET", "/api/cart");
+        const started = performance.now();
+        const res = await call(
+          token,
+          "POST",
+          "/api/checkout",
+          { address: "1 Bench St", phone: "555 0100", paymentMethod: "cash_on_delivery", cartVersion: cart.json.version },
+          { "idempotency-key": randomUUID() },
+        );
+        if (res.status === 201) latencies.push(performance.now() - started);
+        else failures.set(`${res.status} ${String(res.json.error)}`, (failures.get(`${res.status} ${String(res.json.error)}`) ?? 0) + 1);
+      }
+    }),
+  );
+
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+  let ok = true;
+  for (const id of toolIds) {
+    const { rows } = await client.query<{ stock: number; ordered: number }>(
+      `select available_quantity as stock,
+              (select coalesce(sum(l.quantity), 0)::int from order_lines l join orders o on o.id = l.order_id
+                where l.tool_id = $1 and o.status <> 'cancelled') as ordered
+         from tools where id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`tool ${id} vanished`);
+    const holds = row.stock >= 0 && row.stock + row.ordered === STOCK;
+    ok &&= holds;
+    console.log(`  tool ${id.slice(0, 8)}: stock ${row.stock} + ordered ${row.ordered} = ${row.stock + row.ordered} (initial ${STOCK}) ${holds ? "ok" : "BROKEN"}`);
+  }
+  await client.end();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  console.log(`POST /api/checkout on ${server.driver}: ${CUSTOMERS} customers, 3-line carts over ${HOT_TOOLS} hot tools, ${DURATION} s`);
+  console.log(`  checkouts/s: ${(latencies.length / DURATION).toFixed(0)}  p50: ${ms(at(0.5))}  p99: ${ms(at(0.99))}`);
+  console.log(`  refused: ${failures.size === 0 ? "none" : [...failures].map(([k, v]) => `${k} ×${v}`).join(", ")}`);
+  console.log(`  invariant stock + ordered = initial, stock >= 0: ${ok ? "holds" : "BROKEN"}`);
+  if (!ok || failures.size > 0) process.exitCode = 1;
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await server.close();
+}
