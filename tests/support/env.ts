@@ -10,3 +10,19 @@ export const APP_URL = `http://localhost:${APP_PORT}`;
 export const ADMIN_EMAIL = "admin@toolyard.example";
 export const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 export const PASSWORD = "Str0ng!pass";
+
+/**
+ * The tool the buying spec owns, so no parallel test moves the stock it asserts. The global setup
+ * makes it through the admin API before any test runs (made during a test, it would change the
+ * catalogue's totals under the catalogue specs) and passes its id in E2E_BUYING_TOOL_ID.
+ * Hand tools, and no "saw" in it: the catalogue specs filter chainsaws, lawn mowers and saws.
+ */
+export const BUYING_TOOL = {
+  name: "Rubber Mallet, kept for the buying test",
+  image: "/images/tools/claw-hammer.svg",
+  price: 12.5,
+  availableQuantity: 40,
+  minimumQuantity: 3,
+  description: "A two-pound rubber mallet that only the buying test orders, so its stock is known.",
+  category: "hand-tools",
+} as const;
