@@ -16,7 +16,7 @@ const PAGE_SIZE = 12;
 
 async function listTools(request: APIRequestContext, query: string): Promise<{ tools: ApiTool[]; total: number }> {
   const response = await request.get(`/api/tool?${query}`);
-  expect(response.ok(), `GET /api/tool?${query}`).toBe(true);
+  expect(response.status(), `GET /api/tool?${query}`).toBe(200);
   const tools = (await response.json()) as ApiTool[];
   return { tools, total: Number(response.headers()["x-total-count"]) };
 }
