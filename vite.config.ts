@@ -50,7 +50,9 @@ export default defineConfig({
   build: {
     outDir,
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps: everything in dist/web is served publicly, and a map (even a "hidden" one,
+    // named after its hashed chunk) would hand out the original source.
+    sourcemap: false,
     manifest: true,
   },
   server: {

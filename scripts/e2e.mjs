@@ -3,6 +3,7 @@
 // Without a browser: skipped with a message locally, a failure under CI=true.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 
 const chrome = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chrome)) {
@@ -14,5 +15,28 @@ if (!existsSync(chrome)) {
   console.warn(`${message} Skipping the browser tests.`);
   process.exit(0);
 }
-const result = spawnSync("npx", ["playwright", "test", ...process.argv.slice(2)], { stdio: "inherit" });
+
+/** A port the OS says is free now (the store and the OpenID provider bind them moments later). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// Ports picked at run time, so another checkout's browser tests on this machine do not collide;
+// tests/support/env.ts reads them in the config, the global setup and every worker.
+const env = { ...process.env };
+if (!env.E2E_PORT) env.E2E_PORT = String(await freePort());
+if (!env.E2E_OIDC_PORT) {
+  let port;
+  do port = await freePort();
+  while (String(port) === env.E2E_PORT);
+  env.E2E_OIDC_PORT = String(port);
+}
+const result = spawnSync("npx", ["playwright", "test", ...process.argv.slice(2)], { stdio: "inherit", env });
 process.exit(result.status ?? 1);

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // `npm start`: builds whatever is missing or older than its sources, then runs the
-// server in this process (so SIGTERM reaches it directly). Migrations and the demo
-// seed run inside the server at start-up.
+// server in this process, so SIGTERM/SIGINT reach its shutdown directly. npm passes a
+// process manager's SIGTERM only to its script's shell, which dies of it; package.json's
+// `exec node scripts/start.mjs` makes this process that shell, so nothing is orphaned
+// (src/server/start-signal.test.ts). Migrations and the demo seed run inside the server
+// at start-up.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";

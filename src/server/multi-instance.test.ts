@@ -1,7 +1,8 @@
 /**
  * Two store instances sharing one Postgres database and one Redis, as REDIS_URL promises:
  * a session made on one is honoured by the other, a sign-out on one ends it on both, and the
- * sign-in limits are counted together. Runs when DATABASE_URL is set and Redis is reachable.
+ * sign-in limits are counted together. Runs when DATABASE_URL is set and Redis is reachable;
+ * under CI=true an unreachable Redis fails it (connectTestRedis throws).
  */
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

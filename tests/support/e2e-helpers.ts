@@ -102,6 +102,13 @@ export async function getTool(request: APIRequestContext, id: string): Promise<A
   return (await response.json()) as ApiTool;
 }
 
+/** The tool the buying spec owns (made by the global setup; see BUYING_TOOL in env.ts). */
+export async function buyingTool(request: APIRequestContext): Promise<ApiTool> {
+  const id = process.env.E2E_BUYING_TOOL_ID;
+  if (!id) throw new Error("E2E_BUYING_TOOL_ID is not set: the global setup makes that tool");
+  return getTool(request, id);
+}
+
 export async function listTools(request: APIRequestContext, limit = 6): Promise<ApiTool[]> {
   const response = await request.get(`/api/tool?limit=${limit}`);
   expect(response.status()).toBe(200);

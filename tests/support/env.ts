@@ -1,7 +1,28 @@
-/** Ports and addresses shared by the Playwright config, its global setup and the specs. */
+/**
+ * Ports and addresses shared by the Playwright config, its global setup and the specs.
+ * `npm run test:e2e` (scripts/e2e.mjs) asks the OS for two free ports and passes them in
+ * E2E_PORT and E2E_OIDC_PORT, so two checkouts can run the browser tests at once; the fixed
+ * ports are only for running Playwright directly.
+ */
 export const APP_PORT = Number(process.env.E2E_PORT ?? 3210);
-export const OIDC_PORT = APP_PORT + 1;
+export const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? APP_PORT + 1);
 export const APP_URL = `http://localhost:${APP_PORT}`;
 export const ADMIN_EMAIL = "admin@toolyard.example";
 export const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 export const PASSWORD = "Str0ng!pass";
+
+/**
+ * The tool the buying spec owns, so no parallel test moves the stock it asserts. The global setup
+ * makes it through the admin API before any test runs (made during a test, it would change the
+ * catalogue's totals under the catalogue specs) and passes its id in E2E_BUYING_TOOL_ID.
+ * Hand tools, and no "saw" in it: the catalogue specs filter chainsaws, lawn mowers and saws.
+ */
+export const BUYING_TOOL = {
+  name: "Rubber Mallet, kept for the buying test",
+  image: "/images/tools/claw-hammer.svg",
+  price: 12.5,
+  availableQuantity: 40,
+  minimumQuantity: 3,
+  description: "A two-pound rubber mallet that only the buying test orders, so its stock is known.",
+  category: "hand-tools",
+} as const;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPostgresDatabase } from "../../src/server/test-support";
-import { ADMIN_EMAIL, APP_PORT, APP_URL, OIDC_PORT } from "./env";
+import { ADMIN_EMAIL, APP_PORT, APP_URL, BUYING_TOOL, OIDC_PORT, PASSWORD } from "./env";
 import { OIDC_CLIENT, startOidcProvider } from "./oidc";
 
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -24,6 +24,24 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`the store did not answer ${url}/api/health within ${timeoutMs} ms`);
+}
+
+/** Signs the admin (ADMIN_EMAILS) up and makes the tools specs own; their ids go to the workers in env vars. */
+async function createOwnedTools(): Promise<void> {
+  const json = { "content-type": "application/json", origin: APP_URL };
+  const signUp = await fetch(`${APP_URL}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ name: "Store Admin", email: ADMIN_EMAIL, password: PASSWORD }),
+  });
+  if (signUp.status !== 200) throw new Error(`admin sign-up answered ${signUp.status}: ${await signUp.text()}`);
+  const cookie = signUp.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  const created = await fetch(`${APP_URL}/api/tool`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify(BUYING_TOOL) });
+  if (created.status !== 201) throw new Error(`creating the buying test's tool answered ${created.status}: ${await created.text()}`);
+  process.env.E2E_BUYING_TOOL_ID = ((await created.json()) as { _id: string })._id;
 }
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -54,6 +72,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   try {
     await waitForHealth(APP_URL, child, 240_000);
+    await createOwnedTools();
   } catch (error) {
     child.kill("SIGTERM");
     await oidc.close();

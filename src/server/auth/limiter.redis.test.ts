@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectTestRedis, type TestRedis } from "../test-support";
 import { redisLimiter } from "./limiter";
 
-// Shared limits for several instances; runs when a Redis is reachable (REDIS_URL or the local one).
+// Shared limits for several instances; runs when a Redis is reachable (REDIS_URL or the local one),
+// and fails without one under CI=true (connectTestRedis throws).
 let testRedis: TestRedis | undefined;
 let redis: Redis | undefined;
 let prefix = "";

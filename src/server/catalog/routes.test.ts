@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS, PAGE_SIZE_MAX } from "../../contract/constants";
 import { toolSchema, type Review, type Tool } from "../../contract/schemas";
-import { drivers, startTestApp, type TestApp } from "../test-support";
+import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 
 describe.each(drivers())("catalogue API on %s", (driver) => {
   let t: TestApp;
@@ -114,13 +114,14 @@ describe.each(drivers())("catalogue API on %s", (driver) => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json().error, url).toBe("NOT_FOUND");
     }
-    const badJson = await t.app.inject({
-      method: "POST",
-      url: "/api/review",
-      headers: { "content-type": "application/json" },
-      payload: "{not json",
-    });
-    expect(badJson.statusCode).toBeLessThan(500);
+    // Malformed JSON, from a visitor (turned away before the body is read) and from a customer.
+    const badJson = { method: "POST", url: "/api/review", headers: { "content-type": "application/json" }, payload: "{not json" } as const;
+    expect((await t.app.inject(badJson)).statusCode).toBe(401);
+    const customer = new Client(t.app);
+    expect((await customer.signUp("Bad Json", uniqueEmail("badjson"))).statusCode).toBe(200);
+    const fromCustomer = await customer.request(badJson);
+    expect(fromCustomer.statusCode).toBe(400);
+    expect(fromCustomer.json().error).toBe("BAD_REQUEST");
   });
 
   it("keeps tool writes for admins", async () => {
