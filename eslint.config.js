@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import toolyard from "./eslint/feature-boundaries.js";
 
 export default tseslint.config(
   { ignores: ["dist/**", "data/**", "node_modules/**", "test-results/**", "playwright-report/**", "public/**"] },
@@ -17,6 +18,11 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-non-null-assertion": "error",
     },
+  },
+  {
+    files: ["src/web/**/*.{ts,tsx}"],
+    plugins: { toolyard },
+    rules: { "toolyard/feature-boundaries": "error" },
   },
   {
     files: ["**/*.{js,mjs}"],

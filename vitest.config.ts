@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: "server",
           environment: "node",
-          include: ["src/server/**/*.test.ts", "src/contract/**/*.test.ts"],
+          include: ["src/server/**/*.test.ts", "src/contract/**/*.test.ts", "eslint/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

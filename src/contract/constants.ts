@@ -53,6 +53,12 @@ export const LIMITS = {
   toolName: 120,
   toolDescription: 2000,
   quantity: 100_000,
+  /** Ids are opaque strings; none of ours is longer. */
+  id: 100,
+  /** The highest price a tool may have, in dollars. */
+  priceDollars: 1_000_000,
+  /** The deepest page number a list accepts. */
+  page: 100_000,
   orderNote: 500,
   /** Different tools in one cart (and one order). */
   cartLines: 50,

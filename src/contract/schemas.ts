@@ -14,6 +14,7 @@ import {
   RATING_MAX,
   RATING_MIN,
 } from "./constants";
+import { dollarsToCents } from "./money";
 import { ORDER_STATUSES } from "./order-lifecycle";
 import { VALIDATION_TEXT } from "./texts/validation";
 
@@ -89,7 +90,7 @@ export const toolSchema = z.object({
 export type Tool = z.infer<typeof toolSchema>;
 
 const pageQuery = {
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page: z.coerce.number().int().min(1).max(LIMITS.page).default(1),
   limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
 };
 
@@ -98,17 +99,18 @@ export const toolListQuerySchema = z.object({
   q: z.string().trim().max(LIMITS.search).optional(),
   ...pageQuery,
 });
-export type ToolListQuery = z.input<typeof toolListQuerySchema>;
+/** What a client may ask the tool list for: any of the query's fields (the server applies the defaults). */
+export type ToolListQuery = Partial<z.infer<typeof toolListQuerySchema>>;
 
-export const idParamsSchema = z.object({ id: z.string().min(1).max(100) });
+export const idParamsSchema = z.object({ id: z.string().min(1).max(LIMITS.id) });
 
 /** Money as the API takes it: dollars with at most two decimals. */
 const dollarsSchema = z
   .number()
   .positive()
-  .max(1_000_000)
-  .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
-    message: "Price must have at most two decimals",
+  .max(LIMITS.priceDollars)
+  .refine((v) => Math.abs(v * 100 - dollarsToCents(v)) < 1e-6, {
+    message: V.priceDecimals,
   });
 
 export const toolInputSchema = z
@@ -158,6 +160,17 @@ export const userTokenParamsSchema = z.object({ email: z.string().min(1).max(LIM
 export const userTokenBodySchema = z.object({ email: z.string().min(1).max(LIMITS.email) });
 export const userTokenResponseSchema = z.object({ token: z.string() });
 
+/** The signed-in user as GET /api/auth/get-session describes them (what the web uses of it). */
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.string().nullish(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+export const sessionResponseSchema = z.object({ user: sessionUserSchema }).nullable();
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
 // ---------------------------------------------------------------- profile
 
 /** The form always sends both fields; an API client may send one (the other keeps its value). */
@@ -186,7 +199,7 @@ export { ORDER_STATUSES } from "./order-lifecycle";
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 
 export const orderInputSchema = z.object({
-  toolId: z.string().min(1).max(100),
+  toolId: z.string().min(1).max(LIMITS.id),
   quantity: z.number({ error: V.invalidData }).int(V.invalidData).min(1, V.invalidData).max(LIMITS.quantity),
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
@@ -265,12 +278,12 @@ export type Cart = z.infer<typeof cartSchema>;
 const cartQuantity = z.number({ error: V.invalidData }).int(V.invalidData).min(0, V.invalidData).max(LIMITS.quantity, V.invalidData);
 export const cartLineInputSchema = z.object({ quantity: cartQuantity });
 export type CartLineInput = z.infer<typeof cartLineInputSchema>;
-export const toolIdParamsSchema = z.object({ toolId: z.string().min(1).max(100) });
+export const toolIdParamsSchema = z.object({ toolId: z.string().min(1).max(LIMITS.id) });
 
 /** A signed-out visitor's cart (kept in the browser), joined to the account's at sign-in. */
 export const cartMergeInputSchema = z.object({
   lines: z
-    .array(z.object({ toolId: z.string().min(1).max(100), quantity: cartQuantity.min(1, V.invalidData) }))
+    .array(z.object({ toolId: z.string().min(1).max(LIMITS.id), quantity: cartQuantity.min(1, V.invalidData) }))
     .max(LIMITS.cartLines),
 });
 export type CartMergeInput = z.infer<typeof cartMergeInputSchema>;
@@ -283,7 +296,7 @@ export const checkoutInputSchema = z.object({
   /** Save the address and phone to My Profile too. */
   saveToProfile: z.boolean().default(false),
   /** The cart's `version` the customer confirmed; another tab's change is refused (409). */
-  cartVersion: z.string().min(1).max(100),
+  cartVersion: z.string().min(1).max(LIMITS.id),
   /** The total the page showed; a different one today is ordered at today's prices, and said. */
   expectedTotal: z.number().nonnegative().optional(),
 });

@@ -15,6 +15,7 @@ export const VALIDATION_TEXT = {
   descriptionRequired: "Description is required",
   phoneInvalid: "Use digits, spaces and + ( ) - . only",
   tooLong: (max: number) => `Must be at most ${max} characters`,
+  priceDecimals: "Price must have at most two decimals",
   addressRequired: "A delivery address is required",
   phoneRequired: "A phone number is required",
   paymentMethod: "Choose how you will pay",

@@ -1,8 +1,8 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
 import { Route, Routes } from "react-router";
 import { Spinner } from "../components/ui/states";
-import { RequireAuth } from "../features/auth/require-auth";
-import { HomePage } from "../features/home/home-page";
+import { RequireAuth } from "../features/auth";
+import { HomePage } from "../features/home";
 import { ErrorBoundary } from "./error-boundary";
 import { Layout } from "./layout";
 

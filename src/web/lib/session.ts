@@ -3,18 +3,11 @@
  * Tabs tell each other about sign-in and sign-out so every open tab follows.
  */
 import { queryOptions, useQuery, type QueryClient } from "@tanstack/react-query";
+import type { SessionResponse } from "../../contract/schemas";
 import { api } from "./api";
 
-export interface SessionUser {
-  id: string;
-  name: string;
-  email: string;
-  role?: string | null;
-}
-
-interface SessionResponse {
-  user: SessionUser;
-}
+/** The first element of every query key that holds the signed-in customer's own data. */
+export const PERSONAL_KEY = "me";
 
 export const sessionQuery = queryOptions({
   queryKey: ["session"],
@@ -32,7 +25,7 @@ type SessionMessage = "signed-in" | "signed-out";
 
 /** Forget everything that belonged to the previous user and fetch the session again. */
 export async function refreshSession(queryClient: QueryClient): Promise<void> {
-  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === "me" });
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === PERSONAL_KEY });
   await queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey });
 }
 
@@ -53,6 +46,6 @@ export function listenToOtherTabs(queryClient: QueryClient): () => void {
 export async function signOut(queryClient: QueryClient): Promise<void> {
   await api.post("/api/auth/sign-out");
   queryClient.setQueryData(sessionQuery.queryKey, null);
-  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === "me" });
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === PERSONAL_KEY });
   announceSession("signed-out");
 }

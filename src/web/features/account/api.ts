@@ -1,24 +1,74 @@
-/** The signed-in customer's data. Keys start with "me" so signing out forgets all of it. */
-import { queryOptions } from "@tanstack/react-query";
-import type { Order, OrderInput, Profile, ProfileInput, Review, ReviewInput } from "../../../contract/schemas";
+/** The signed-in customer's data. Keys start with PERSONAL_KEY so signing out forgets all of it. */
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { PAGE_SIZE_MAX } from "../../../contract/constants";
+import type { Order, OrderInput, Profile, ProfileInput } from "../../../contract/schemas";
 import { api, withQuery } from "../../lib/api";
+import { PERSONAL_KEY } from "../../lib/session";
+import { invalidateTools } from "../catalog";
 
-export const ORDERS_KEY = ["me", "orders"] as const;
-export const PROFILE_KEY = ["me", "profile"] as const;
+export const accountKeys = {
+  all: [PERSONAL_KEY] as const,
+  orders: [PERSONAL_KEY, "orders"] as const,
+  profile: [PERSONAL_KEY, "profile"] as const,
+};
 
 export const ordersQuery = () =>
   queryOptions({
-    queryKey: ORDERS_KEY,
-    queryFn: ({ signal }) => api.get<Order[]>(withQuery("/api/order", { limit: 100 }), signal),
+    queryKey: accountKeys.orders,
+    queryFn: ({ signal }) => api.get<Order[]>(withQuery("/api/order", { limit: PAGE_SIZE_MAX }), signal),
   });
 
 export const profileQuery = () =>
   queryOptions({
-    queryKey: PROFILE_KEY,
+    queryKey: accountKeys.profile,
     queryFn: ({ signal }) => api.get<Profile>("/api/me/profile", signal),
   });
 
-export const placeOrder = (input: OrderInput) => api.post<Order>("/api/order", input);
-export const cancelOrder = (id: string) => api.delete<Order>(`/api/order/${encodeURIComponent(id)}`);
-export const saveProfile = (input: ProfileInput) => api.put<Profile>("/api/me/profile", input);
-export const addReview = (input: ReviewInput) => api.post<Review>("/api/review", input);
+const placeOrder = (input: OrderInput) => api.post<Order>("/api/order", input);
+const cancelOrder = (id: string) => api.delete<Order>(`/api/order/${encodeURIComponent(id)}`);
+const saveProfile = (input: ProfileInput) => api.put<Profile>("/api/me/profile", input);
+
+interface Callbacks<T> {
+  onSuccess?: (result: T) => void;
+  onError?: (error: Error) => void;
+}
+
+/** Places an order: My Orders and the stock the catalogue shows fetch again. */
+export function usePlaceOrder(options: Callbacks<Order> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: placeOrder,
+    onSuccess: async (order) => {
+      await Promise.all([queryClient.invalidateQueries({ queryKey: accountKeys.orders }), invalidateTools(queryClient)]);
+      options.onSuccess?.(order);
+    },
+    onError: options.onError,
+  });
+}
+
+/** Cancels an order: it changes in My Orders at once, and the catalogue's stock fetches again. */
+export function useCancelOrder(options: Callbacks<Order> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: cancelOrder,
+    onSuccess: async (cancelled) => {
+      queryClient.setQueryData<Order[]>(accountKeys.orders, (list) => list?.map((o) => (o._id === cancelled._id ? cancelled : o)));
+      options.onSuccess?.(cancelled);
+      await invalidateTools(queryClient);
+    },
+    onError: options.onError,
+  });
+}
+
+/** Saves the delivery address and phone; the profile shows what the server kept. */
+export function useSaveProfile(options: Callbacks<Profile> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveProfile,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(accountKeys.profile, saved);
+      options.onSuccess?.(saved);
+    },
+    onError: options.onError,
+  });
+}

@@ -1,24 +1,26 @@
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { Category } from "../../../contract/constants";
-import type { Tool } from "../../../contract/schemas";
+import { keepPreviousData, queryOptions, type QueryClient } from "@tanstack/react-query";
+import type { Tool, ToolListQuery } from "../../../contract/schemas";
 import { api, withQuery } from "../../lib/api";
 
-export interface ToolsFilter {
-  category?: Category | undefined;
-  q?: string | undefined;
-  page?: number;
-  limit?: number;
-}
+/** The catalogue's query keys: every list and every single tool sit under `all`. */
+export const toolKeys = {
+  all: ["tools"] as const,
+  list: (query: ToolListQuery) => ["tools", "list", query] as const,
+  one: (id: string) => ["tools", "one", id] as const,
+};
 
-export const toolsQuery = (query: ToolsFilter) =>
+export const toolsQuery = (query: ToolListQuery) =>
   queryOptions({
-    queryKey: ["tools", query],
+    queryKey: toolKeys.list(query),
     queryFn: ({ signal }) => api.list<Tool>(withQuery("/api/tool", { ...query }), signal),
     placeholderData: keepPreviousData,
   });
 
 export const toolQuery = (id: string) =>
   queryOptions({
-    queryKey: ["tool", id],
+    queryKey: toolKeys.one(id),
     queryFn: ({ signal }) => api.get<Tool>(`/api/tool/${encodeURIComponent(id)}`, signal),
   });
+
+/** Stock or prices changed (an order, a cancel): every list and tool page fetches again. */
+export const invalidateTools = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: toolKeys.all });

@@ -1,2 +1,2 @@
-export { toolQuery, toolsQuery } from "./api";
+export { invalidateTools, toolKeys, toolQuery, toolsQuery } from "./api";
 export { ToolCard, ToolGrid } from "./components/tool-card";

@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { toast } from "react-toastify";
@@ -7,13 +6,12 @@ import { RATING_MAX, RATING_MIN } from "../../../contract/constants";
 import { reviewInputSchema, type ReviewInput } from "../../../contract/schemas";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { useSession } from "../../lib/session";
-import { addReview } from "../account/api";
+import { useAddReview } from "../reviews";
 
 const T = DASHBOARD_TEXT.review;
 
 export default function AddReview() {
   const { user } = useSession();
-  const queryClient = useQueryClient();
   const defaults = { name: user?.name ?? "", rating: RATING_MAX, description: "" };
   const form = useForm<z.input<typeof reviewInputSchema>, unknown, ReviewInput>({
     resolver: zodResolver(reviewInputSchema),
@@ -21,12 +19,10 @@ export default function AddReview() {
   });
   const { errors } = form.formState;
 
-  const mutation = useMutation({
-    mutationFn: addReview,
-    onSuccess: async () => {
+  const mutation = useAddReview({
+    onSuccess: () => {
       toast.success(T.added);
       form.reset(defaults);
-      await queryClient.invalidateQueries({ queryKey: ["reviews"] });
     },
     onError: (error) => toast.error(error.message),
   });

@@ -1,10 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { toast } from "react-toastify";
 import { formatDollars } from "../../../contract/money";
 import type { Order } from "../../../contract/schemas";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { QueryView } from "../../components/ui/states";
-import { cancelOrder, ORDERS_KEY, ordersQuery } from "../account/api";
+import { ordersQuery, useCancelOrder } from "../account";
 
 const T = DASHBOARD_TEXT.orders;
 const ROW = "border-base-300 rounded-box mb-4 block border p-2 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-b md:p-0";
@@ -13,20 +13,10 @@ const CELL =
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 export default function MyOrders() {
-  const queryClient = useQueryClient();
   const orders = useQuery({ ...ordersQuery(), select: (list: Order[]) => list.filter((o) => o.status !== "cancelled") });
 
-  const cancel = useMutation({
-    mutationFn: cancelOrder,
-    onSuccess: async (cancelled) => {
-      // Remove it from the list at once; stock changed, so tool pages refetch.
-      queryClient.setQueryData<Order[]>(ORDERS_KEY, (list) => list?.map((o) => (o._id === cancelled._id ? cancelled : o)));
-      toast.success(T.cancelled);
-      await queryClient.invalidateQueries({ queryKey: ["tool"] });
-      await queryClient.invalidateQueries({ queryKey: ["tools"] });
-    },
-    onError: (error) => toast.error(error.message),
-  });
+  // The cancelled order leaves the list at once; the catalogue's stock fetches again.
+  const cancel = useCancelOrder({ onSuccess: () => toast.success(T.cancelled), onError: (error) => toast.error(error.message) });
 
   const onDelete = (order: Order) => {
     // The spec's confirmation, word for word.

@@ -1,11 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { toast } from "react-toastify";
 import { profileInputSchema, type Profile, type ProfileInput } from "../../../contract/schemas";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { QueryView } from "../../components/ui/states";
-import { PROFILE_KEY, profileQuery, saveProfile } from "../account/api";
+import { profileQuery, useSaveProfile } from "../account";
 
 const T = DASHBOARD_TEXT.profile;
 
@@ -22,20 +22,12 @@ export default function MyProfile() {
 }
 
 function ProfileForm({ profile }: { profile: Profile }) {
-  const queryClient = useQueryClient();
   const form = useForm<ProfileInput>({
     resolver: zodResolver(profileInputSchema),
     defaultValues: { address: profile.address, phone: profile.phone },
   });
   const { errors } = form.formState;
-  const mutation = useMutation({
-    mutationFn: saveProfile,
-    onSuccess: (saved) => {
-      queryClient.setQueryData(PROFILE_KEY, saved);
-      toast.success(T.saved);
-    },
-    onError: (error) => toast.error(error.message),
-  });
+  const mutation = useSaveProfile({ onSuccess: () => toast.success(T.saved), onError: (error) => toast.error(error.message) });
 
   return (
     <div className="flex flex-col gap-4">

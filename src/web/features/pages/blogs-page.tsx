@@ -1,5 +1,5 @@
 import { TEXT } from "../../../contract/texts/site";
-import { BLOG_POSTS } from "./blog-content";
+import { BLOG_POSTS } from "../../../contract/texts/blog";
 
 export default function BlogsPage() {
   return (

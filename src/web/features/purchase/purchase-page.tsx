@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { formatDollars } from "../../../contract/money";
@@ -6,7 +6,7 @@ import type { Tool } from "../../../contract/schemas";
 import { PURCHASE_TEXT } from "../../../contract/texts/shop";
 import { ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
-import { ORDERS_KEY, placeOrder, profileQuery } from "../account/api";
+import { profileQuery, usePlaceOrder } from "../account";
 import { toolQuery } from "../catalog";
 import { addToQuantity } from "./quantity";
 
@@ -39,7 +39,6 @@ export default function PurchasePage() {
 }
 
 function PurchaseForm({ tool }: { tool: Tool }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const profile = useQuery(profileQuery());
   const [quantity, setQuantity] = useState(tool.minimumQuantity);
@@ -47,15 +46,7 @@ function PurchaseForm({ tool }: { tool: Tool }) {
   const [message, setMessage] = useState<string | null>(null);
   const inStock = tool.availableQuantity >= tool.minimumQuantity;
 
-  const order = useMutation({
-    mutationFn: () => placeOrder({ toolId: tool._id, quantity }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ORDERS_KEY });
-      await queryClient.invalidateQueries({ queryKey: ["tool"] });
-      await queryClient.invalidateQueries({ queryKey: ["tools"] });
-      navigate("/dashboard");
-    },
-  });
+  const order = usePlaceOrder({ onSuccess: () => navigate("/dashboard") });
 
   const onAdd = (event: FormEvent) => {
     event.preventDefault();
@@ -139,7 +130,7 @@ function PurchaseForm({ tool }: { tool: Tool }) {
           )}
         </p>
 
-        <button type="button" className="btn btn-primary btn-lg" disabled={!inStock || order.isPending} onClick={() => order.mutate()}>
+        <button type="button" className="btn btn-primary btn-lg" disabled={!inStock || order.isPending} onClick={() => order.mutate({ toolId: tool._id, quantity })}>
           {order.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           {order.isPending ? T.ordering : T.ordered}
         </button>

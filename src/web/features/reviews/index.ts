@@ -1,2 +1,2 @@
-export { reviewsQuery } from "./api";
+export { reviewKeys, reviewsQuery, useAddReview } from "./api";
 export { ReviewCard, Stars } from "./components/review-card";

@@ -1,0 +1,1 @@
+export { accountKeys, ordersQuery, profileQuery, useCancelOrder, usePlaceOrder, useSaveProfile } from "./api";

@@ -1,0 +1,1 @@
+export { RequireAuth, type FromState } from "./require-auth";
