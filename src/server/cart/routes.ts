@@ -3,13 +3,14 @@ import { z } from "zod";
 import { LIMITS } from "../../contract/constants";
 import { cartLineInputSchema, cartMergeInputSchema, cartSchema, checkoutInputSchema, checkoutResultSchema, toolIdParamsSchema } from "../../contract/schemas";
 import { errorResponses } from "../http/schemas";
-import { checkout } from "./checkout";
+import { CheckoutDesk } from "./checkout";
 import { clearCart, getCart, mergeCart, removeCartLine, setCartLine } from "./service";
 
 const idempotencyHeaders = z.object({ "idempotency-key": z.string().trim().min(1).max(LIMITS.idempotencyKey) });
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
+  const desk = new CheckoutDesk(db);
   const tags = ["cart"];
 
   app.get(
@@ -78,7 +79,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { replayed, ...result } = await checkout(db, request.viewer.id, request.body, request.headers["idempotency-key"]);
+      const { replayed, ...result } = await desk.checkout(request.viewer.id, request.body, request.headers["idempotency-key"]);
       if (replayed) reply.header("idempotent-replayed", "true");
       return reply.status(201).send(result);
     },

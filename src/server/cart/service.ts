@@ -105,17 +105,16 @@ export async function mergeCart(db: Db, userId: string, input: CartMergeInput): 
   if (wanted.size === 0) return getCart(db, userId);
   return db.transaction(async (tx) => {
     const ids = [...wanted.keys()];
-    const [available, existing] = await Promise.all([
-      tx
-        .select()
-        .from(tools)
-        .where(and(inArray(tools.id, ids), eq(tools.active, true))),
-      tx
-        .select()
-        .from(cartLines)
-        .where(and(eq(cartLines.userId, userId), inArray(cartLines.toolId, ids)))
-        .for("update"),
-    ]);
+    const existing = await tx
+      .select()
+      .from(cartLines)
+      .where(and(eq(cartLines.userId, userId), inArray(cartLines.toolId, ids)))
+      .orderBy(asc(cartLines.toolId))
+      .for("update");
+    const available = await tx
+      .select()
+      .from(tools)
+      .where(and(inArray(tools.id, ids), eq(tools.active, true)));
     const mine = new Map(existing.map((l) => [l.toolId, l.quantity]));
     const values = available
       .map((tool) => ({ userId, toolId: tool.id, quantity: mergedQuantity(mine.get(tool.id) ?? 0, wanted.get(tool.id) ?? 0, tool.availableQuantity) }))

@@ -74,7 +74,8 @@ export class OrderDesk {
         })
         .from(tools)
         .where(and(eq(tools.id, toolId), eq(tools.active, true)))
-        .for("update");
+        // The lock an UPDATE of the stock takes anyway; it lets carts (foreign keys) share the row.
+        .for("no key update");
       if (!tool) return null;
 
       const { decisions, remaining } = allocate(tool.available, tool.minimum, batch.map((p) => p.quantity));
