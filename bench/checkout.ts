@@ -6,7 +6,7 @@
  * Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:checkout
  */
 import { randomUUID } from "node:crypto";
-import { ms, startBenchServer } from "./support";
+import { ms, signUpForToken, startBenchServer } from "./support";
 
 if (!process.env.DATABASE_URL) {
   console.error("bench:checkout needs DATABASE_URL (a Postgres server; a fresh database is created and dropped).");
@@ -18,26 +18,10 @@ const CUSTOMERS = Number(process.env.CUSTOMERS ?? 64);
 const HOT_TOOLS = Number(process.env.HOT_TOOLS ?? 5);
 const STOCK = 100_000;
 const ADMIN = "bench-admin@toolyard.example";
-const PASSWORD = "Str0ng!pass";
 
 const server = await startBenchServer({ ADMIN_EMAILS: ADMIN, SEED: "false" });
-const origin = "http://127.0.0.1:3999";
 
-async function signUp(email: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin },
-    body: JSON.stringify({ name: email.split("@")[0], email, password: PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  const tokenRes = await fetch(`${server.url}/api/user/${encodeURIComponent(email)}`, {
-    method: "PUT",
-    headers: { "content-type": "application/json", origin, cookie },
-    body: JSON.stringify({ email }),
-  });
-  return ((await tokenRes.json()) as { token: string }).token;
-}
+const signUp = (email: string) => signUpForToken(server.url, email);
 
 const call = async (token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
   const res = await fetch(`${server.url}${path}`, {

@@ -31,3 +31,23 @@ export async function startBenchServer(env: Record<string, string> = {}) {
 }
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+export const BENCH_ORIGIN = "http://127.0.0.1:3999";
+export const BENCH_PASSWORD = "Str0ng!pass";
+
+/** Signs a new customer up on the bench server and returns a bearer token for them. */
+export async function signUpForToken(serverUrl: string, email: string): Promise<string> {
+  const res = await fetch(`${serverUrl}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: BENCH_ORIGIN },
+    body: JSON.stringify({ name: email.split("@")[0], email, password: BENCH_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const tokenRes = await fetch(`${serverUrl}/api/user/${encodeURIComponent(email)}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", origin: BENCH_ORIGIN, cookie },
+    body: JSON.stringify({ email }),
+  });
+  return ((await tokenRes.json()) as { token: string }).token;
+}
