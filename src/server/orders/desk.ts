@@ -64,6 +64,10 @@ export class OrderDesk {
   }
 
   private async serve(toolId: string, batch: Pending[]): Promise<void> {
+    // Delivery details are read before the tool's row is locked: the lock is held only for
+    // what must be atomic (the stock, the orders, their lines and first events).
+    const userIds = [...new Set(batch.map((p) => p.userId))];
+    const delivery = new Map((await this.db.select().from(profiles).where(inArray(profiles.userId, userIds))).map((p) => [p.userId, p]));
     const outcome = await this.db.transaction(async (tx) => {
       const [tool] = await tx
         .select({
@@ -82,10 +86,6 @@ export class OrderDesk {
       const accepted = batch.filter((_, i) => decisions[i]?.kind === "accept");
       if (accepted.length === 0) return { decisions, rows: [] };
 
-      const userIds = [...new Set(accepted.map((p) => p.userId))];
-      const delivery = new Map(
-        (await tx.select().from(profiles).where(inArray(profiles.userId, userIds))).map((p) => [p.userId, p]),
-      );
       await tx.update(tools).set({ availableQuantity: remaining }).where(eq(tools.id, toolId));
       const rows = await tx
         .insert(orders)
