@@ -22,6 +22,11 @@ export function useSession() {
 
 const CHANNEL = "toolyard-session";
 type SessionMessage = "signed-in" | "signed-out";
+/**
+ * This tab's name on the channel: a BroadcastChannel also hears other channel objects of the
+ * same tab, and a tab must not refresh (and forget its just-fetched personal data) on its own news.
+ */
+const TAB = Math.random().toString(36).slice(2);
 
 /** Forget everything that belonged to the previous user and fetch the session again. */
 export async function refreshSession(queryClient: QueryClient): Promise<void> {
@@ -32,14 +37,16 @@ export async function refreshSession(queryClient: QueryClient): Promise<void> {
 export function announceSession(message: SessionMessage): void {
   if (typeof BroadcastChannel === "undefined") return;
   const channel = new BroadcastChannel(CHANNEL);
-  channel.postMessage(message);
+  channel.postMessage({ message, tab: TAB });
   channel.close();
 }
 
 export function listenToOtherTabs(queryClient: QueryClient): () => void {
   if (typeof BroadcastChannel === "undefined") return () => undefined;
   const channel = new BroadcastChannel(CHANNEL);
-  channel.onmessage = () => void refreshSession(queryClient);
+  channel.onmessage = (event: MessageEvent<{ tab?: string }>) => {
+    if (event.data?.tab !== TAB) void refreshSession(queryClient);
+  };
   return () => channel.close();
 }
 
