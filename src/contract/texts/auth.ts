@@ -18,7 +18,6 @@ export const AUTH_TEXT = {
   pleaseLogin: "Please Login",
   or: "OR",
   google: "Continue With Google",
-  checking: "Checking your session…",
 } as const;
 
 /** Provider errors, as sentences a person understands. */

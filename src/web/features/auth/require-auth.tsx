@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from "react-router";
-import { AUTH_TEXT } from "../../../contract/texts/auth";
+import { TEXT } from "../../../contract/texts/site";
 import { Spinner } from "../../components/ui/states";
 import { useSession } from "../../lib/session";
 
@@ -12,7 +12,7 @@ export interface FromState {
 export function RequireAuth() {
   const { user, isPending } = useSession();
   const location = useLocation();
-  if (isPending) return <Spinner label={AUTH_TEXT.checking} />;
+  if (isPending) return <Spinner label={TEXT.states.checkingSession} />;
   if (!user) {
     const from = `${location.pathname}${location.search}${location.hash}`;
     return <Navigate to="/login" replace state={{ from } satisfies FromState} />;

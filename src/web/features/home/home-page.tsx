@@ -16,7 +16,7 @@ export function HomePage() {
       <Carousel />
       <Categories />
       <Section title={TEXT.home.ourTools} id="our-tools-heading">
-        <QueryView query={tools} isEmpty={(d) => d.items.length === 0} empty={TEXT.catalog.emptyCatalog}>
+        <QueryView query={tools} isEmpty={(d) => d.items.length === 0} empty={TEXT.home.emptyCatalog}>
           {(data) => (
             <>
               <ToolGrid tools={data.items} />

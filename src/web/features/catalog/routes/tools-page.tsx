@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, type Category } from "../../../../contract/constants";
+import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import { TEXT } from "../../../../contract/texts/site";
 import { QueryView } from "../../../components/ui/states";
 import { toolsQuery } from "../api";
@@ -41,16 +42,16 @@ export function ToolsPage() {
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
-      <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : TEXT.catalog.heading}</h1>
+      <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading}</h1>
       <div className="mb-8 flex flex-col gap-4 md:flex-row md:items-end">
         <label className="form-control">
-          <span className="label-text mb-1 block text-sm font-medium">{TEXT.catalog.categoryLabel}</span>
+          <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.categoryLabel}</span>
           <select
             className="select select-bordered"
             value={category ?? ""}
             onChange={(e) => update({ category: e.target.value || undefined, page: undefined })}
           >
-            <option value="">{TEXT.catalog.allCategories}</option>
+            <option value="">{CATALOG_TEXT.allCategories}</option>
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {CATEGORY_LABELS[c]}
@@ -60,41 +61,41 @@ export function ToolsPage() {
         </label>
         <form role="search" onSubmit={onSearch} className="flex flex-1 items-end gap-2">
           <label className="form-control flex-1">
-            <span className="label-text mb-1 block text-sm font-medium">{TEXT.catalog.searchLabel}</span>
+            <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.searchLabel}</span>
             <input
               type="search"
               name="q"
               className="input input-bordered w-full"
-              placeholder={TEXT.catalog.searchPlaceholder}
+              placeholder={CATALOG_TEXT.searchPlaceholder}
               value={draft}
               maxLength={100}
               onChange={(e) => setDraft(e.target.value)}
             />
           </label>
           <button type="submit" className="btn btn-primary">
-            {TEXT.catalog.search}
+            {CATALOG_TEXT.search}
           </button>
         </form>
       </div>
       <QueryView
         query={query}
         isEmpty={(d) => d.items.length === 0}
-        empty={q || category ? TEXT.catalog.empty : TEXT.catalog.emptyCatalog}
+        empty={q || category ? CATALOG_TEXT.empty : TEXT.home.emptyCatalog}
       >
         {(data) => (
           <>
             <p className="text-base-content/80 mb-4 text-sm" aria-live="polite">
-              {TEXT.catalog.results(data.total)}
+              {CATALOG_TEXT.results(data.total)}
             </p>
             <ToolGrid tools={data.items} />
             {pages > 1 && (
               <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
                 <button type="button" className="btn" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>
-                  {TEXT.catalog.previous}
+                  {CATALOG_TEXT.previous}
                 </button>
-                <span>{TEXT.catalog.page(page, pages)}</span>
+                <span>{CATALOG_TEXT.page(page, pages)}</span>
                 <button type="button" className="btn" disabled={page >= pages} onClick={() => update({ page: String(page + 1) })}>
-                  {TEXT.catalog.next}
+                  {CATALOG_TEXT.next}
                 </button>
               </nav>
             )}
