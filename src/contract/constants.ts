@@ -42,6 +42,9 @@ export const STATISTICS = [
   { value: "433+", label: "feedbacks" },
 ] as const;
 
+/** A tool's page says 'Only N left' from this stock down (and 'In stock' above it). */
+export const LOW_STOCK = 10;
+
 /** Free-text limits; long enough for real use, short enough to keep pages sane. */
 export const LIMITS = {
   name: 80,

@@ -301,6 +301,10 @@ export const checkoutInputSchema = z.object({
   expectedTotal: z.number().nonnegative().optional(),
 });
 export type CheckoutInput = z.input<typeof checkoutInputSchema>;
+/** The checkout form: the same rules, without what the page adds itself (the cart it shows). */
+export const checkoutFormSchema = checkoutInputSchema.omit({ cartVersion: true, expectedTotal: true });
+export type CheckoutFormInput = z.input<typeof checkoutFormSchema>;
+export type CheckoutFormValues = z.output<typeof checkoutFormSchema>;
 
 export const checkoutResultSchema = z.object({
   order: orderSchema,

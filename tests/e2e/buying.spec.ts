@@ -1,19 +1,9 @@
-import { expect, test, type Dialog, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { buyingTool, getTool, listTools, loginThroughForm, newAccount, signedInPage, signUpViaApi } from "../support/e2e-helpers";
 
 /** Buying, the dashboard (orders, reviews, profile) and the purchase page (spec §2, §4, §5). */
 
 const usd = (dollars: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(dollars);
-
-/** Answers the next dialog and records its type and message, so the test can assert on them. */
-function answerNextDialog(page: Page, accept: boolean): Array<{ type: string; message: string }> {
-  const seen: Array<{ type: string; message: string }> = [];
-  page.once("dialog", (dialog: Dialog) => {
-    seen.push({ type: dialog.type(), message: dialog.message() });
-    void (accept ? dialog.accept() : dialog.dismiss());
-  });
-  return seen;
-}
 
 const toast = (page: Page) => page.locator(".Toastify__toast-container--top-right .Toastify__toast");
 
@@ -98,24 +88,41 @@ test.describe("buying a tool", () => {
     await page.goForward();
     await expect(page).toHaveURL(/\/dashboard$/);
 
-    // Dismissing the confirmation keeps the order (also after a reload).
-    const dismissed = answerNextDialog(page, false);
+    // 'Are You Sure ?' is asked in the page (an accessible dialog, not the browser's confirm());
+    // No keeps the order (also after a reload).
+    let browserDialogs = 0;
+    page.on("dialog", (dialog) => {
+      browserDialogs += 1;
+      void dialog.dismiss();
+    });
+    const dialog = page.getByRole("dialog", { name: "Are You Sure ?" });
     await row.getByRole("button", { name: /^Delete/ }).click();
-    await expect.poll(() => dismissed).toEqual([{ type: "confirm", message: "Are You Sure ?" }]);
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "No" })).toBeFocused();
+    await dialog.getByRole("button", { name: "No" }).click();
+    await expect(dialog).toBeHidden();
     await expect(row).toHaveCount(1);
+    // Escape is a No too.
+    await row.getByRole("button", { name: /^Delete/ }).click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
     await page.reload();
     await expect(row).toHaveCount(1);
     expect((await getTool(request, listed._id)).availableQuantity).toBe(original - ordered);
 
-    // Accepting it cancels the order: the row goes and the stock is back.
-    const accepted = answerNextDialog(page, true);
+    // Yes cancels the order: the row goes and the stock is back.
     await row.getByRole("button", { name: /^Delete/ }).click();
-    await expect.poll(() => accepted).toEqual([{ type: "confirm", message: "Are You Sure ?" }]);
+    await dialog.getByRole("button", { name: "Yes, cancel it" }).click();
     await expect(row).toHaveCount(0);
-    await expect(page.getByText("You have no orders yet.", { exact: true })).toBeVisible();
+    await expect(page.getByText("You have no open orders.", { exact: true })).toBeVisible();
     await expect.poll(async () => (await getTool(request, listed._id)).availableQuantity).toBe(original);
     await page.reload();
-    await expect(page.getByText("You have no orders yet.", { exact: true })).toBeVisible();
+    await expect(page.getByText("You have no open orders.", { exact: true })).toBeVisible();
+    // The cancelled order is kept, folded away, without its _id.
+    await expect(page.getByTestId("cancelled-orders")).toContainText("Cancelled orders (1)");
+    await expect(page.getByTestId("order-id")).toHaveCount(0);
+    expect(browserDialogs).toBe(0);
   });
 
   test("Add a Review: prefilled name, validation, toast, reset, shown as text on the home page", async ({ page }) => {

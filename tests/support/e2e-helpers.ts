@@ -109,6 +109,13 @@ export async function buyingTool(request: APIRequestContext): Promise<ApiTool> {
   return getTool(request, id);
 }
 
+/** The tools the cart spec owns (see CART_TOOLS in env.ts), as the API reports them now. */
+export async function cartTools(request: APIRequestContext): Promise<ApiTool[]> {
+  const ids = process.env.E2E_CART_TOOL_IDS?.split(",") ?? [];
+  if (ids.length === 0) throw new Error("E2E_CART_TOOL_IDS is not set: the global setup makes those tools");
+  return Promise.all(ids.map((id) => getTool(request, id)));
+}
+
 export async function listTools(request: APIRequestContext, limit = 6): Promise<ApiTool[]> {
   const response = await request.get(`/api/tool?limit=${limit}`);
   expect(response.status()).toBe(200);

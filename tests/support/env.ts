@@ -26,3 +26,46 @@ export const BUYING_TOOL = {
   description: "A two-pound rubber mallet that only the buying test orders, so its stock is known.",
   category: "hand-tools",
 } as const;
+
+/**
+ * The tools the cart spec owns (made by the global setup like the buying test's; their ids in
+ * E2E_CART_TOOL_IDS, in this order). Hand tools without "saw" in their names, for the same reason.
+ */
+export const CART_TOOLS = [
+  {
+    name: "Claw Hammer, kept for the cart test",
+    image: "/images/tools/claw-hammer.svg",
+    price: 19.99,
+    availableQuantity: 60,
+    minimumQuantity: 1,
+    description: "A claw hammer that only the cart test orders.",
+    category: "hand-tools",
+  },
+  {
+    name: "Spanner Set, kept for the cart test",
+    image: "/images/tools/claw-hammer.svg",
+    price: 35.5,
+    availableQuantity: 60,
+    minimumQuantity: 2,
+    description: "A spanner set that only the cart test orders; sold two at a time.",
+    category: "hand-tools",
+  },
+  {
+    name: "Chisel Set, kept for the cart test",
+    image: "/images/tools/claw-hammer.svg",
+    price: 18,
+    availableQuantity: 40,
+    minimumQuantity: 1,
+    description: "A chisel set whose stock the cart test takes away from under a waiting checkout.",
+    category: "hand-tools",
+  },
+  {
+    name: "Pliers, kept for the cart test",
+    image: "/images/tools/claw-hammer.svg",
+    price: 9.25,
+    availableQuantity: 40,
+    minimumQuantity: 1,
+    description: "Pliers ordered beside the chisel set, to show a refused checkout takes nothing.",
+    category: "hand-tools",
+  },
+] as const;

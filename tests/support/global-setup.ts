@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPostgresDatabase } from "../../src/server/test-support";
-import { ADMIN_EMAIL, APP_PORT, APP_URL, BUYING_TOOL, OIDC_PORT, PASSWORD } from "./env";
+import { ADMIN_EMAIL, APP_PORT, APP_URL, BUYING_TOOL, CART_TOOLS, OIDC_PORT, PASSWORD } from "./env";
 import { OIDC_CLIENT, startOidcProvider } from "./oidc";
 
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -39,9 +39,15 @@ async function createOwnedTools(): Promise<void> {
     .getSetCookie()
     .map((line) => line.split(";")[0])
     .join("; ");
-  const created = await fetch(`${APP_URL}/api/tool`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify(BUYING_TOOL) });
-  if (created.status !== 201) throw new Error(`creating the buying test's tool answered ${created.status}: ${await created.text()}`);
-  process.env.E2E_BUYING_TOOL_ID = ((await created.json()) as { _id: string })._id;
+  const create = async (tool: object): Promise<string> => {
+    const created = await fetch(`${APP_URL}/api/tool`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify(tool) });
+    if (created.status !== 201) throw new Error(`creating a test's own tool answered ${created.status}: ${await created.text()}`);
+    return ((await created.json()) as { _id: string })._id;
+  };
+  process.env.E2E_BUYING_TOOL_ID = await create(BUYING_TOOL);
+  const cartIds: string[] = [];
+  for (const tool of CART_TOOLS) cartIds.push(await create(tool));
+  process.env.E2E_CART_TOOL_IDS = cartIds.join(",");
 }
 
 export default async function globalSetup(): Promise<() => Promise<void>> {

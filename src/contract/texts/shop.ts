@@ -41,6 +41,14 @@ export const DASHBOARD_TEXT = {
     yes: "Yes, cancel it",
     no: "No",
     cancelled: "Order cancelled",
+    noOpenOrders: "You have no open orders.",
+    /** A multi-line order's tools: its first line, and how many more. */
+    moreTools: (count: number) => `+ ${count} more`,
+    details: "Details",
+    detailsLabel: (number: number) => `Details of order #${number}`,
+    cancelledSection: (count: number) => `Cancelled orders (${count})`,
+    /** The toast after 'Ordered' or a checkout lands on My Orders. */
+    placed: (number: number) => `Order #${number} placed`,
   },
   review: {
     name: "Name",

@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, NavLink, useNavigate } from "react-router";
 import { TEXT } from "../../contract/texts/site";
+import { CartLink } from "../features/cart";
 import { signOut, useSession } from "../lib/session";
 
 const linkClass = ({ isActive }: { isActive: boolean }) => (isActive ? "menu-active font-semibold" : "");
@@ -73,6 +74,7 @@ export function Navbar() {
           <ul className="menu menu-horizontal hidden gap-1 lg:flex" data-testid="desktop-menu">
             {links}
           </ul>
+          <CartLink />
           <button
             type="button"
             className="btn btn-ghost lg:hidden"

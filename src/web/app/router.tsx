@@ -14,6 +14,10 @@ import { Layout } from "./layout";
 const page = (load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> => lazy(load);
 
 const ToolsPage = page(() => import("../features/catalog/routes/tools-page"));
+const ToolPage = page(() => import("../features/catalog/routes/tool-page"));
+const CartPage = page(() => import("../features/cart/cart-page"));
+const CheckoutPage = page(() => import("../features/cart/checkout-page"));
+const ConfirmationPage = page(() => import("../features/cart/confirmation-page"));
 const AboutPage = page(() => import("../features/pages/about-page"));
 const BlogsPage = page(() => import("../features/pages/blogs-page"));
 const LegalPage = page(() => import("../features/pages/legal-page"));
@@ -22,6 +26,7 @@ const SignupPage = page(() => import("../features/auth/signup-page"));
 const PurchasePage = page(() => import("../features/purchase/purchase-page"));
 const DashboardLayout = page(() => import("../features/dashboard/dashboard-layout"));
 const MyOrders = page(() => import("../features/dashboard/my-orders"));
+const OrderPage = page(() => import("../features/dashboard/order-page"));
 const AddReview = page(() => import("../features/dashboard/add-review"));
 const MyProfile = page(() => import("../features/dashboard/my-profile"));
 const NotFoundPage = page(() => import("../features/pages/not-found-page"));
@@ -42,6 +47,8 @@ export function AppRoutes() {
       <Route element={<Layout />}>
         <Route index element={<HomePage />} />
         <Route path="tools" element={<Lazy component={ToolsPage} />} />
+        <Route path="tools/:id" element={<Lazy component={ToolPage} />} />
+        <Route path="cart" element={<Lazy component={CartPage} />} />
         <Route path="about" element={<Lazy component={AboutPage} />} />
         <Route path="blogs" element={<Lazy component={BlogsPage} />} />
         <Route path="legal" element={<Lazy component={LegalPage} />} />
@@ -49,8 +56,11 @@ export function AppRoutes() {
         <Route path="signup" element={<Lazy component={SignupPage} />} />
         <Route element={<RequireAuth />}>
           <Route path="purchase/:id" element={<Lazy component={PurchasePage} />} />
+          <Route path="checkout" element={<Lazy component={CheckoutPage} />} />
+          <Route path="checkout/confirmation/:id" element={<Lazy component={ConfirmationPage} />} />
           <Route path="dashboard" element={<Lazy component={DashboardLayout} />}>
             <Route index element={<Lazy component={MyOrders} />} />
+            <Route path="orders/:id" element={<Lazy component={OrderPage} />} />
             <Route path="review" element={<Lazy component={AddReview} />} />
             <Route path="profile" element={<Lazy component={MyProfile} />} />
           </Route>

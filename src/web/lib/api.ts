@@ -18,13 +18,17 @@ export class ApiRequestError extends Error {
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 
-async function send(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+async function send(method: Method, path: string, body?: unknown, signal?: AbortSignal, extraHeaders?: Record<string, string>): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       credentials: "same-origin",
-      headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      headers: {
+        accept: "application/json",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...extraHeaders,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
     });
@@ -48,7 +52,8 @@ async function json<T>(response: Response): Promise<T> {
 
 export const api = {
   get: <T>(path: string, signal?: AbortSignal) => send("GET", path, undefined, signal).then((r) => json<T>(r)),
-  post: <T>(path: string, body?: unknown) => send("POST", path, body ?? {}).then((r) => json<T>(r)),
+  post: <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
+    send("POST", path, body ?? {}, undefined, headers).then((r) => json<T>(r)),
   put: <T>(path: string, body: unknown) => send("PUT", path, body).then((r) => json<T>(r)),
   delete: <T>(path: string) => send("DELETE", path).then((r) => json<T>(r)),
   /** A page of a list, with the total from X-Total-Count. */

@@ -24,6 +24,13 @@ export const profileQuery = () =>
     queryFn: ({ signal }) => api.get<Profile>("/api/me/profile", signal),
   });
 
+/** One of the caller's orders, with its lines and history. */
+export const orderQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...accountKeys.orders, id] as const,
+    queryFn: ({ signal }) => api.get<Order>(`/api/order/${encodeURIComponent(id)}`, signal),
+  });
+
 const placeOrder = (input: OrderInput) => api.post<Order>("/api/order", input);
 const cancelOrder = (id: string) => api.delete<Order>(`/api/order/${encodeURIComponent(id)}`);
 const saveProfile = (input: ProfileInput) => api.put<Profile>("/api/me/profile", input);
@@ -46,13 +53,14 @@ export function usePlaceOrder(options: Callbacks<Order> = {}) {
   });
 }
 
-/** Cancels an order: it changes in My Orders at once, and the catalogue's stock fetches again. */
+/** Cancels an order: it changes in My Orders and on its page at once, and the catalogue's stock fetches again. */
 export function useCancelOrder(options: Callbacks<Order> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: cancelOrder,
     onSuccess: async (cancelled) => {
       queryClient.setQueryData<Order[]>(accountKeys.orders, (list) => list?.map((o) => (o._id === cancelled._id ? cancelled : o)));
+      queryClient.setQueryData(orderQuery(cancelled._id).queryKey, cancelled);
       options.onSuccess?.(cancelled);
       await invalidateTools(queryClient);
     },

@@ -1,1 +1,2 @@
-export { accountKeys, ordersQuery, profileQuery, useCancelOrder, usePlaceOrder, useSaveProfile } from "./api";
+export { accountKeys, orderQuery, ordersQuery, profileQuery, useCancelOrder, usePlaceOrder, useSaveProfile } from "./api";
+export { DeliveryAndPayment, OrderLines } from "./components/order-details";

@@ -7,6 +7,7 @@ import { PURCHASE_TEXT } from "../../../contract/texts/shop";
 import { ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { profileQuery, usePlaceOrder } from "../account";
+import { AddToCartButton } from "../cart";
 import { toolQuery } from "../catalog";
 import { addToQuantity } from "./quantity";
 
@@ -46,7 +47,8 @@ function PurchaseForm({ tool }: { tool: Tool }) {
   const [message, setMessage] = useState<string | null>(null);
   const inStock = tool.availableQuantity >= tool.minimumQuantity;
 
-  const order = usePlaceOrder({ onSuccess: () => navigate("/dashboard") });
+  // My Orders greets the new order with a toast naming its number.
+  const order = usePlaceOrder({ onSuccess: (placed) => navigate("/dashboard", { state: { placed: placed.number } }) });
 
   const onAdd = (event: FormEvent) => {
     event.preventDefault();
@@ -139,6 +141,7 @@ function PurchaseForm({ tool }: { tool: Tool }) {
             {order.error.message}
           </p>
         )}
+        {inStock && <AddToCartButton tool={tool} quantity={quantity} />}
       </div>
     </div>
   );

@@ -28,5 +28,7 @@ describe("ToolCard", () => {
     const bookNow = screen.getByRole("button", { name: "Book Now" });
     expect(bookNow.tagName).toBe("A");
     expect(bookNow).toHaveAttribute("href", "/purchase/abc-123");
+    // The name leads to the tool's public page.
+    expect(screen.getByRole("link", { name: "Ride-On Tractor" })).toHaveAttribute("href", "/tools/abc-123");
   });
 });

@@ -19,7 +19,11 @@ export function ToolCard({ tool }: { tool: Tool }) {
         <img src={tool.image} alt={tool.name} width={640} height={480} loading="lazy" className="h-full w-full object-cover" />
       </figure>
       <div className="card-body">
-        <h3 className="card-title text-lg">{tool.name}</h3>
+        <h3 className="card-title text-lg">
+          <Link to={`/tools/${tool._id}`} className="link-hover">
+            {tool.name}
+          </Link>
+        </h3>
         <p className="text-primary text-xl font-bold" data-testid="tool-price">
           {formatDollars(tool.price)}
         </p>

@@ -1,0 +1,114 @@
+import { formatDollars } from "../../../../contract/money";
+import type { Order } from "../../../../contract/schemas";
+import { CONFIRMATION_TEXT } from "../../../../contract/texts/cart";
+import { ORDER_TEXT } from "../../../../contract/texts/orders";
+
+const T = ORDER_TEXT;
+
+/** An order's lines as they were ordered, and its total. */
+export function OrderLines({ order }: { order: Order }) {
+  return (
+    <table className="table" data-testid="order-lines">
+      <caption className="sr-only">{T.lines}</caption>
+      <thead className="text-base-content">
+        <tr>
+          <th scope="col">{T.tool}</th>
+          <th scope="col" className="text-right">
+            {T.quantity}
+          </th>
+          <th scope="col" className="hidden text-right sm:table-cell">
+            {T.unitPrice}
+          </th>
+          <th scope="col" className="text-right">
+            {T.lineTotal}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {order.lines.map((line) => (
+          <tr key={line.toolId} data-testid="order-line">
+            <td>{line.name}</td>
+            <td className="text-right">{line.quantity}</td>
+            <td className="hidden text-right sm:table-cell">{formatDollars(line.unitPrice)}</td>
+            <td className="text-right">{formatDollars(line.lineTotal)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot className="text-base-content">
+        <tr>
+          <th scope="row" colSpan={2} className="text-base-content text-base sm:hidden">
+            {T.total}
+          </th>
+          <th scope="row" colSpan={3} className="text-base-content hidden text-base sm:table-cell">
+            {T.total}
+          </th>
+          <td className="text-right text-base font-bold" data-testid="order-total">
+            {formatDollars(order.total)}
+          </td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+/** Where the order goes, how it is paid and (for a bank transfer) where to send the money. */
+export function DeliveryAndPayment({ order }: { order: Order }) {
+  return (
+    <div className="grid gap-6 sm:grid-cols-2">
+      <section aria-labelledby="order-delivery">
+        <h2 id="order-delivery" className="mb-2 text-lg font-semibold">
+          {T.delivery}
+        </h2>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+          <dt className="font-medium">{T.address}</dt>
+          <dd data-testid="order-address">{order.address}</dd>
+          <dt className="font-medium">{T.phone}</dt>
+          <dd data-testid="order-phone">{order.phone}</dd>
+          {order.note && (
+            <>
+              <dt className="font-medium">{T.note}</dt>
+              <dd data-testid="order-note" className="break-words whitespace-pre-line">
+                {order.note}
+              </dd>
+            </>
+          )}
+        </dl>
+      </section>
+      <section aria-labelledby="order-payment">
+        <h2 id="order-payment" className="mb-2 text-lg font-semibold">
+          {T.payment}
+        </h2>
+        <p data-testid="order-payment-method">{T.paymentMethod[order.paymentMethod]}</p>
+        <PaymentInstructions order={order} />
+      </section>
+    </div>
+  );
+}
+
+/** What the customer still has to do to pay: nothing once it is paid, delivered or cancelled. */
+function PaymentInstructions({ order }: { order: Order }) {
+  if (order.paymentMethod === "cash_on_delivery") {
+    if (order.status === "delivered" || order.status === "cancelled") return null;
+    return <p className="text-base-content/80 mt-1 text-sm">{CONFIRMATION_TEXT.cashOnDelivery}</p>;
+  }
+  if (order.status !== "pending") return null;
+  const bank = T.bank;
+  return (
+    <div className="bg-base-200 rounded-box mt-2 p-3 text-sm" data-testid="bank-details">
+      <p className="mb-2">{bank.intro}</p>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+        <dt className="font-medium">{bank.holder}</dt>
+        <dd>{bank.holderValue}</dd>
+        <dt className="font-medium">{bank.iban}</dt>
+        <dd className="font-mono">{bank.ibanValue}</dd>
+        <dt className="font-medium">{bank.bic}</dt>
+        <dd className="font-mono">{bank.bicValue}</dd>
+        <dt className="font-medium">{T.total}</dt>
+        <dd>{formatDollars(order.total)}</dd>
+        <dt className="font-medium">{bank.reference}</dt>
+        <dd>{bank.referenceValue(order.number)}</dd>
+      </dl>
+      <p className="mt-2">{bank.after}</p>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import type { Tool } from "../../../contract/schemas";
+import { ADD_TO_CART_TEXT } from "../../../contract/texts/cart";
+import { useSession } from "../../lib/session";
+import { useAddToCart } from "./api";
+
+const T = ADD_TO_CART_TEXT;
+
+/** 'Add to Cart' for a tool: `quantity` of it (the tool's minimum unless the page chose more). */
+export function AddToCartButton({ tool, quantity, className = "btn btn-outline btn-primary" }: { tool: Tool; quantity: number; className?: string }) {
+  const { user } = useSession();
+  const [added, setAdded] = useState(false);
+  const add = useAddToCart(user !== null, () => setAdded(true));
+  const orderable = tool.availableQuantity >= tool.minimumQuantity;
+
+  return (
+    <div className="flex flex-col gap-2">
+      <button
+        type="button"
+        className={className}
+        disabled={!orderable || add.isPending}
+        onClick={() => add.mutate({ toolId: tool._id, quantity, availableQuantity: tool.availableQuantity })}
+      >
+        {add.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        {add.isPending ? T.adding : T.add}
+      </button>
+      <p role="status" className="text-sm">
+        {added && !add.isPending && (
+          <>
+            {T.added(tool.name)}{" "}
+            <Link to="/cart" className="link link-primary">
+              {T.viewCart}
+            </Link>
+          </>
+        )}
+      </p>
+      {add.isError && (
+        <p role="alert" className="text-error text-sm">
+          {add.error.message}
+        </p>
+      )}
+    </div>
+  );
+}

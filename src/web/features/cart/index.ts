@@ -1,0 +1,3 @@
+export { AddToCartButton } from "./add-to-cart";
+export { cartKeys, cartQuery } from "./cart-query";
+export { CartLink } from "./cart-link";

@@ -1,0 +1,93 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useParams } from "react-router";
+import { toast } from "react-toastify";
+import { canMove } from "../../../contract/order-lifecycle";
+import { ORDER_TEXT } from "../../../contract/texts/orders";
+import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
+import { ErrorState, Spinner } from "../../components/ui/states";
+import { ApiRequestError } from "../../lib/api";
+import { DeliveryAndPayment, OrderLines, orderQuery, useCancelOrder } from "../account";
+import { StatusBadge, orderDate } from "./order-status";
+
+const T = ORDER_TEXT;
+
+/** One of the customer's orders: its lines, delivery, payment and history; cancel while the lifecycle allows. */
+export default function OrderPage() {
+  const { id = "" } = useParams();
+  const order = useQuery(orderQuery(id));
+  const [asking, setAsking] = useState(false);
+  const cancel = useCancelOrder({
+    onSuccess: () => toast.success(DASHBOARD_TEXT.orders.cancelled),
+    onError: (error) => toast.error(error.message),
+  });
+
+  if (order.isPending) return <Spinner />;
+  if (order.isError) {
+    const missing = order.error instanceof ApiRequestError && (order.error.status === 404 || order.error.status === 400);
+    return (
+      <div>
+        <ErrorState message={missing ? T.notFound : order.error.message} onRetry={missing ? undefined : () => void order.refetch()} />
+        <Link to="/dashboard" className="link link-primary">
+          {T.backToOrders}
+        </Link>
+      </div>
+    );
+  }
+  const current = order.data;
+  const cancellable = canMove(current.status, "cancelled", "customer");
+
+  return (
+    <article className="flex flex-col gap-6" aria-labelledby="order-heading">
+      <Link to="/dashboard" className="link link-primary text-sm">
+        {T.backToOrders}
+      </Link>
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="order-heading" className="text-2xl font-semibold">
+            {T.heading(current.number)}
+          </h2>
+          <p className="text-base-content/80 text-sm">{T.placedOn(orderDate(current.createdAt))}</p>
+        </div>
+        <div className="flex items-center gap-3">
+          <StatusBadge status={current.status} />
+          {cancellable && (
+            <button type="button" className="btn btn-error btn-sm" disabled={cancel.isPending} onClick={() => setAsking(true)}>
+              {T.cancel}
+            </button>
+          )}
+        </div>
+      </header>
+      <OrderLines order={current} />
+      <DeliveryAndPayment order={current} />
+      <section aria-labelledby="order-history">
+        <h2 id="order-history" className="mb-2 text-lg font-semibold">
+          {T.history}
+        </h2>
+        <ol className="border-base-300 ml-2 border-l-2" data-testid="order-history">
+          {current.history.map((event, index) => (
+            <li key={`${event.status}-${event.at}-${index}`} className="relative pb-4 pl-5" data-testid="history-event" data-status={event.status}>
+              <span className="bg-primary absolute top-1.5 -left-[7px] h-3 w-3 rounded-full" aria-hidden="true" />
+              <span className="font-medium">{T.status[event.status]}</span>{" "}
+              <span className="text-base-content/80 text-sm">
+                {T.by[event.by]} · <time dateTime={event.at}>{orderDate(event.at)}</time>
+              </span>
+            </li>
+          ))}
+        </ol>
+      </section>
+      <ConfirmDialog
+        open={asking}
+        question={DASHBOARD_TEXT.orders.confirm}
+        confirmLabel={DASHBOARD_TEXT.orders.yes}
+        cancelLabel={DASHBOARD_TEXT.orders.no}
+        onConfirm={() => {
+          setAsking(false);
+          cancel.mutate(current._id);
+        }}
+        onCancel={() => setAsking(false)}
+      />
+    </article>
+  );
+}
