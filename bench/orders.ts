@@ -4,7 +4,7 @@
  * Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:orders
  */
 import autocannon from "autocannon";
-import { ms, signUpForToken, startBenchServer } from "./support";
+import { databaseCpu, databaseCpuBetween, ms, signUpForToken, startBenchServer } from "./support";
 
 if (!process.env.DATABASE_URL) {
   console.error("bench:orders needs DATABASE_URL (a Postgres server; a fresh database is created and dropped).");
@@ -44,6 +44,7 @@ try {
   const tokens = await Promise.all(Array.from({ length: BUYERS }, (_, i) => signUp(`buyer${i}@bench.example`)));
 
   let n = 0;
+  const cpuBefore = { server: server.cpuSeconds(), database: await databaseCpu(server.databaseUrl) };
   const result = await autocannon({
     url: `${server.url}/api/order`,
     connections: CONNECTIONS,
@@ -66,6 +67,7 @@ try {
   // Requests still in flight when autocannon stops complete after it has counted: let them land,
   // then check the invariant on the database's own view.
   await new Promise((resolve) => setTimeout(resolve, 1000));
+  const cpu = { server: server.cpuSeconds() - cpuBefore.server, database: databaseCpuBetween(cpuBefore.database, await databaseCpu(server.databaseUrl)) };
   const pg = (await import("pg")).default;
   const client = new pg.Client({ connectionString: server.databaseUrl });
   await client.connect();
@@ -89,6 +91,9 @@ try {
   await client.end();
   console.log(`POST /api/order on ${server.driver}: ${BUYERS} buyers, ${HOT_TOOLS} hot tools, ${CONNECTIONS} connections, ${DURATION} s`);
   console.log(`  orders/s: ${(result["2xx"] / DURATION).toFixed(0)}  p50: ${ms(result.latency.p50)}  p99: ${ms(result.latency.p99)}`);
+  // Steadier than orders/s on a machine shared with other work: the CPU each order costs.
+  const perOrder = (seconds: number) => `${((seconds * 1e6) / Math.max(1, result["2xx"])).toFixed(0)} µs`;
+  console.log(`  CPU per order: server ${perOrder(cpu.server)}, Postgres ${perOrder(cpu.database)}`);
   console.log(`  accepted (2xx seen by autocannon): ${result["2xx"]}  orders in the database: ${accepted}  non-2xx: ${result.non2xx}  errors: ${result.errors}`);
   console.log(`  invariant stock + ordered = initial, stock >= 0: ${ok ? "holds" : "BROKEN"}`);
   if (!ok || result.non2xx > 0 || result.errors > 0) process.exitCode = 1;

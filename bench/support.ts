@@ -3,6 +3,7 @@
  * BENCH_CPU_PROF=<folder> writes the server's CPU profile there (open it in Chrome DevTools).
  */
 import { fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createPostgresDatabase } from "../src/server/test-support";
 
@@ -20,6 +21,8 @@ export async function startBenchServer(env: Record<string, string> = {}) {
   return {
     ...ready,
     databaseUrl: pgDb?.url,
+    /** CPU seconds the server process has used so far (user + system). */
+    cpuSeconds: () => cpuSecondsOf(child.pid),
     close: async () => {
       await new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
@@ -31,6 +34,43 @@ export async function startBenchServer(env: Record<string, string> = {}) {
 }
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) a local process has used, from /proc. On a machine shared with
+ * other work, CPU per request is steadier than requests per second; 0 where /proc is missing.
+ */
+export function cpuSecondsOf(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by each Postgres backend serving `databaseUrl` (a local server). */
+export async function databaseCpu(databaseUrl: string | undefined): Promise<Map<number, number>> {
+  const used = new Map<number, number>();
+  if (!databaseUrl) return used;
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
+    for (const { pid } of rows) used.set(pid, cpuSecondsOf(pid));
+    return used;
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU seconds the backends used between two readings (a backend that came later started at 0). */
+export const databaseCpuBetween = (before: Map<number, number>, after: Map<number, number>): number =>
+  [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0);
 
 export const BENCH_ORIGIN = "http://127.0.0.1:3999";
 export const BENCH_PASSWORD = "Str0ng!pass";
