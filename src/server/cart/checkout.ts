@@ -29,7 +29,7 @@ import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { cartLines, idempotencyKeys, orders, profiles, tools } from "../db/schema";
 import { ApiError, conflict } from "../http/errors";
-import { recordPlacedOrders, withDetails } from "../orders/service";
+import { insertOrders, withDetails } from "../orders/service";
 import { allocateCarts } from "./allocate-carts";
 import { cartVersion } from "./service";
 
@@ -236,30 +236,16 @@ async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (S
     });
     return { p, lines, totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0) };
   });
-  // Multi-row INSERT … RETURNING keeps the VALUES order.
-  const rows = await tx
-    .insert(orders)
-    .values(
-      drafts.map(({ p, lines, totalCents }) => {
-        const first = lines[0] as (typeof lines)[number];
-        return {
-          userId: p.userId,
-          toolId: first.toolId,
-          toolName: first.toolName,
-          quantity: first.quantity,
-          unitPriceCents: first.unitPriceCents,
-          totalCents,
-          address: p.input.address,
-          phone: p.input.phone,
-          paymentMethod: p.input.paymentMethod,
-          note: p.input.note,
-        };
-      }),
-    )
-    .returning();
-  const placed = await recordPlacedOrders(
+  const placed = await insertOrders(
     tx,
-    rows.map((order, k) => ({ order, lines: drafts[k]?.lines ?? [] })),
+    drafts.map(({ p, lines }) => ({
+      userId: p.userId,
+      address: p.input.address,
+      phone: p.input.phone,
+      paymentMethod: p.input.paymentMethod,
+      note: p.input.note,
+      lines,
+    })),
   );
 
   // The ordered lines leave the carts, by their keys (a line added meanwhile in another tab stays).
@@ -268,7 +254,7 @@ async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (S
   // Each key now names its order.
   await tx
     .insert(idempotencyKeys)
-    .values(drafts.map(({ p }, k) => ({ userId: p.userId, key: p.key, requestHash: p.hash, orderId: rows[k]?.id ?? null })))
+    .values(drafts.map(({ p }, k) => ({ userId: p.userId, key: p.key, requestHash: p.hash, orderId: placed[k]?._id ?? null })))
     .onConflictDoUpdate({ target: [idempotencyKeys.userId, idempotencyKeys.key], set: { orderId: sql`excluded.order_id` } });
 
   // One delivery per customer (their last checkout in the batch wins, as it would one by one).

@@ -13,10 +13,10 @@ import type { OrderInput, Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
-import { orders, profiles, tools } from "../db/schema";
+import { profiles, tools } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 import { allocate, type Decision } from "./allocate";
-import { recordPlacedOrders } from "./service";
+import { insertOrders } from "./service";
 
 interface Pending {
   userId: string;
@@ -87,27 +87,15 @@ export class OrderDesk {
       if (accepted.length === 0) return { decisions, rows: [] };
 
       await tx.update(tools).set({ availableQuantity: remaining }).where(eq(tools.id, toolId));
-      const rows = await tx
-        .insert(orders)
-        .values(
-          accepted.map((p) => ({
-            userId: p.userId,
-            toolId,
-            toolName: tool.name,
-            quantity: p.quantity,
-            unitPriceCents: tool.priceCents,
-            totalCents: tool.priceCents * p.quantity,
-            address: delivery.get(p.userId)?.address ?? "",
-            phone: delivery.get(p.userId)?.phone ?? "",
-          })),
-        )
-        .returning();
-      // Multi-row INSERT … RETURNING keeps the VALUES order.
-      const placed = await recordPlacedOrders(
+      const placed = await insertOrders(
         tx,
-        rows.map((order) => ({
-          order,
-          lines: [{ toolId, toolName: order.toolName, quantity: order.quantity, unitPriceCents: order.unitPriceCents, lineTotalCents: order.totalCents }],
+        accepted.map((p) => ({
+          userId: p.userId,
+          address: delivery.get(p.userId)?.address ?? "",
+          phone: delivery.get(p.userId)?.phone ?? "",
+          paymentMethod: "cash_on_delivery",
+          note: "",
+          lines: [{ toolId, toolName: tool.name, quantity: p.quantity, unitPriceCents: tool.priceCents, lineTotalCents: tool.priceCents * p.quantity }],
         })),
       );
       return { decisions, rows: placed };
