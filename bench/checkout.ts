@@ -6,7 +6,7 @@
  * Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:checkout
  */
 import { randomUUID } from "node:crypto";
-import { ms, signUpForToken, startBenchServer } from "./support";
+import { databaseCpu, databaseCpuBetween, ms, signUpForToken, startBenchServer } from "./support";
 
 if (!process.env.DATABASE_URL) {
   console.error("bench:checkout needs DATABASE_URL (a Postgres server; a fresh database is created and dropped).");
@@ -50,6 +50,7 @@ try {
   }
   const tokens = await Promise.all(Array.from({ length: CUSTOMERS }, (_, i) => signUp(`shopper${i}@bench.example`)));
 
+  const cpuBefore = { server: server.cpuSeconds(), database: await databaseCpu(server.databaseUrl) };
   const latencies: number[] = [];
   const failures = new Map<string, number>();
   const deadline = Date.now() + DURATION * 1000;
@@ -77,6 +78,7 @@ try {
     }),
   );
 
+  const cpu = { server: server.cpuSeconds() - cpuBefore.server, database: databaseCpuBetween(cpuBefore.database, await databaseCpu(server.databaseUrl)) };
   const pg = (await import("pg")).default;
   const client = new pg.Client({ connectionString: server.databaseUrl });
   await client.connect();
@@ -100,6 +102,9 @@ try {
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   console.log(`POST /api/checkout on ${server.driver}: ${CUSTOMERS} customers, 3-line carts over ${HOT_TOOLS} hot tools, ${DURATION} s`);
   console.log(`  checkouts/s: ${(latencies.length / DURATION).toFixed(0)}  p50: ${ms(at(0.5))}  p99: ${ms(at(0.99))}`);
+  // Steadier than checkouts/s on a machine shared with other work: the CPU each round (fill the cart, check out) costs.
+  const perRound = (seconds: number) => `${((seconds * 1e6) / Math.max(1, latencies.length)).toFixed(0)} µs`;
+  console.log(`  CPU per round (merge + checkout): server ${perRound(cpu.server)}, Postgres ${perRound(cpu.database)}`);
   console.log(`  refused: ${failures.size === 0 ? "none" : [...failures].map(([k, v]) => `${k} ×${v}`).join(", ")}`);
   console.log(`  invariant stock + ordered = initial, stock >= 0: ${ok ? "holds" : "BROKEN"}`);
   if (!ok || failures.size > 0) process.exitCode = 1;

@@ -4,8 +4,8 @@
  * the cart says so line by line (`problem`) and checkout refuses until it is fixed.
  */
 import { createHash } from "node:crypto";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { lineProblem, mergedQuantity } from "../../contract/cart";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { lineProblem } from "../../contract/cart";
 import { centsToDollars } from "../../contract/money";
 import type { Cart, CartLine, CartMergeInput } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
@@ -96,35 +96,24 @@ export async function clearCart(db: Db | Tx, userId: string): Promise<void> {
 
 /**
  * Joins a signed-out visitor's cart to the account's: quantities of the same tool add up,
- * capped at the stock; tools that are gone are left out. One transaction, so two tabs
- * merging at once cannot lose a line.
+ * capped at the stock; tools that are gone are left out. One statement (atomic per line, so two
+ * tabs merging at once cannot lose a line), then the cart is read: two round trips. The lines
+ * travel as one JSON parameter.
  */
 export async function mergeCart(db: Db, userId: string, input: CartMergeInput): Promise<Cart> {
   const wanted = new Map<string, number>();
   for (const line of input.lines) wanted.set(line.toolId, (wanted.get(line.toolId) ?? 0) + line.quantity);
-  if (wanted.size === 0) return getCart(db, userId);
-  return db.transaction(async (tx) => {
-    const ids = [...wanted.keys()];
-    const existing = await tx
-      .select()
-      .from(cartLines)
-      .where(and(eq(cartLines.userId, userId), inArray(cartLines.toolId, ids)))
-      .orderBy(asc(cartLines.toolId))
-      .for("update");
-    const available = await tx
-      .select()
-      .from(tools)
-      .where(and(inArray(tools.id, ids), eq(tools.active, true)));
-    const mine = new Map(existing.map((l) => [l.toolId, l.quantity]));
-    const values = available
-      .map((tool) => ({ userId, toolId: tool.id, quantity: mergedQuantity(mine.get(tool.id) ?? 0, wanted.get(tool.id) ?? 0, tool.availableQuantity) }))
-      .filter((line) => line.quantity >= 1);
-    if (values.length > 0) {
-      await tx
-        .insert(cartLines)
-        .values(values)
-        .onConflictDoUpdate({ target: [cartLines.userId, cartLines.toolId], set: { quantity: sql`excluded.quantity` } });
-    }
-    return getCart(tx, userId);
-  });
+  if (wanted.size > 0) {
+    const lines = JSON.stringify([...wanted].map(([tool_id, quantity]) => ({ tool_id, quantity })));
+    // mergedQuantity() in SQL: least(mine + theirs, stock); a tool out of stock adds nothing.
+    await db.execute(sql`
+      insert into ${cartLines} (user_id, tool_id, quantity)
+      select ${userId}, t.id, least(w.quantity, t.available_quantity)
+        from jsonb_to_recordset(${lines}::jsonb) as w(tool_id text, quantity integer)
+        join ${tools} t on t.id = w.tool_id and t.active
+       where least(w.quantity, t.available_quantity) >= 1
+      on conflict (user_id, tool_id) do update
+        set quantity = least(cart_lines.quantity + excluded.quantity, (select s.available_quantity from ${tools} s where s.id = excluded.tool_id))`);
+  }
+  return getCart(db, userId);
 }
