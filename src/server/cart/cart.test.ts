@@ -128,6 +128,18 @@ describe.each(drivers())("cart and checkout API on %s", (driver) => {
       [a._id, 6],
       [b._id, 3],
     ]);
+    // The answer is the cart as it now is (the merge reads it in the same statement).
+    expect(merged).toEqual(await cartOf(c));
+    // A tool out of stock adds nothing; a line the merge does not name stays as it was.
+    const soldOut = await newTool(1);
+    await c.put(`/api/cart/lines/${soldOut._id}`, { quantity: 1 });
+    await admin.put(`/api/tool/${soldOut._id}`, { availableQuantity: 0 });
+    const again = cartSchema.parse((await c.post("/api/cart/merge", { lines: [{ toolId: soldOut._id, quantity: 2 }] })).json());
+    expect(again.lines.map((l) => [l.toolId, l.quantity])).toEqual([
+      [a._id, 6],
+      [b._id, 3],
+      [soldOut._id, 1],
+    ]);
     expect((await c.post("/api/cart/merge", { lines: [{ toolId: a._id, quantity: 0 }] })).statusCode).toBe(400);
   });
 

@@ -14,6 +14,8 @@ import { cartLines, tools } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 
 type ToolRow = typeof tools.$inferSelect;
+/** What a cart line needs of its tool. */
+type LineTool = Pick<ToolRow, "id" | "name" | "image" | "priceCents" | "minimumQuantity" | "availableQuantity" | "active">;
 
 /** Changes whenever a line or a quantity changes, so a checkout can name the cart it saw. */
 export function cartVersion(lines: { toolId: string; quantity: number }[]): string {
@@ -24,7 +26,7 @@ export function cartVersion(lines: { toolId: string; quantity: number }[]): stri
   return createHash("sha256").update(canonical).digest("base64url").slice(0, 16);
 }
 
-export function toCartLine(tool: ToolRow, quantity: number): CartLine {
+export function toCartLine(tool: LineTool, quantity: number): CartLine {
   return {
     toolId: tool.id,
     name: tool.name,
@@ -45,6 +47,11 @@ export async function getCart(db: Db | Tx, userId: string): Promise<Cart> {
     .innerJoin(tools, eq(tools.id, cartLines.toolId))
     .where(eq(cartLines.userId, userId))
     .orderBy(asc(cartLines.addedAt), asc(cartLines.toolId));
+  return cartOf(rows);
+}
+
+/** A cart from its lines (oldest first) and their tools. */
+function cartOf(rows: { quantity: number; tool: LineTool }[]): Cart {
   const lines = rows.map((r) => toCartLine(r.tool, r.quantity));
   const totalCents = rows.reduce((sum, r) => sum + r.tool.priceCents * r.quantity, 0);
   return {
@@ -96,24 +103,49 @@ export async function clearCart(db: Db | Tx, userId: string): Promise<void> {
 
 /**
  * Joins a signed-out visitor's cart to the account's: quantities of the same tool add up,
- * capped at the stock; tools that are gone are left out. One statement (atomic per line, so two
- * tabs merging at once cannot lose a line), then the cart is read: two round trips. The lines
- * travel as one JSON parameter.
+ * capped at the stock; tools that are gone are left out. One statement, one round trip: the
+ * upsert (atomic per line, so two tabs merging at once cannot lose a line) and the read of the
+ * whole cart, its lines as the upsert left them and the others as they were. The lines travel
+ * as one JSON parameter.
  */
 export async function mergeCart(db: Db, userId: string, input: CartMergeInput): Promise<Cart> {
   const wanted = new Map<string, number>();
   for (const line of input.lines) wanted.set(line.toolId, (wanted.get(line.toolId) ?? 0) + line.quantity);
-  if (wanted.size > 0) {
-    const lines = JSON.stringify([...wanted].map(([tool_id, quantity]) => ({ tool_id, quantity })));
-    // mergedQuantity() in SQL: least(mine + theirs, stock); a tool out of stock adds nothing.
-    await db.execute(sql`
+  if (wanted.size === 0) return getCart(db, userId);
+  const lines = JSON.stringify([...wanted].map(([tool_id, quantity]) => ({ tool_id, quantity })));
+  // mergedQuantity() in SQL: least(mine + theirs, stock); a tool out of stock adds nothing.
+  const result = await db.execute(sql`
+    with merged as (
       insert into ${cartLines} (user_id, tool_id, quantity)
       select ${userId}, t.id, least(w.quantity, t.available_quantity)
         from jsonb_to_recordset(${lines}::jsonb) as w(tool_id text, quantity integer)
         join ${tools} t on t.id = w.tool_id and t.active
        where least(w.quantity, t.available_quantity) >= 1
       on conflict (user_id, tool_id) do update
-        set quantity = least(cart_lines.quantity + excluded.quantity, (select s.available_quantity from ${tools} s where s.id = excluded.tool_id))`);
-  }
-  return getCart(db, userId);
+        set quantity = least(cart_lines.quantity + excluded.quantity, (select s.available_quantity from ${tools} s where s.id = excluded.tool_id))
+      returning tool_id, quantity, created_at
+    ), cart as (
+      select tool_id, quantity, created_at from merged
+      union all
+      select c.tool_id, c.quantity, c.created_at from ${cartLines} c
+       where c.user_id = ${userId} and c.tool_id not in (select tool_id from merged)
+    )
+    select cart.quantity, t.id, t.name, t.image, t.price_cents, t.minimum_quantity, t.available_quantity, t.active
+      from cart join ${tools} t on t.id = cart.tool_id
+     order by cart.created_at, cart.tool_id`);
+  type Row = { quantity: number; id: string; name: string; image: string; price_cents: number; minimum_quantity: number; available_quantity: number; active: boolean };
+  return cartOf(
+    (result as unknown as { rows: Row[] }).rows.map((r) => ({
+      quantity: Number(r.quantity),
+      tool: {
+        id: r.id,
+        name: r.name,
+        image: r.image,
+        priceCents: Number(r.price_cents),
+        minimumQuantity: Number(r.minimum_quantity),
+        availableQuantity: Number(r.available_quantity),
+        active: r.active,
+      },
+    })),
+  );
 }
