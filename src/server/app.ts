@@ -9,6 +9,7 @@ import type { Config } from "./config";
 import { registerErrorHandling } from "./http/errors";
 import api from "./plugins/api";
 import caches from "./plugins/caches";
+import crawlers from "./plugins/crawlers";
 import database from "./plugins/database";
 import docs from "./plugins/docs";
 import rateLimit from "./plugins/rate-limit";
@@ -53,6 +54,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.register(rateLimit);
     await app.register(docs);
     await app.register(api);
+    await app.register(crawlers);
     await app.register(spa);
   } catch (error) {
     // What opened before the failure (Redis, the database) closes with the app.

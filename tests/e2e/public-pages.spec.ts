@@ -29,10 +29,17 @@ test.describe("static pages", () => {
   });
 });
 
+test("a tool's page of a tool that is not in the catalogue answers 404 and says so", async ({ page }) => {
+  expect((await page.goto("/tools/no-such-tool"))?.status()).toBe(404);
+  await expect(page.getByText("We could not find this tool. It may have been removed from the catalogue.", { exact: true })).toBeVisible();
+  await expect(page.getByRole("main").getByRole("link", { name: "Browse all tools" })).toHaveAttribute("href", "/tools");
+});
+
 test.describe("404 page", () => {
   for (const path of ["/no-such-page", "/tools/extra/deep/path"]) {
     test(`an unknown path (${path}) shows the 404 image page with a way home`, async ({ page }) => {
-      await page.goto(path);
+      // A real 404 status, for search engines and link checkers.
+      expect((await page.goto(path))?.status()).toBe(404);
       await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
       const image = page.getByRole("main").getByRole("img");
       await expect(image).toBeVisible();

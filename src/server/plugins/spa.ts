@@ -9,7 +9,9 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { matchPage } from "../../contract/routes";
 import { API_TEXT } from "../../contract/texts/api";
+import { getTool } from "../catalog/service";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
@@ -46,9 +48,27 @@ export default fp(
         allowedPath: (pathName) => !pathName.endsWith(".map"),
       });
     }
-    app.setNotFoundHandler((request, reply) => {
-      if (!hasWeb || !wantsPage(request) || request.url.split("?")[0]?.endsWith(".map")) return notFound(reply);
-      return reply.type("text/html").sendFile("index.html");
+    /**
+     * A path no page has, or a tool page of a tool that is not (or no longer) in the catalogue:
+     * the app still renders its 404 page, and the status says so (search engines, link checkers).
+     */
+    async function pageStatus(pathname: string): Promise<200 | 404> {
+      const page = matchPage(pathname);
+      if (!page) return 404;
+      if (page.pattern === "/tools/:id") {
+        const tool = await getTool(app.store.db, page.params.id ?? "").catch(() => "unknown" as const);
+        if (tool === undefined) return 404;
+      }
+      return 200;
+    }
+
+    app.setNotFoundHandler(async (request, reply) => {
+      const pathname = request.url.split("?")[0] ?? "/";
+      if (!hasWeb || !wantsPage(request) || pathname.endsWith(".map")) return notFound(reply);
+      return reply
+        .status(await pageStatus(pathname))
+        .type("text/html")
+        .sendFile("index.html");
     });
   },
   { name: "toolyard-spa" },
