@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { listTools } from "../support/e2e-helpers";
 
 /** The static pages, the 404 page, and an accessibility check of every public page (spec §2). */
 
@@ -88,4 +89,30 @@ test.describe("accessibility", () => {
     const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
     expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });
+});
+
+test("every page has its own title, and the home page gets its own back", async ({ page, request }) => {
+  const [tool] = await listTools(request, 1);
+  if (!tool) throw new Error("the catalogue is empty");
+  const pages: Array<[string, string | RegExp]> = [
+    ["/tools", "All Tools · Toolyard"],
+    ["/tools?category=chainsaws", "Chainsaws · Toolyard"],
+    [`/tools/${tool._id}`, `${tool.name} · Toolyard`],
+    ["/about", "About Us · Toolyard"],
+    ["/blogs", "Questions & Answers · Toolyard"],
+    ["/login", "Login · Toolyard"],
+    ["/signup", "Sign Up · Toolyard"],
+    ["/cart", "Your Cart · Toolyard"],
+    ["/no-such-page", "Page not found · Toolyard"],
+  ];
+  await page.goto("/");
+  const homeTitle = await page.title();
+  expect(homeTitle).toMatch(/^Toolyard/);
+  for (const [path, title] of pages) {
+    await page.goto(path);
+    await expect(page).toHaveTitle(title);
+  }
+  // Client-side navigation back home restores the home page's title.
+  await page.getByRole("banner").getByRole("link", { name: "Toolyard" }).click();
+  await expect(page).toHaveTitle(homeTitle);
 });

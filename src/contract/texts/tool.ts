@@ -11,6 +11,7 @@ export const TOOL_TEXT = {
   minimum: "Minimum order quantity",
   category: "Category",
   bookNow: "Book Now",
+  notFoundTitle: "Tool not found",
   notFound: "We could not find this tool. It may have been removed from the catalogue.",
   backToTools: "Browse all tools",
 } as const;

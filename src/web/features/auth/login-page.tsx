@@ -7,8 +7,10 @@ import { AUTH_TEXT } from "../../../contract/texts/auth";
 import { useSession } from "../../lib/session";
 import { authErrorMessage, signInWithEmail } from "./api";
 import { AuthCard, Field, GoogleButton, useReturnPath, useSignedIn } from "./components";
+import { usePageTitle } from "../../lib/page-title";
 
 export default function LoginPage() {
+  usePageTitle(AUTH_TEXT.loginHeading);
   const { user } = useSession();
   const location = useLocation();
   const returnTo = useReturnPath();

@@ -7,8 +7,10 @@ import { AUTH_TEXT } from "../../../contract/texts/auth";
 import { useSession } from "../../lib/session";
 import { authErrorMessage, signUpWithEmail } from "./api";
 import { AuthCard, Field, GoogleButton, useReturnPath, useSignedIn } from "./components";
+import { usePageTitle } from "../../lib/page-title";
 
 export default function SignupPage() {
+  usePageTitle(AUTH_TEXT.signupHeading);
   const { user } = useSession();
   const location = useLocation();
   const returnTo = useReturnPath();

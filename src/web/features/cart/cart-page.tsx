@@ -14,6 +14,7 @@ import { cartQuery, useSetCartLine } from "./api";
 import { useGuestCart, type GuestLine } from "./guest-cart";
 import { guestCart } from "./guest-cart-edit";
 import { fixingQuantity, problemText } from "./problems";
+import { usePageTitle } from "../../lib/page-title";
 
 const T = CART_TEXT;
 const ROW = "border-base-300 rounded-box mb-4 block border p-3 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-b md:p-0";
@@ -21,6 +22,7 @@ const CELL =
   "flex items-center justify-between gap-4 py-2 text-right before:font-medium before:text-left before:content-[attr(data-label)] md:table-cell md:py-4 md:text-left md:before:content-none";
 
 export default function CartPage() {
+  usePageTitle(T.heading);
   const { user, isPending } = useSession();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">

@@ -13,6 +13,7 @@ import { ApiRequestError } from "../../lib/api";
 import { profileQuery } from "../account";
 import { cartQuery, newIdempotencyKey, useCheckout } from "./api";
 import { problemText } from "./problems";
+import { usePageTitle } from "../../lib/page-title";
 
 const T = CHECKOUT_TEXT;
 
@@ -22,6 +23,7 @@ export interface ConfirmationState {
 }
 
 export default function CheckoutPage() {
+  usePageTitle(T.heading);
   const cart = useQuery(cartQuery());
   const profile = useQuery(profileQuery());
 

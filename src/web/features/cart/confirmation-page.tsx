@@ -6,6 +6,7 @@ import { ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { DeliveryAndPayment, OrderLines, orderQuery } from "../account";
 import type { ConfirmationState } from "./checkout-page";
+import { usePageTitle } from "../../lib/page-title";
 
 const T = CONFIRMATION_TEXT;
 
@@ -14,6 +15,7 @@ export default function ConfirmationPage() {
   const { id = "" } = useParams();
   const state = (useLocation().state ?? {}) as ConfirmationState;
   const order = useQuery(orderQuery(id));
+  usePageTitle(order.data ? ORDER_TEXT.heading(order.data.number) : null);
 
   if (order.isPending) return <Spinner />;
   if (order.isError) {

@@ -7,10 +7,12 @@ import { reviewInputSchema, type ReviewInput } from "../../../contract/schemas";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { useSession } from "../../lib/session";
 import { useAddReview } from "../reviews";
+import { usePageTitle } from "../../lib/page-title";
 
 const T = DASHBOARD_TEXT.review;
 
 export default function AddReview() {
+  usePageTitle(DASHBOARD_TEXT.addReview);
   const { user } = useSession();
   const defaults = { name: user?.name ?? "", rating: RATING_MAX, description: "" };
   const form = useForm<z.input<typeof reviewInputSchema>, unknown, ReviewInput>({

@@ -10,6 +10,7 @@ import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { QueryView } from "../../components/ui/states";
 import { ordersQuery, useCancelOrder } from "../account";
 import { StatusBadge, orderDate } from "./order-status";
+import { usePageTitle } from "../../lib/page-title";
 
 const T = DASHBOARD_TEXT.orders;
 const ROW = "border-base-300 rounded-box mb-4 block border p-2 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-b md:p-0";
@@ -24,6 +25,7 @@ export interface PlacedState {
 const toolsOf = (order: Order) => (order.lines.length > 1 ? `${order.name} ${T.moreTools(order.lines.length - 1)}` : order.name);
 
 export default function MyOrders() {
+  usePageTitle(DASHBOARD_TEXT.myOrders);
   const orders = useQuery(ordersQuery());
   useToastForPlacedOrder();
 

@@ -6,10 +6,12 @@ import { profileInputSchema, type Profile, type ProfileInput } from "../../../co
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { QueryView } from "../../components/ui/states";
 import { profileQuery, useSaveProfile } from "../account";
+import { usePageTitle } from "../../lib/page-title";
 
 const T = DASHBOARD_TEXT.profile;
 
 export default function MyProfile() {
+  usePageTitle(DASHBOARD_TEXT.myProfile);
   const profile = useQuery(profileQuery());
   return (
     <div className="max-w-xl">

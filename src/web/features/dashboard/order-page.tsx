@@ -10,6 +10,7 @@ import { ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { DeliveryAndPayment, OrderLines, orderQuery, useCancelOrder } from "../account";
 import { StatusBadge, orderDate } from "./order-status";
+import { usePageTitle } from "../../lib/page-title";
 
 const T = ORDER_TEXT;
 
@@ -17,6 +18,7 @@ const T = ORDER_TEXT;
 export default function OrderPage() {
   const { id = "" } = useParams();
   const order = useQuery(orderQuery(id));
+  usePageTitle(order.data ? T.heading(order.data.number) : null);
   const [asking, setAsking] = useState(false);
   const cancel = useCancelOrder({
     onSuccess: () => toast.success(DASHBOARD_TEXT.orders.cancelled),

@@ -7,8 +7,10 @@ import { ToolGrid, toolsQuery } from "../catalog";
 import { ReviewCard, reviewsQuery } from "../reviews";
 import { Carousel } from "./components/carousel";
 import { Categories, InfoStrip, Section, SpecialLooks, Statistics } from "./components/sections";
+import { usePageTitle } from "../../lib/page-title";
 
 export function HomePage() {
+  usePageTitle();
   const tools = useQuery(toolsQuery({ limit: HOME_TOOLS_COUNT }));
   const reviews = useQuery(reviewsQuery(HOME_REVIEWS_COUNT));
   return (

@@ -1,7 +1,9 @@
 import { LEGAL_TEXT } from "../../../contract/texts/legal";
+import { usePageTitle } from "../../lib/page-title";
 
 /** Terms, privacy and cookies; the footer links to each section (the layout scrolls to it). */
 export default function LegalPage() {
+  usePageTitle(LEGAL_TEXT.heading);
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
       <h1 className="text-4xl font-bold">{LEGAL_TEXT.heading}</h1>

@@ -1,7 +1,9 @@
 import { Link } from "react-router";
 import { TEXT } from "../../../contract/texts/site";
+import { usePageTitle } from "../../lib/page-title";
 
 export default function NotFoundPage() {
+  usePageTitle(TEXT.notFound.heading);
   return (
     <div className="mx-auto flex max-w-3xl flex-col items-center px-4 py-16 text-center">
       <img src="/images/not-found.svg" alt={TEXT.notFound.imageAlt} width={600} height={400} className="w-full max-w-lg" />

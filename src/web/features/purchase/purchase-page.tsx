@@ -10,12 +10,14 @@ import { profileQuery, usePlaceOrder } from "../account";
 import { AddToCartButton } from "../cart";
 import { toolQuery } from "../catalog";
 import { addToQuantity } from "./quantity";
+import { usePageTitle } from "../../lib/page-title";
 
 const T = PURCHASE_TEXT;
 
 export default function PurchasePage() {
   const { id = "" } = useParams();
   const tool = useQuery(toolQuery(id));
+  usePageTitle(tool.data ? tool.data.name : null);
 
   if (tool.isPending) return <Spinner />;
   if (tool.isError) {

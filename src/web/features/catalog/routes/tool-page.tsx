@@ -8,6 +8,7 @@ import { ApiRequestError } from "../../../lib/api";
 import { AddToCartButton } from "../../cart";
 import { toolQuery } from "../api";
 import { stockState } from "../stock";
+import { usePageTitle } from "../../../lib/page-title";
 
 const T = TOOL_TEXT;
 
@@ -15,6 +16,7 @@ const T = TOOL_TEXT;
 export default function ToolPage() {
   const { id = "" } = useParams();
   const tool = useQuery(toolQuery(id));
+  usePageTitle(tool.data ? tool.data.name : tool.isError ? T.notFoundTitle : null, tool.data?.description.slice(0, 160));
 
   if (tool.isPending) return <Spinner />;
   if (tool.isError) {

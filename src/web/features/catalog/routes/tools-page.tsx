@@ -7,6 +7,7 @@ import { TEXT } from "../../../../contract/texts/site";
 import { QueryView } from "../../../components/ui/states";
 import { toolsQuery } from "../api";
 import { ToolGrid } from "../components/tool-card";
+import { usePageTitle } from "../../../lib/page-title";
 
 const isCategory = (value: string | null): value is Category => CATEGORIES.includes(value as Category);
 
@@ -24,6 +25,7 @@ export function ToolsPage() {
     setDraft(q ?? "");
   }
   const query = useQuery(toolsQuery({ category, q, page, limit: PAGE_SIZE_DEFAULT }));
+  usePageTitle(category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading);
   const pages = Math.max(1, Math.ceil((query.data?.total ?? 0) / PAGE_SIZE_DEFAULT));
 
   const update = (changes: Record<string, string | undefined>) => {
