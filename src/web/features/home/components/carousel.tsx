@@ -45,11 +45,12 @@ export function Carousel() {
               <h2 className="max-w-md text-3xl font-bold md:text-5xl">{slide.title}</h2>
               <p className="max-w-md text-lg">{slide.body}</p>
             </div>
-            <div className="absolute top-1/2 right-5 left-5 flex -translate-y-1/2 transform justify-between">
-              <a href={`#${SLIDES[prev]?.id}`} className="btn btn-circle" aria-label={TEXT.home.previousSlide} onClick={go(prev)}>
+            {/* On a phone the arrows sit together at the bottom, clear of the headline; from md up at the sides. */}
+            <div className="absolute right-4 bottom-4 flex gap-2 md:top-1/2 md:right-5 md:bottom-auto md:left-5 md:-translate-y-1/2 md:justify-between">
+              <a href={`#${SLIDES[prev]?.id}`} className="btn btn-circle btn-sm md:btn-md" aria-label={TEXT.home.previousSlide} onClick={go(prev)}>
                 ❮
               </a>
-              <a href={`#${SLIDES[next]?.id}`} className="btn btn-circle" aria-label={TEXT.home.nextSlide} onClick={go(next)}>
+              <a href={`#${SLIDES[next]?.id}`} className="btn btn-circle btn-sm md:btn-md" aria-label={TEXT.home.nextSlide} onClick={go(next)}>
                 ❯
               </a>
             </div>
