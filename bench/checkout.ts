@@ -6,6 +6,7 @@
  * Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:checkout
  */
 import { randomUUID } from "node:crypto";
+import http from "node:http";
 import { databaseCpu, databaseCpuBetween, ms, signUpForToken, startBenchServer } from "./support";
 
 if (!process.env.DATABASE_URL) {
@@ -23,14 +24,33 @@ const server = await startBenchServer({ ADMIN_EMAILS: ADMIN, SEED: "false" });
 
 const signUp = (email: string) => signUpForToken(server.url, email);
 
-const call = async (token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+// node:http on a keep-alive agent: fetch costs the load generator as much CPU as the store
+// spends serving the request, and on two cores that CPU is taken from the store.
+const agent = new http.Agent({ keepAlive: true, maxSockets: CUSTOMERS + 1 });
+const call = (token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; json: Record<string, unknown> }>((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      `${server.url}${path}`,
+      {
+        method,
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown> }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
   });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-};
 
 try {
   const adminToken = await signUp(ADMIN);
@@ -50,7 +70,7 @@ try {
   }
   const tokens = await Promise.all(Array.from({ length: CUSTOMERS }, (_, i) => signUp(`shopper${i}@bench.example`)));
 
-  const cpuBefore = { server: server.cpuSeconds(), database: await databaseCpu(server.databaseUrl) };
+  const cpuBefore = { server: server.cpuSeconds(), database: await databaseCpu(server.databaseUrl), load: process.cpuUsage() };
   const latencies: number[] = [];
   const failures = new Map<string, number>();
   const deadline = Date.now() + DURATION * 1000;
@@ -78,7 +98,12 @@ try {
     }),
   );
 
-  const cpu = { server: server.cpuSeconds() - cpuBefore.server, database: databaseCpuBetween(cpuBefore.database, await databaseCpu(server.databaseUrl)) };
+  const loadCpu = process.cpuUsage(cpuBefore.load);
+  const cpu = {
+    server: server.cpuSeconds() - cpuBefore.server,
+    database: databaseCpuBetween(cpuBefore.database, await databaseCpu(server.databaseUrl)),
+    load: (loadCpu.user + loadCpu.system) / 1e6,
+  };
   const pg = (await import("pg")).default;
   const client = new pg.Client({ connectionString: server.databaseUrl });
   await client.connect();
@@ -104,7 +129,7 @@ try {
   console.log(`  checkouts/s: ${(latencies.length / DURATION).toFixed(0)}  p50: ${ms(at(0.5))}  p99: ${ms(at(0.99))}`);
   // Steadier than checkouts/s on a machine shared with other work: the CPU each round (fill the cart, check out) costs.
   const perRound = (seconds: number) => `${((seconds * 1e6) / Math.max(1, latencies.length)).toFixed(0)} µs`;
-  console.log(`  CPU per round (merge + checkout): server ${perRound(cpu.server)}, Postgres ${perRound(cpu.database)}`);
+  console.log(`  CPU per round (merge + checkout): server ${perRound(cpu.server)}, Postgres ${perRound(cpu.database)}, load generator ${perRound(cpu.load)}`);
   console.log(`  refused: ${failures.size === 0 ? "none" : [...failures].map(([k, v]) => `${k} ×${v}`).join(", ")}`);
   console.log(`  invariant stock + ordered = initial, stock >= 0: ${ok ? "holds" : "BROKEN"}`);
   if (!ok || failures.size > 0) process.exitCode = 1;
@@ -112,5 +137,6 @@ try {
   console.error(error);
   process.exitCode = 1;
 } finally {
+  agent.destroy();
   await server.close();
 }
