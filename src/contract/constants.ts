@@ -66,12 +66,4 @@ export const LIMITS = {
   /** Different tools in one cart (and one order). */
   cartLines: 50,
   idempotencyKey: 200,
-  /** An admin's words for a stock movement. */
-  stockNote: 200,
 } as const;
-
-/** Why a tool's stock changed: each change is one movement in the stock ledger. */
-export const STOCK_REASONS = ["initial", "order", "cancel", "restock", "correction"] as const;
-export type StockReason = (typeof STOCK_REASONS)[number];
-/** The reasons an admin may give for a movement of their own. */
-export const ADMIN_STOCK_REASONS = ["restock", "correction"] as const;

@@ -25,10 +25,5 @@ export const API_TEXT = {
   badPath: "This address is not valid. Use the path exactly as documented.",
   tooDeep: "The request is nested too deeply.",
   noNul: "Text must not contain NUL characters",
-  orderMoveForbidden: (from: string, to: string) => `An order that is ${from} cannot be moved to ${to}.`,
-  reviewNotFound: "No review with that id.",
-  userNotFound: "No user with that id.",
-  lastAdmin: "The store needs at least one admin: make someone else admin first.",
-  stockBelowZero: (available: number) => `Stock cannot go below 0: only ${available} left.`,
   unavailable: "The store is briefly unavailable. Please try again in a few seconds.",
 } as const;

@@ -20,6 +20,4 @@ export const VALIDATION_TEXT = {
   phoneRequired: "A phone number is required",
   paymentMethod: "Choose how you will pay",
   imagePath: "The image must be a photo uploaded to the store or a path of the store's own, such as /images/tools/hammer.svg",
-  stockDelta: "Enter a whole number other than 0",
-  stockReasonRequired: "Say why the stock changes",
 } as const;

@@ -5,22 +5,9 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  adminOrderSchema,
-  adminSummarySchema,
-  adminToolSchema,
-  auditEntrySchema,
-  cartSchema,
-  stockLedgerSchema,
-  type AdminOrder,
-  type AdminTool,
-  type AdminUser,
-  type AuditEntry,
-  type Order,
-  type Review,
-  type Tool,
-} from "../../contract/schemas";
-import { API_TEXT } from "../../contract/texts/api";
+import { cartSchema, type Order, type Review, type Tool } from "../../contract/schemas";
+import { adminOrderSchema, adminSummarySchema, adminToolSchema, auditEntrySchema, stockLedgerSchema, type AdminOrder, type AdminTool, type AdminUser, type AuditEntry } from "../../contract/admin-schemas";
+import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { tools } from "../db/schema";
 import { ledgerStock } from "../stock/ledger";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
@@ -258,7 +245,7 @@ describe.each(drivers())("admin API on %s", (driver) => {
 
       const skip = await move(placed._id, "shipped");
       expect(skip.statusCode).toBe(409);
-      expect(skip.json()).toEqual({ error: "ORDER_MOVE_FORBIDDEN", message: API_TEXT.orderMoveForbidden("pending", "shipped") });
+      expect(skip.json()).toEqual({ error: "ORDER_MOVE_FORBIDDEN", message: ADMIN_API_TEXT.orderMoveForbidden("pending", "shipped") });
       for (const status of ["paid", "shipped", "delivered"]) {
         const res = await move(placed._id, status);
         expect(res.statusCode, status).toBe(200);
@@ -341,7 +328,7 @@ describe.each(drivers())("admin API on %s", (driver) => {
       const owner = ((await admin.get(`/api/admin/users?q=${encodeURIComponent(ADMIN)}`)).json() as AdminUser[])[0] as AdminUser;
       const last = await patch(admin, `/api/admin/users/${owner._id}`, { role: "user" });
       expect(last.statusCode).toBe(409);
-      expect(last.json()).toEqual({ error: "LAST_ADMIN", message: API_TEXT.lastAdmin });
+      expect(last.json()).toEqual({ error: "LAST_ADMIN", message: ADMIN_API_TEXT.lastAdmin });
       expect((await admin.get("/api/admin/summary")).statusCode).toBe(200);
       expect((await patch(admin, `/api/admin/users/${randomUUID()}`, { role: "admin" })).statusCode).toBe(404);
       expect((await patch(admin, `/api/admin/users/${id}`, { role: "owner" })).statusCode).toBe(400);

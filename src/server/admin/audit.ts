@@ -3,7 +3,7 @@
  * it describes, so an action without its entry (or an entry without its action) cannot happen.
  */
 import { and, desc, eq, type SQL } from "drizzle-orm";
-import type { AuditEntry } from "../../contract/schemas";
+import type { AuditEntry } from "../../contract/admin-schemas";
 import type { Db, Tx } from "../db/client";
 import { totalOver } from "../db/paging";
 import { auditLog } from "../db/schema";

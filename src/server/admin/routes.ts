@@ -5,30 +5,10 @@
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import {
-  adminOrderListQuerySchema,
-  adminOrderSchema,
-  adminReviewListQuerySchema,
-  adminReviewPatchSchema,
-  adminReviewSchema,
-  adminSummarySchema,
-  adminToolInputSchema,
-  adminToolListQuerySchema,
-  adminToolPatchSchema,
-  adminToolSchema,
-  adminUserListQuerySchema,
-  adminUserPatchSchema,
-  adminUserSchema,
-  auditEntrySchema,
-  auditListQuerySchema,
-  deleteToolResultSchema,
-  idParamsSchema,
-  orderListQuerySchema,
-  orderStatusInputSchema,
-  stockLedgerSchema,
-  stockMovementInputSchema,
-} from "../../contract/schemas";
+import { idParamsSchema, orderListQuerySchema } from "../../contract/schemas";
+import { adminOrderListQuerySchema, adminOrderSchema, adminReviewListQuerySchema, adminReviewPatchSchema, adminReviewSchema, adminSummarySchema, adminToolInputSchema, adminToolListQuerySchema, adminToolPatchSchema, adminToolSchema, adminUserListQuerySchema, adminUserPatchSchema, adminUserSchema, auditEntrySchema, auditListQuerySchema, deleteToolResultSchema, orderStatusInputSchema, stockLedgerSchema, stockMovementInputSchema } from "../../contract/admin-schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { ADMIN_ROLE, CUSTOMER_ROLE } from "../auth/roles";
 import { createAdminTool, deleteOrArchiveTool, getAdminTool, listAdminTools, moveStock, updateAdminTool } from "../catalog/service";
 import { announceChange } from "../db/changes";
@@ -230,7 +210,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const result = await db.transaction(async (tx) => {
         const changed = await setReviewHidden(tx, request.params.id, request.body.hidden);
-        if (!changed) throw notFound(API_TEXT.reviewNotFound);
+        if (!changed) throw notFound(ADMIN_API_TEXT.reviewNotFound);
         if (changed.before.hidden !== changed.after.hidden) {
           await recordAudit(tx, actor, {
             action: changed.after.hidden ? "review.hide" : "review.restore",

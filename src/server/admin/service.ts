@@ -5,8 +5,9 @@
 import { and, desc, eq, ilike, ne, or, sql, type SQL } from "drizzle-orm";
 import { centsToDollars } from "../../contract/money";
 import { ORDER_STATUSES, type OrderStatus } from "../../contract/order-lifecycle";
-import type { AdminOrder, AdminSummary, AdminUser } from "../../contract/schemas";
+import type { AdminOrder, AdminSummary, AdminUser } from "../../contract/admin-schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { ADMIN_ROLE, CUSTOMER_ROLE, roleOf, type Role } from "../auth/roles";
 import type { Db } from "../db/client";
 import { totalOver } from "../db/paging";
@@ -98,9 +99,9 @@ export async function setUserRole(db: Db, id: string, role: Role, actor: AuditAc
   return db.transaction(async (tx) => {
     const admins = await tx.select({ id: user.id }).from(user).where(eq(user.role, ADMIN_ROLE)).orderBy(user.id).for("update");
     const [before] = await tx.select().from(user).where(eq(user.id, id)).for("update");
-    if (!before) throw notFound(API_TEXT.userNotFound);
+    if (!before) throw notFound(ADMIN_API_TEXT.userNotFound);
     if (roleOf(before) === role) return toAdminUser(before);
-    if (role === CUSTOMER_ROLE && admins.filter((a) => a.id !== id).length === 0) throw conflict("LAST_ADMIN", API_TEXT.lastAdmin);
+    if (role === CUSTOMER_ROLE && admins.filter((a) => a.id !== id).length === 0) throw conflict("LAST_ADMIN", ADMIN_API_TEXT.lastAdmin);
     const [after] = await tx.update(user).set({ role }).where(eq(user.id, id)).returning();
     if (!after) throw new Error("user row vanished under its lock");
     await recordAudit(tx, actor, {

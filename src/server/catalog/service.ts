@@ -1,18 +1,10 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
-import type {
-  AdminTool,
-  AdminToolInput,
-  AdminToolPatch,
-  Tool,
-  ToolInput,
-  ToolPatch,
-  adminToolListQuerySchema,
-  stockMovementInputSchema,
-  toolListQuerySchema,
-} from "../../contract/schemas";
+import type { Tool, ToolInput, ToolPatch, toolListQuerySchema } from "../../contract/schemas";
+import type { AdminTool, AdminToolInput, AdminToolPatch, adminToolListQuerySchema, stockMovementInputSchema } from "../../contract/admin-schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { recordAudit, type AuditActor, type AuditRecord } from "../admin/audit";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
@@ -240,7 +232,7 @@ export async function moveStock(db: Db, id: string, input: StockMovementRequest,
     const [before] = await tx.select().from(tools).where(eq(tools.id, id)).for("no key update");
     if (!before) throw notFound(API_TEXT.toolNotFound);
     if (before.availableQuantity + input.delta < 0) {
-      throw conflict("STOCK_BELOW_ZERO", API_TEXT.stockBelowZero(before.availableQuantity), { available: before.availableQuantity });
+      throw conflict("STOCK_BELOW_ZERO", ADMIN_API_TEXT.stockBelowZero(before.availableQuantity), { available: before.availableQuantity });
     }
     const [row] = await tx
       .update(tools)

@@ -4,6 +4,7 @@ import type { PaymentMethod } from "../../contract/constants";
 import { centsToDollars } from "../../contract/money";
 import type { Order, OrderEvent } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { pageWithTotal, totalOver } from "../db/paging";
@@ -268,7 +269,7 @@ export async function moveOrderStatus(
     if (before.status === to) return { before, after: before, moved: false };
     if (!canMove(before.status, to, actor.role)) {
       if (actor.role === "customer" && to === "cancelled") throw conflict("ORDER_NOT_PENDING", API_TEXT.orderNotPending);
-      throw conflict("ORDER_MOVE_FORBIDDEN", API_TEXT.orderMoveForbidden(before.status, to));
+      throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden(before.status, to));
     }
     const [after] = await tx
       .update(orders)

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { AdminReview, Review, ReviewInput } from "../../contract/schemas";
+import type { Review, ReviewInput } from "../../contract/schemas";
+import type { AdminReview } from "../../contract/admin-schemas";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { totalOver } from "../db/paging";

@@ -4,8 +4,8 @@
  * tool's `available_quantity` always equals the sum of its movements.
  */
 import { desc, eq, sql } from "drizzle-orm";
-import type { StockReason } from "../../contract/constants";
-import type { StockMovement } from "../../contract/schemas";
+import type { StockReason } from "../../contract/stock";
+import type { StockMovement } from "../../contract/admin-schemas";
 import type { Db, Tx } from "../db/client";
 import { stockMovements, user } from "../db/schema";
 
