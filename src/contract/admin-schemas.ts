@@ -42,11 +42,16 @@ export type AdminToolListQuery = Partial<z.infer<typeof adminToolListQuerySchema
 
 const lowStockThresholdSchema = z.number().int().min(0).max(LIMITS.quantity).nullable();
 
-/** Create: the public tool's fields, and optionally the owner's low-stock threshold. */
-export const adminToolInputSchema = toolInputSchema.extend({ lowStockThreshold: lowStockThresholdSchema.optional() }).strict();
+/**
+ * Create: the public tool's fields, optionally the owner's low-stock threshold, and whether it
+ * goes into the store at once (`active`, the default) or waits archived until restored.
+ */
+export const adminToolInputSchema = toolInputSchema
+  .extend({ lowStockThreshold: lowStockThresholdSchema.optional(), active: z.boolean().optional() })
+  .strict();
 export type AdminToolInput = z.infer<typeof adminToolInputSchema>;
 /** Edit: any of them; `active` archives (false) or restores (true) the tool. */
-export const adminToolPatchSchema = adminToolInputSchema.partial().extend({ active: z.boolean().optional() }).strict();
+export const adminToolPatchSchema = adminToolInputSchema.partial().strict();
 export type AdminToolPatch = z.infer<typeof adminToolPatchSchema>;
 
 export const stockMovementInputSchema = z

@@ -76,6 +76,7 @@ export const ADMIN_TEXT = {
     image: "Image path",
     imageHint: "A path of the store's own, such as /images/tools/claw-hammer.svg",
     threshold: "Low-stock threshold (empty: twice the minimum)",
+    activeNow: "In the store at once (untick to keep it archived until restored)",
     save: "Save",
     cancel: "Cancel",
   },

@@ -130,6 +130,17 @@ describe.each(drivers())("admin API on %s", (driver) => {
       expect((await admin.delete(`/api/admin/tools/${randomUUID()}`)).statusCode).toBe(404);
     });
 
+    it("creates a tool archived when asked, kept out of the store until restored", async () => {
+      const tag = randomUUID().slice(0, 8);
+      const tool = await newTool({ name: `Draft ${tag}`, active: false });
+      expect(tool.active).toBe(false);
+      expect((await t.app.inject({ method: "GET", url: `/api/tool?q=${tag}` })).headers["x-total-count"]).toBe("0");
+      await patch(admin, `/api/admin/tools/${tool._id}`, { active: true });
+      expect((await t.app.inject({ method: "GET", url: `/api/tool?q=${tag}` })).headers["x-total-count"]).toBe("1");
+      // The spec's POST /api/tool takes exactly the public fields.
+      expect((await admin.post("/api/tool", toolInput({ active: false }))).statusCode).toBe(400);
+    });
+
     it("marks a tool low on stock below its threshold, or below twice its minimum without one", async () => {
       expect((await newTool({ availableQuantity: 5, minimumQuantity: 3 })).lowStock).toBe(true);
       expect((await newTool({ availableQuantity: 6, minimumQuantity: 3 })).lowStock).toBe(false);

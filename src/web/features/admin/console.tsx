@@ -5,6 +5,8 @@
  */
 import { lazy, Suspense } from "react";
 import { Navigate, NavLink, Route, Routes, useLocation } from "react-router";
+import { ToastContainer } from "react-toastify";
+import { TOAST_OPTIONS } from "../../../contract/constants";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { TEXT } from "../../../contract/texts/site";
 import { Spinner } from "../../components/ui/states";
@@ -34,6 +36,7 @@ export default function AdminConsole() {
   if (user.role !== "admin") return <Navigate to="/" replace />;
   return (
     <div className="mx-auto max-w-7xl px-4 py-6">
+      <ToastContainer {...TOAST_OPTIONS} />
       <h1 className="mb-4 text-3xl font-bold">{ADMIN_TEXT.title}</h1>
       <div className="flex flex-col gap-6 md:flex-row">
         <nav aria-label={ADMIN_TEXT.menuLabel} className="md:w-48 md:shrink-0">

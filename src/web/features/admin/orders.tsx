@@ -39,7 +39,7 @@ export default function OrdersPage() {
         {({ items, total }) => (
           <>
             <Table label={ADMIN_TEXT.sections.orders}>
-              <thead>
+              <thead className="text-base-content">
                 <tr>
                   <th scope="col">{T.columns.number}</th>
                   <th scope="col">{T.columns.date}</th>
@@ -124,7 +124,7 @@ export function OrderPage() {
               <section>
                 <h3 className="mb-2 text-lg font-semibold">{T.lines}</h3>
                 <Table label={T.lines}>
-                  <thead>
+                  <thead className="text-base-content">
                     <tr>
                       <th scope="col">{T.columns.tools}</th>
                       <th scope="col">{ADMIN_TEXT.tools.columns.stock}</th>

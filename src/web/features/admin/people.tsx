@@ -30,7 +30,7 @@ export default function ReviewsPage() {
         {({ items, total }) => (
           <>
             <Table label={ADMIN_TEXT.sections.reviews}>
-              <thead>
+              <thead className="text-base-content">
                 <tr>
                   <th scope="col">{R.columns.name}</th>
                   <th scope="col">{R.columns.rating}</th>
@@ -94,7 +94,7 @@ export function UsersPage() {
         {({ items, total }) => (
           <>
             <Table label={ADMIN_TEXT.sections.users}>
-              <thead>
+              <thead className="text-base-content">
                 <tr>
                   <th scope="col">{U.columns.name}</th>
                   <th scope="col">{U.columns.email}</th>
@@ -150,7 +150,7 @@ export function AuditPage() {
         {({ items, total }) => (
           <>
             <Table label={ADMIN_TEXT.sections.audit}>
-              <thead>
+              <thead className="text-base-content">
                 <tr>
                   <th scope="col">{A.columns.when}</th>
                   <th scope="col">{A.columns.who}</th>

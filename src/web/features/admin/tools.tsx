@@ -78,7 +78,7 @@ export default function ToolsPage() {
         {({ items, total }) => (
           <>
             <Table label={ADMIN_TEXT.sections.tools}>
-              <thead>
+              <thead className="text-base-content">
                 <tr>
                   <th scope="col">{T.columns.name}</th>
                   <th scope="col">{T.columns.category}</th>
@@ -172,7 +172,7 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
           image: tool.image,
           lowStockThreshold: tool.lowStockThreshold,
         }
-      : { name: "", category: "hand-tools", description: "", image: "/images/tools/claw-hammer.svg", minimumQuantity: 1, lowStockThreshold: null },
+      : { name: "", category: "hand-tools", description: "", image: "/images/tools/claw-hammer.svg", minimumQuantity: 1, lowStockThreshold: null, active: true },
   });
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit((values) => {
@@ -226,6 +226,12 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
         <p id="image-hint" className="text-base-content/80 self-end text-sm">
           {F.imageHint}
         </p>
+        {!tool && (
+          <label className="label cursor-pointer justify-start gap-2 md:col-span-2">
+            <input type="checkbox" className="checkbox" {...form.register("active")} />
+            <span>{F.activeNow}</span>
+          </label>
+        )}
         <div className="md:col-span-2">
           {field("description", F.description, <textarea className="textarea textarea-bordered w-full" rows={3} {...form.register("description")} />)}
         </div>
@@ -316,7 +322,7 @@ export function ToolLedgerPage() {
             </form>
             <h3 className="mb-2 text-xl font-semibold">{S.title}</h3>
             <Table label={S.title}>
-              <thead>
+              <thead className="text-base-content">
                 <tr>
                   <th scope="col">{S.columns.when}</th>
                   <th scope="col">{S.columns.kind}</th>
