@@ -16,6 +16,7 @@ import rateLimit from "./plugins/rate-limit";
 import redis from "./plugins/redis";
 import security from "./plugins/security";
 import spa from "./plugins/spa";
+import uploads from "./plugins/uploads";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -61,6 +62,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(docs);
     await app.register(api);
     await app.register(crawlers);
+    await app.register(uploads);
     await app.register(spa);
   } catch (error) {
     // What opened before the failure (Redis, the database) closes with the app.

@@ -9,6 +9,10 @@ export const ADMIN_API_TEXT = {
   userNotFound: "No user with that id.",
   lastAdmin: "The store needs at least one admin: make someone else admin first.",
   stockBelowZero: (available: number) => `Stock cannot go below 0: only ${available} left.`,
+  photoMissing: "Send one photo in the form field 'file'.",
+  photoTooLarge: "The photo is larger than 5 MB.",
+  photoType: "The photo must be a JPEG, PNG or WebP image.",
+  photoUnreadable: "The photo could not be read: the file is damaged or not really an image.",
 } as const;
 
 export const ADMIN_VALIDATION_TEXT = {

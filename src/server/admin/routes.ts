@@ -3,6 +3,7 @@
  * hook of this whole plugin, so a route added later cannot forget it (and the endpoint × role
  * test enumerates them all from the app).
  */
+import multipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, orderListQuerySchema } from "../../contract/schemas";
@@ -12,12 +13,14 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { ADMIN_ROLE, CUSTOMER_ROLE } from "../auth/roles";
 import { createAdminTool, deleteOrArchiveTool, getAdminTool, listAdminTools, moveStock, updateAdminTool } from "../catalog/service";
 import { announceChange } from "../db/changes";
-import { notFound } from "../http/errors";
+import { PHOTO_MAX_BYTES } from "../../contract/images";
+import { ApiError, notFound } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import { moveOrderStatus } from "../orders/service";
 import { setReviewHidden, listAdminReviews } from "../reviews/service";
 import { listMovements } from "../stock/ledger";
 import { listAudit, recordAudit } from "./audit";
+import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
 import { getAdminOrder, listAdminOrders, listUsers, setUserRole, summary } from "./service";
 
 const tags = ["admin"];
@@ -25,6 +28,8 @@ const tags = ["admin"];
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   app.addHook("onRequest", app.requireAdmin);
+  // Only the console takes files, and only after the guard has let the caller in.
+  await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 0, parts: 1 } });
   const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
 
   // ---------------------------------------------------------------- tools
@@ -121,6 +126,50 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => moveStock(db, request.params.id, request.body, actorOf(request)),
+  );
+
+  app.post(
+    "/tools/:id/image",
+    {
+      schema: {
+        tags,
+        summary: "Upload a tool's photo (multipart field `file`: JPEG, PNG or WebP, at most 5 MB); it becomes resized WebP variants",
+        consumes: ["multipart/form-data"],
+        params: idParamsSchema,
+        response: { 200: adminToolSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const tool = await getAdminTool(db, request.params.id);
+      if (!tool) throw notFound(API_TEXT.toolNotFound);
+      if (!request.isMultipart()) throw new ApiError(400, "NO_FILE", ADMIN_API_TEXT.photoMissing);
+      let bytes: Buffer;
+      try {
+        const part = await request.file();
+        if (!part || part.fieldname !== "file") throw new ApiError(400, "NO_FILE", ADMIN_API_TEXT.photoMissing);
+        bytes = await part.toBuffer();
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        if (error instanceof app.multipartErrors.RequestFileTooLargeError) throw new ApiError(400, "FILE_TOO_LARGE", ADMIN_API_TEXT.photoTooLarge);
+        throw new ApiError(400, "BAD_UPLOAD", ADMIN_API_TEXT.photoMissing);
+      }
+      if (!sniffImageType(bytes)) throw new ApiError(400, "UNSUPPORTED_IMAGE", ADMIN_API_TEXT.photoType);
+      let stored: { image: string; files: string[] };
+      try {
+        stored = await storePhoto(app.config.uploadDir, tool._id, bytes);
+      } catch (error) {
+        if (error instanceof BadPhotoError) throw new ApiError(400, "BAD_IMAGE", ADMIN_API_TEXT.photoUnreadable);
+        throw error;
+      }
+      try {
+        const updated = await updateAdminTool(db, tool._id, { image: stored.image }, actorOf(request));
+        if (!updated) throw notFound(API_TEXT.toolNotFound);
+        return updated;
+      } catch (error) {
+        await removeFiles(stored.files);
+        throw error;
+      }
+    },
   );
 
   // ---------------------------------------------------------------- orders
