@@ -5,6 +5,7 @@
  * made by the global setup); tools it creates stay archived, so the catalogue's counts never move.
  */
 import AxeBuilder from "@axe-core/playwright";
+import sharp from "sharp";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { newAccount, pathOf, signedInPage, signUpViaApi } from "../support/e2e-helpers";
 import { ADMIN_EMAIL, APP_URL, PASSWORD } from "../support/env";
@@ -92,6 +93,29 @@ test("the admin adds a tool, edits it, restocks it and sees the movement in its 
   await expect(movements.first()).toContainText("+12");
   await expect(movements.first()).toContainText(ADMIN_EMAIL);
   await expect(movements.last()).toContainText("Initial stock");
+});
+
+test("the admin uploads a photo; the store serves its resized variants with srcset", async ({ page }) => {
+  await signInAsAdmin(page.request);
+  await page.goto(`/admin/tools/${adminToolId()}`);
+  const png = await sharp({ create: { width: 1400, height: 1000, channels: 3, background: { r: 30, g: 90, b: 160 } } }).png().toBuffer();
+  // A text file named like a photo is refused by its bytes, with the server's words.
+  await page.getByLabel("Upload a photo").setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not an image") });
+  await expect(page.getByRole("alert").filter({ hasText: "must be a JPEG, PNG or WebP" })).toBeVisible();
+
+  await page.getByLabel("Upload a photo").setInputFiles({ name: "level.png", mimeType: "image/png", buffer: png });
+  await expect(page.getByText("Photo uploaded.")).toBeVisible();
+  const photo = page.getByTestId("tool-photo");
+  await expect(photo).toHaveAttribute("src", /^\/uploads\/tools\/.+-640\.webp$/);
+  await expect(photo).toHaveAttribute("srcset", /-320\.webp 320w, .+-640\.webp 640w, .+-1280\.webp 1280w/);
+
+  await page.goto(`/tools/${adminToolId()}`);
+  const img = page.getByRole("img", { name: "Spirit Level, kept for the admin console test" });
+  await expect(img).toHaveAttribute("srcset", /1280w/);
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+  const src = (await img.getAttribute("src")) ?? "";
+  const served = await page.request.get(src);
+  expect(served.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
 });
 
 test("the admin moves an order along; the customer sees each status in My Orders", async ({ page, browser }) => {

@@ -120,6 +120,14 @@ export const ADMIN_TEXT = {
     none: "—",
   },
   statuses: { pending: "Pending", paid: "Paid", shipped: "Shipped", delivered: "Delivered", cancelled: "Cancelled" },
+  photo: {
+    title: "Photo",
+    choose: "Upload a photo",
+    hint: "JPEG, PNG or WebP, at most 5 MB",
+    progress: (percent: number) => `Uploading… ${percent}%`,
+    uploaded: "Photo uploaded.",
+    tooLarge: "The photo is larger than 5 MB.",
+  },
   reviews: {
     filter: "Show",
     all: "All reviews",

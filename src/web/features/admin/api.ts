@@ -147,3 +147,41 @@ export function useSetRole() {
     onSuccess: after,
   });
 }
+
+/**
+ * Uploads a tool's photo with XMLHttpRequest, whose upload events (unlike fetch's) report
+ * progress: `onProgress` gets 0–100 as the bytes leave.
+ */
+export function uploadPhoto(id: string, file: File, onProgress: (percent: number) => void): Promise<AdminTool> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/api/admin/tools/${encodeURIComponent(id)}/image`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("accept", "application/json");
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onload = () => {
+      let body: Partial<ApiErrorBody> & Partial<AdminTool> = {};
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        // not JSON: the generic message below
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as AdminTool);
+      else reject(new ApiRequestError(xhr.status, body.error ?? `HTTP_${xhr.status}`, body.message ?? TEXT.states.error, body));
+    };
+    xhr.onerror = () => reject(new ApiRequestError(0, "NETWORK", TEXT.states.networkError));
+    const form = new FormData();
+    form.append("file", file);
+    xhr.send(form);
+  });
+}
+
+export function useUploadPhoto() {
+  const after = useAfterChange();
+  return useMutation({
+    mutationFn: ({ id, file, onProgress }: { id: string; file: File; onProgress: (percent: number) => void }) => uploadPhoto(id, file, onProgress),
+    onSuccess: after,
+  });
+}

@@ -18,7 +18,8 @@ import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { QueryView } from "../../components/ui/states";
 import { usePageTitle } from "../../lib/page-title";
-import { ledgerQuery, toolsQuery, useCreateTool, useDeleteTool, useMoveStock, useUpdateTool } from "./api";
+import { photoSrcSet, PHOTO_MAX_BYTES } from "../../../contract/images";
+import { ledgerQuery, toolsQuery, useCreateTool, useDeleteTool, useMoveStock, useUpdateTool, useUploadPhoto } from "./api";
 import { Pager, Table, useFilters, when } from "./ui";
 
 const T = ADMIN_TEXT.tools;
@@ -283,6 +284,7 @@ export function ToolLedgerPage() {
             <p className="mb-4 text-lg" data-testid="stock-now">
               {S.current(tool.availableQuantity)}
             </p>
+            <PhotoUpload toolId={tool._id} image={tool.image} name={tool.name} />
             <form className="card bg-base-200 mb-6" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={S.submit}>
               <div className="card-body grid gap-3 md:grid-cols-3">
                 <label className="form-control">
@@ -349,5 +351,57 @@ export function ToolLedgerPage() {
         )}
       </QueryView>
     </div>
+  );
+}
+
+const P = ADMIN_TEXT.photo;
+
+/** The tool's photo, and an upload with its progress. */
+function PhotoUpload({ toolId, image, name }: { toolId: string; image: string; name: string }) {
+  const upload = useUploadPhoto();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const onFile = (file: File | undefined) => {
+    if (!file) return;
+    setProblem(null);
+    // The server decides (it reads the bytes); this only spares a 5 MB upload that cannot pass.
+    if (file.size > PHOTO_MAX_BYTES) {
+      setProblem(P.tooLarge);
+      return;
+    }
+    setProgress(0);
+    upload.mutate(
+      { id: toolId, file, onProgress: setProgress },
+      {
+        onSuccess: () => toast.success(P.uploaded),
+        onError: (e) => setProblem(e.message),
+        onSettled: () => setProgress(null),
+      },
+    );
+  };
+  return (
+    <section className="card bg-base-200 mb-6" aria-label={P.title}>
+      <div className="card-body flex flex-col gap-4 md:flex-row md:items-center">
+        <img src={image} srcSet={photoSrcSet(image)} sizes="160px" alt={name} width={160} height={120} className="rounded-box bg-base-100 h-30 w-40 object-cover" data-testid="tool-photo" />
+        <div className="flex flex-col gap-2">
+          <label className="form-control">
+            <span className="label-text">{P.choose}</span>
+            <input type="file" accept="image/jpeg,image/png,image/webp" className="file-input file-input-bordered" disabled={upload.isPending} onChange={(e) => onFile(e.target.files?.[0])} />
+          </label>
+          <span className="text-base-content/80 text-sm">{P.hint}</span>
+          {progress !== null && (
+            <label className="flex items-center gap-2 text-sm">
+              {P.progress(progress)}
+              <progress className="progress progress-primary w-48" value={progress} max={100} />
+            </label>
+          )}
+          {problem && (
+            <span className="text-error text-sm" role="alert">
+              {problem}
+            </span>
+          )}
+        </div>
+      </div>
+    </section>
   );
 }
