@@ -103,9 +103,9 @@ export default function ToolsPage() {
                     <td>
                       {tool.availableQuantity}
                       {tool.availableQuantity < tool.minimumQuantity ? (
-                        <span className="badge badge-error badge-soft ml-2">{T.outOfStock}</span>
+                        <span className="badge text-base-content border-base-content/40 bg-base-200 ml-2">{T.outOfStock}</span>
                       ) : (
-                        tool.lowStock && <span className="badge badge-warning badge-soft ml-2">{T.lowStock}</span>
+                        tool.lowStock && <span className="badge text-base-content border-warning bg-warning/15 ml-2">{T.lowStock}</span>
                       )}
                     </td>
                     <td>{tool.minimumQuantity}</td>
@@ -382,17 +382,17 @@ function PhotoUpload({ toolId, image, name }: { toolId: string; image: string; n
   return (
     <section className="card bg-base-200 mb-6" aria-label={P.title}>
       <div className="card-body flex flex-col gap-4 md:flex-row md:items-center">
-        <img src={image} srcSet={photoSrcSet(image)} sizes="160px" alt={name} width={160} height={120} className="rounded-box bg-base-100 h-30 w-40 object-cover" data-testid="tool-photo" />
+        <img src={image} srcSet={photoSrcSet(image)} sizes="160px" alt={name} width={160} height={120} className="rounded-box bg-base-100 aspect-[4/3] w-40 object-cover" data-testid="tool-photo" />
         <div className="flex flex-col gap-2">
           <label className="form-control">
             <span className="label-text">{P.choose}</span>
-            <input type="file" accept="image/jpeg,image/png,image/webp" className="file-input file-input-bordered" disabled={upload.isPending} onChange={(e) => onFile(e.target.files?.[0])} />
+            <input type="file" accept="image/jpeg,image/png,image/webp" className="text-sm" disabled={upload.isPending} onChange={(e) => onFile(e.target.files?.[0])} />
           </label>
           <span className="text-base-content/80 text-sm">{P.hint}</span>
           {progress !== null && (
             <label className="flex items-center gap-2 text-sm">
               {P.progress(progress)}
-              <progress className="progress progress-primary w-48" value={progress} max={100} />
+              <progress className="w-48" value={progress} max={100} />
             </label>
           )}
           {problem && (

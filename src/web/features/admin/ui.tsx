@@ -38,7 +38,7 @@ export function Pager({ page, total, onPage }: { page: number; total: number; on
 export function Table({ children, label }: { children: ReactNode; label: string }) {
   return (
     <div className="overflow-x-auto">
-      <table className="table-zebra table" aria-label={label}>
+      <table className="table" aria-label={label}>
         {children}
       </table>
     </div>
