@@ -19,6 +19,8 @@ export const PAGE_PATHS = [
   "/dashboard/review",
   "/dashboard/profile",
   "/dashboard/orders/:id",
+  /** The admin console: one lazy chunk with routes of its own (src/web/features/admin/console.tsx). */
+  "/admin/*",
 ] as const;
 
 /** Pages a search engine may read and list (the sitemap); everything else is personal. */
@@ -31,6 +33,11 @@ export const PRIVATE_PREFIXES = ["/dashboard", "/admin", "/api", "/cart", "/chec
 export function matchPage(pathname: string): { pattern: (typeof PAGE_PATHS)[number]; params: Record<string, string> } | null {
   const parts = pathname.split("/").filter(Boolean);
   for (const pattern of PAGE_PATHS) {
+    if (pattern.endsWith("/*")) {
+      const prefix = pattern.slice(1, -2);
+      if (parts[0] === prefix) return { pattern, params: {} };
+      continue;
+    }
     const wanted = pattern.split("/").filter(Boolean);
     if (wanted.length !== parts.length) continue;
     const params: Record<string, string> = {};

@@ -89,7 +89,7 @@ export const toolSchema = z.object({
 });
 export type Tool = z.infer<typeof toolSchema>;
 
-const pageQuery = {
+export const pageQuery = {
   page: z.coerce.number().int().min(1).max(LIMITS.page).default(1),
   limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
 };
@@ -113,10 +113,17 @@ const dollarsSchema = z
     message: V.priceDecimals,
   });
 
+/**
+ * A tool's image is a path of the store's own (its artwork, or a photo uploaded to it): never
+ * another site's address, a `javascript:` or `data:` URL, or a path climbing out with `..`.
+ */
+export const OWN_IMAGE_PATH = /^\/(?!\/)(?!.*\.\.)[A-Za-z0-9._~\-/]+$/;
+export const imagePathSchema = z.string().trim().min(1, V.imagePath).max(500).regex(OWN_IMAGE_PATH, V.imagePath);
+
 export const toolInputSchema = z
   .object({
     name: z.string().trim().min(1).max(LIMITS.toolName),
-    image: z.string().trim().min(1).max(500),
+    image: imagePathSchema,
     price: dollarsSchema,
     availableQuantity: z.number().int().min(0).max(LIMITS.quantity),
     minimumQuantity: z.number().int().min(1).max(LIMITS.quantity),
@@ -136,10 +143,16 @@ export const reviewSchema = z.object({
   rating: z.number().int(),
   description: z.string(),
   createdAt: z.string(),
+  /**
+   * Present (true) only when the author has a delivered order from the store, shown as
+   * 'Verified buyer': other reviews keep exactly the spec's fields.
+   */
+  verifiedBuyer: z.literal(true).optional(),
 });
 export type Review = z.infer<typeof reviewSchema>;
 
 export const reviewListQuerySchema = z.object({ ...pageQuery });
+
 
 export const reviewInputSchema = z.object({
   name: nameSchema,
@@ -312,4 +325,3 @@ export const checkoutResultSchema = z.object({
   priceChanged: z.boolean(),
 });
 export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
-

@@ -3,7 +3,7 @@
  * built SPA on the same origin: a list of plugins, registered in order. It never listens and
  * changes no data itself (seeding and the admin-role sync run at start-up: start-up.ts).
  */
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config";
 import { registerErrorHandling } from "./http/errors";
@@ -16,6 +16,7 @@ import rateLimit from "./plugins/rate-limit";
 import redis from "./plugins/redis";
 import security from "./plugins/security";
 import spa from "./plugins/spa";
+import uploads from "./plugins/uploads";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -31,7 +32,12 @@ function logger(config: Config) {
   };
 }
 
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** Hears every route as it is registered (the endpoint × role test enumerates them so). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger(config),
     // A hop count trusts that many proxies nearest the server (proxy-addr's own rule).
@@ -39,6 +45,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 64 * 1024,
     requestIdHeader: "x-request-id",
   });
+  if (options.onRoute) app.addHook("onRoute", options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("config", config);
@@ -55,6 +62,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.register(docs);
     await app.register(api);
     await app.register(crawlers);
+    await app.register(uploads);
     await app.register(spa);
   } catch (error) {
     // What opened before the failure (Redis, the database) closes with the app.

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
@@ -28,6 +29,8 @@ export interface Config {
   /** Origins allowed to post with cookies: the store's own, and DEV_ORIGINS (set by `npm run dev`). */
   trustedOrigins: string[];
   dataDir: string;
+  /** Where uploaded photos and their resized variants are kept (UPLOAD_DIR, else DATA_DIR/uploads). */
+  uploadDir: string;
   /** Absent: embedded PGlite under dataDir (or in memory when dataDir is "memory://"). */
   databaseUrl: string | undefined;
   authSecret: string;
@@ -203,6 +206,7 @@ const envSchema = z
     HOST: textVar.transform((v) => v ?? "127.0.0.1"),
     PUBLIC_URL: urlVar(["http:", "https:"]),
     DATA_DIR: textVar,
+    UPLOAD_DIR: textVar,
     DATABASE_URL: urlVar(["postgres:", "postgresql:"]),
     REDIS_URL: urlVar(["redis:", "rediss:"]),
     REDIS_KEY_PREFIX: textVar.transform((v) => v ?? "toolyard:"),
@@ -251,6 +255,12 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
   // "memory://" keeps PGlite in memory (tests); anything else is a folder below the app.
   const dataDir = rawDataDir === "memory://" ? rawDataDir : path.resolve(root, rawDataDir);
   const authSecret = e.AUTH_SECRET ?? readOrCreateSecret(dataDir);
+  // With the database in memory there is no data folder: photos go to a folder of this process.
+  const uploadDir = e.UPLOAD_DIR
+    ? path.resolve(root, e.UPLOAD_DIR)
+    : dataDir === "memory://"
+      ? path.join(tmpdir(), `toolyard-uploads-${process.pid}`)
+      : path.join(dataDir, "uploads");
   const authWindowMs = e.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000;
 
   return {
@@ -260,6 +270,7 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
     publicUrl,
     trustedOrigins: [...new Set([...loopbackAliases(publicUrl), ...e.DEV_ORIGINS])],
     dataDir,
+    uploadDir,
     databaseUrl: e.DATABASE_URL,
     authSecret,
     google:

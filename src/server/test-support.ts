@@ -7,7 +7,7 @@ import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { buildApp } from "./app";
+import { buildApp, type BuildOptions } from "./app";
 import { loadConfig, type Config } from "./config";
 import { prepareStore } from "./start-up";
 
@@ -45,7 +45,7 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-export async function startTestApp(driver: Driver, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(driver: Driver, env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestApp> {
   const pgDb = driver === "postgres" ? await createPostgresDatabase() : undefined;
   const config = loadConfig({
     NODE_ENV: "test",
@@ -55,7 +55,7 @@ export async function startTestApp(driver: Driver, env: Record<string, string> =
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
-  const app = await buildApp(config);
+  const app = await buildApp(config, options);
   await prepareStore(app);
   await app.ready();
   return {

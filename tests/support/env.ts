@@ -69,3 +69,18 @@ export const CART_TOOLS = [
     category: "hand-tools",
   },
 ] as const;
+
+/**
+ * The tool the admin console's spec owns (made by the global setup; its id in
+ * E2E_ADMIN_TOOL_ID): its customers order it and the console moves those orders along.
+ * Hand tools without "saw" in its name, for the catalogue specs' sake.
+ */
+export const ADMIN_SPEC_TOOL = {
+  name: "Spirit Level, kept for the admin console test",
+  image: "/images/tools/claw-hammer.svg",
+  price: 27,
+  availableQuantity: 200,
+  minimumQuantity: 1,
+  description: "A 60 cm spirit level that only the admin console's test orders.",
+  category: "hand-tools",
+} as const;

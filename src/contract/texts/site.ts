@@ -24,6 +24,7 @@ export const TEXT = {
     blogs: "Blogs",
     about: "About",
     dashboard: "Dashboard",
+    admin: "Admin",
     login: "Login",
     signOut: "Sign Out",
     openMenu: "Open menu",
@@ -76,6 +77,7 @@ export const TEXT = {
   reviews: {
     empty: "No reviews yet. Be the first to write one.",
     rating: (rating: number) => `Rated ${rating} out of 5`,
+    verifiedBuyer: "Verified buyer",
   },
   states: {
     loading: "Loading…",

@@ -35,6 +35,8 @@ declare module "fastify" {
     auth: Auth;
     requireUser: Guard;
     requireAdmin: Guard;
+    /** Forgets every remembered session: after a role change, the next request sees the new role. */
+    forgetSessions: () => void;
   }
   interface FastifyRequest {
     /** Set by requireUser / requireAdmin. */
@@ -109,6 +111,7 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
   };
   app.decorate("requireUser", requireUser);
   app.decorate("requireAdmin", requireAdmin);
+  app.decorate("forgetSessions", () => sessions.clear());
 
   async function forward(request: FastifyRequest, reply: FastifyReply) {
     // The path we guard must be the path better-auth routes (gateway.ts, rule 1).

@@ -58,7 +58,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const tool = await createTool(db, request.body);
+      const tool = await createTool(db, request.body, request.viewer);
       return reply.status(201).send(tool);
     },
   );
@@ -76,7 +76,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const tool = await updateTool(db, request.params.id, request.body);
+      const tool = await updateTool(db, request.params.id, request.body, request.viewer);
       if (!tool) throw notFound(API_TEXT.toolNotFound);
       return tool;
     },
@@ -94,7 +94,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!(await retireTool(db, request.params.id))) throw notFound(API_TEXT.toolNotFound);
+      if (!(await retireTool(db, request.params.id, request.viewer))) throw notFound(API_TEXT.toolNotFound);
       return reply.status(204).send(null);
     },
   );

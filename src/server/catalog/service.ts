@@ -1,11 +1,17 @@
-import { and, asc, eq, ilike, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
 import type { Tool, ToolInput, ToolPatch, toolListQuerySchema } from "../../contract/schemas";
+import type { AdminTool, AdminToolInput, AdminToolPatch, adminToolListQuerySchema, stockMovementInputSchema } from "../../contract/admin-schemas";
+import { API_TEXT } from "../../contract/texts/api";
+import { ADMIN_API_TEXT } from "../../contract/texts/admin";
+import { recordAudit, type AuditActor, type AuditRecord } from "../admin/audit";
 import { announceChange } from "../db/changes";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { pageWithTotal, totalOver } from "../db/paging";
-import { tools } from "../db/schema";
+import { orderLines, orders, tools } from "../db/schema";
+import { conflict, notFound } from "../http/errors";
+import { recordMovements } from "../stock/ledger";
 
 type ToolRow = typeof tools.$inferSelect;
 
@@ -22,6 +28,8 @@ export const toToolDto = (row: ToolRow): Tool => ({
 
 /** The list query as the route has parsed it (defaults applied): the contract's schema decides its shape. */
 export type ToolQuery = z.infer<typeof toolListQuerySchema>;
+export type AdminToolQuery = z.infer<typeof adminToolListQuerySchema>;
+export type StockMovementRequest = z.output<typeof stockMovementInputSchema>;
 
 /** `%` and `_` typed by a customer are literal characters, not wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -58,37 +66,190 @@ export async function getTool(db: Db, id: string): Promise<Tool | undefined> {
   return row ? toToolDto(row) : undefined;
 }
 
-export async function createTool(db: Db, input: ToolInput): Promise<Tool> {
-  const { price, ...rest } = input;
-  const [row] = await db
-    .insert(tools)
-    .values({ ...rest, priceCents: dollarsToCents(price) })
-    .returning();
-  if (!row) throw new Error("insert returned no row");
-  announceChange(db, "tools");
-  return toToolDto(row);
+/** Who changes the catalogue: an admin (audited), or null for the store itself (seeding, tests). */
+export type Actor = AuditActor | null;
+
+export const toAdminToolDto = (row: ToolRow): AdminTool => {
+  const threshold = row.lowStockThreshold ?? 2 * row.minimumQuantity;
+  return {
+    ...toToolDto(row),
+    active: row.active,
+    lowStockThreshold: row.lowStockThreshold,
+    lowStock: row.active && row.availableQuantity < threshold,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+};
+
+/** The console's list: archived tools too (status), newest first. */
+export async function listAdminTools(db: Db, query: AdminToolQuery): Promise<{ items: AdminTool[]; total: number }> {
+  const filters: SQL[] = [];
+  if (query.status) filters.push(eq(tools.active, query.status === "active"));
+  if (query.category) filters.push(eq(tools.category, query.category));
+  if (query.q) {
+    const pattern = `%${escapeLike(query.q)}%`;
+    const match = or(ilike(tools.name, pattern), ilike(tools.description, pattern));
+    if (match) filters.push(match);
+  }
+  const where = filters.length > 0 ? and(...filters) : undefined;
+  const page = await pageWithTotal(
+    db
+      .select({ row: tools, total: totalOver() })
+      .from(tools)
+      .where(where)
+      .orderBy(desc(tools.createdAt), desc(tools.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    query.page,
+    () => db.$count(tools, where),
+  );
+  return { items: page.items.map(toAdminToolDto), total: page.total };
 }
 
-export async function updateTool(db: Db, id: string, patch: ToolPatch): Promise<Tool | undefined> {
+export async function getAdminTool(db: Db | Tx, id: string): Promise<AdminTool | undefined> {
+  const [row] = await db.select().from(tools).where(eq(tools.id, id)).limit(1);
+  return row ? toAdminToolDto(row) : undefined;
+}
+
+async function audit(tx: Tx, actor: Actor, record: AuditRecord): Promise<void> {
+  if (actor) await recordAudit(tx, actor, record);
+}
+
+/** Adds a tool; its stock is the first movement of its ledger. */
+export async function createAdminTool(db: Db, input: AdminToolInput, actor: Actor): Promise<AdminTool> {
+  const { price, ...rest } = input;
+  const row = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(tools)
+      .values({ ...rest, priceCents: dollarsToCents(price) })
+      .returning();
+    if (!created) throw new Error("insert returned no row");
+    await recordMovements(tx, [{ toolId: created.id, delta: created.availableQuantity, reason: "initial", actorId: actor?.id ?? null }]);
+    await audit(tx, actor, { action: "tool.create", entity: "tool", entityId: created.id, after: toAdminToolDto(created) });
+    return created;
+  });
+  announceChange(db, "tools");
+  return toAdminToolDto(row);
+}
+
+export async function createTool(db: Db, input: ToolInput, actor: Actor = null): Promise<Tool> {
+  return toToolDto(fromAdmin(await createAdminTool(db, input, actor)));
+}
+
+/**
+ * Changes a tool. A new `availableQuantity` is a correction in the ledger (the difference);
+ * `active` archives or restores it. `activeOnly` keeps the spec's PUT /api/tool/:id to the
+ * catalogue's tools (an archived one is not found there).
+ */
+export async function updateAdminTool(
+  db: Db,
+  id: string,
+  patch: AdminToolPatch,
+  actor: Actor,
+  options: { activeOnly?: boolean } = {},
+): Promise<AdminTool | undefined> {
   const { price, ...rest } = patch;
   const values = { ...rest, ...(price === undefined ? {} : { priceCents: dollarsToCents(price) }) };
-  if (Object.keys(values).length === 0) return getTool(db, id);
-  const [row] = await db
-    .update(tools)
-    .set(values)
-    .where(and(eq(tools.id, id), eq(tools.active, true)))
-    .returning();
-  if (row) announceChange(db, "tools");
-  return row ? toToolDto(row) : undefined;
+  const result = await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(tools)
+      .where(and(eq(tools.id, id), options.activeOnly ? eq(tools.active, true) : undefined))
+      .for("no key update");
+    if (!before) return undefined;
+    if (Object.keys(values).length === 0) return { before, after: before };
+    const [after] = await tx.update(tools).set(values).where(eq(tools.id, id)).returning();
+    if (!after) throw new Error("tool row vanished under its lock");
+    await recordMovements(tx, [
+      { toolId: id, delta: after.availableQuantity - before.availableQuantity, reason: "correction", note: "stock set on the tool", actorId: actor?.id ?? null },
+    ]);
+    const action = rest.active === undefined || rest.active === before.active ? "tool.update" : rest.active ? "tool.restore" : "tool.archive";
+    await audit(tx, actor, { action, entity: "tool", entityId: id, before: toAdminToolDto(before), after: toAdminToolDto(after) });
+    return { before, after };
+  });
+  if (!result) return undefined;
+  if (result.after !== result.before) announceChange(db, "tools");
+  return toAdminToolDto(result.after);
 }
 
-/** Retires a tool: it leaves the catalogue, past orders keep it. */
-export async function retireTool(db: Db, id: string): Promise<boolean> {
-  const rows = await db
-    .update(tools)
-    .set({ active: false })
-    .where(and(eq(tools.id, id), eq(tools.active, true)))
-    .returning({ id: tools.id });
-  if (rows.length > 0) announceChange(db, "tools");
-  return rows.length > 0;
+export async function updateTool(db: Db, id: string, patch: ToolPatch, actor: Actor = null): Promise<Tool | undefined> {
+  const tool = await updateAdminTool(db, id, patch, actor, { activeOnly: true });
+  return tool ? toToolDto(fromAdmin(tool)) : undefined;
+}
+
+/** An AdminTool back in the row's shape, for the public DTO. */
+function fromAdmin(tool: AdminTool): ToolRow {
+  return {
+    id: tool._id,
+    name: tool.name,
+    image: tool.image,
+    priceCents: dollarsToCents(tool.price),
+    availableQuantity: tool.availableQuantity,
+    minimumQuantity: tool.minimumQuantity,
+    description: tool.description,
+    category: tool.category,
+    active: tool.active,
+    lowStockThreshold: tool.lowStockThreshold,
+    createdAt: new Date(tool.createdAt),
+    updatedAt: new Date(tool.updatedAt),
+  };
+}
+
+/** Retires a tool: it leaves the catalogue, past orders keep it (the spec's DELETE /api/tool/:id). */
+export async function retireTool(db: Db, id: string, actor: Actor = null): Promise<boolean> {
+  const result = await updateAdminTool(db, id, { active: false }, actor, { activeOnly: true });
+  return result !== undefined;
+}
+
+/**
+ * The console's delete: a tool that was ever ordered is archived (its orders keep it); one
+ * that never was is deleted with its ledger. Returns undefined for an unknown id.
+ */
+export async function deleteOrArchiveTool(db: Db, id: string, actor: Actor): Promise<"deleted" | "archived" | undefined> {
+  const outcome = await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(tools).where(eq(tools.id, id)).for("update");
+    if (!before) return undefined;
+    const ordered = (await tx.$count(orderLines, eq(orderLines.toolId, id))) + (await tx.$count(orders, eq(orders.toolId, id)));
+    if (ordered > 0) {
+      const [after] = await tx.update(tools).set({ active: false }).where(eq(tools.id, id)).returning();
+      await audit(tx, actor, { action: "tool.archive", entity: "tool", entityId: id, before: toAdminToolDto(before), after: after ? toAdminToolDto(after) : null });
+      return "archived" as const;
+    }
+    await tx.delete(tools).where(eq(tools.id, id));
+    await audit(tx, actor, { action: "tool.delete", entity: "tool", entityId: id, before: toAdminToolDto(before), after: null });
+    return "deleted" as const;
+  });
+  if (outcome) announceChange(db, "tools");
+  return outcome;
+}
+
+/**
+ * A restock or correction by an admin: one movement, and the stock changed by its delta in
+ * the same statement, refused (409) if it would go below zero.
+ */
+export async function moveStock(db: Db, id: string, input: StockMovementRequest, actor: AuditActor): Promise<AdminTool> {
+  const after = await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(tools).where(eq(tools.id, id)).for("no key update");
+    if (!before) throw notFound(API_TEXT.toolNotFound);
+    if (before.availableQuantity + input.delta < 0) {
+      throw conflict("STOCK_BELOW_ZERO", ADMIN_API_TEXT.stockBelowZero(before.availableQuantity), { available: before.availableQuantity });
+    }
+    const [row] = await tx
+      .update(tools)
+      .set({ availableQuantity: sql`${tools.availableQuantity} + ${input.delta}` })
+      .where(eq(tools.id, id))
+      .returning();
+    if (!row) throw new Error("tool row vanished under its lock");
+    await recordMovements(tx, [{ toolId: id, delta: input.delta, reason: input.reason, note: input.note, actorId: actor.id }]);
+    await recordAudit(tx, actor, {
+      action: `stock.${input.reason}`,
+      entity: "tool",
+      entityId: id,
+      before: { availableQuantity: before.availableQuantity },
+      after: { availableQuantity: row.availableQuantity, delta: input.delta, note: input.note },
+    });
+    return row;
+  });
+  announceChange(db, "tools");
+  return toAdminToolDto(after);
 }

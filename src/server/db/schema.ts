@@ -10,6 +10,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   bigserial,
@@ -19,7 +20,7 @@ import {
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
-import { CATEGORIES, ORDER_STATUSES_DB, PAYMENT_METHODS } from "./enums";
+import { CATEGORIES, ORDER_STATUSES_DB, PAYMENT_METHODS, STOCK_REASONS } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -115,6 +116,8 @@ export const tools = pgTable(
     description: text("description").notNull(),
     /** Tools are retired, not deleted, so past orders keep their tool. */
     active: boolean("active").notNull().default(true),
+    /** The owner's "low on stock" line for this tool; null means twice its minimum. */
+    lowStockThreshold: integer("low_stock_threshold"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -266,6 +269,50 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
+export const stockReason = pgEnum("stock_reason", STOCK_REASONS);
+
+/**
+ * The stock ledger: every change of a tool's stock is one row, so a tool's stock is always
+ * the sum of its movements (the first being its "initial" stock).
+ */
+export const stockMovements = pgTable(
+  "stock_movements",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    reason: stockReason("reason").notNull(),
+    /** The admin's words for a restock or a correction. */
+    note: text("note").notNull().default(""),
+    /** The order that took or returned the stock. */
+    orderId: text("order_id").references(() => orders.id, { onDelete: "set null" }),
+    /** Who made the change: a customer (orders), an admin, or null for the store itself. */
+    actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("stock_movements_tool_idx").on(t.toolId, t.id)],
+);
+
+/** Every admin action: who, what, which record, the record before and after, and when. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
+    /** Kept as it was, so the entry still says who after the account is gone. */
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    entity: text("entity").notNull(),
+    entityId: text("entity_id").notNull(),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_created_idx").on(t.createdAt)],
+);
+
 export const schema = {
   user,
   session,
@@ -279,7 +326,10 @@ export const schema = {
   orderEvents,
   cartLines,
   idempotencyKeys,
+  stockMovements,
+  auditLog,
   toolCategory,
+  stockReason,
   orderStatus,
   paymentMethod,
 };

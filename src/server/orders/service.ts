@@ -4,10 +4,13 @@ import type { PaymentMethod } from "../../contract/constants";
 import { centsToDollars } from "../../contract/money";
 import type { Order, OrderEvent } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { pageWithTotal, totalOver } from "../db/paging";
-import { orderEvents, orderLines, orders, tools } from "../db/schema";
+import { orderEvents, orderLines, orders, stockMovements, tools } from "../db/schema";
+import { recordMovements } from "../stock/ledger";
+import { canMove, returnsStock, type OrderActor, type OrderStatus } from "../../contract/order-lifecycle";
 import { conflict, notFound } from "../http/errors";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -135,6 +138,11 @@ export async function insertOrders(tx: Tx, drafts: NewOrder[]): Promise<Order[]>
     ), e as (
       insert into ${orderEvents} (order_id, status, actor_id, actor_role, created_at)
       select o.id, 'pending', o.user_id, 'customer', ${at}::timestamptz from o
+    ), m as (
+      insert into ${stockMovements} (tool_id, delta, reason, order_id, actor_id, created_at)
+      select r.tool_id, -r.quantity, 'order', o.id, o.user_id, ${at}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as r(order_id text, tool_id text, quantity integer)
+        join o on o.id = r.order_id
     )
     select id, number from o`);
   const numberOf = new Map((result as unknown as { rows: { id: string; number: number | string }[] }).rows.map((r) => [r.id, Number(r.number)]));
@@ -199,47 +207,94 @@ export async function getOrder(db: Db, userId: string, orderId: string): Promise
 
 /**
  * Returns every line's stock of an order that has just been cancelled (in `tx`), tools in
- * id order like every other transaction that locks tools, and records the move.
+ * id order like every other transaction that locks tools, each as a movement in the ledger.
  */
-export async function restockCancelled(tx: Tx, order: OrderRow, actor: { id: string | null; role: ActorRole }): Promise<void> {
+export async function restockCancelled(tx: Tx, order: OrderRow, actor: { id: string | null }): Promise<void> {
   const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
   const perTool = new Map<string, number>();
   for (const line of lines) perTool.set(line.toolId, (perTool.get(line.toolId) ?? 0) + line.quantity);
-  for (const [toolId, quantity] of [...perTool].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  const returned = [...perTool].sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [toolId, quantity] of returned) {
     await tx
       .update(tools)
       .set({ availableQuantity: sql`${tools.availableQuantity} + ${quantity}` })
       .where(eq(tools.id, toolId));
   }
-  await tx.insert(orderEvents).values({ orderId: order.id, status: "cancelled", actorId: actor.id, actorRole: actor.role });
+  await recordMovements(
+    tx,
+    returned.map(([toolId, quantity]) => ({ toolId, delta: quantity, reason: "cancel", orderId: order.id, actorId: actor.id })),
+  );
+}
+
+/** Who asks for a move: a customer may only move their own orders (anyone else's is not found). */
+export interface MoveActor {
+  id: string;
+  role: OrderActor;
+}
+
+export interface MoveResult {
+  /** The order before the move (or as it is, when nothing moved). */
+  before: OrderRow;
+  after: OrderRow;
+  /** False when the order already had that status: a repeated request changes nothing. */
+  moved: boolean;
 }
 
 /**
- * Cancels the caller's own pending order and returns each line's stock, in one transaction.
- * The guard `status = 'pending'` on the order's UPDATE is what makes it exactly once: a repeat
- * matches no row, and of two concurrent cancels the second waits on the first's row lock,
- * then re-checks the guard against the committed row and matches nothing either. Only the
- * cancel that changed the row restocks, and everything commits together or not at all.
- * Someone else's order is simply not found.
+ * THE one place where an order changes status: every move (a customer's cancel, an admin's
+ * step along the lifecycle) goes through here. In one transaction it locks the order's row,
+ * checks the lifecycle (order-lifecycle.ts) for this actor, updates the status, writes the
+ * history step and, for a cancel, returns the stock (exactly once: the row lock makes a
+ * second cancel see the first one's result and change nothing). `inTransaction` runs in the
+ * same transaction after the move (the audit entry, a mail in the outbox).
+ *
+ * Throws 404 for an unknown order (or another customer's), 409 for a move the lifecycle forbids.
+ */
+export async function moveOrderStatus(
+  db: Db,
+  orderId: string,
+  to: OrderStatus,
+  actor: MoveActor,
+  inTransaction?: (tx: Tx, result: MoveResult) => Promise<void>,
+): Promise<MoveResult> {
+  const result = await db.transaction(async (tx) => {
+    const ownOnly = actor.role === "customer" ? eq(orders.userId, actor.id) : undefined;
+    const [before] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, orderId), ownOnly))
+      // Enough to serialize moves; new rows pointing at the order (its events) are not blocked.
+      .for("no key update");
+    if (!before) throw notFound(API_TEXT.orderNotFound);
+    if (before.status === to) return { before, after: before, moved: false };
+    if (!canMove(before.status, to, actor.role)) {
+      if (actor.role === "customer" && to === "cancelled") throw conflict("ORDER_NOT_PENDING", API_TEXT.orderNotPending);
+      throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden(before.status, to));
+    }
+    const [after] = await tx
+      .update(orders)
+      .set({ status: to, ...(to === "cancelled" ? { cancelledAt: sql`now()` } : {}) })
+      .where(eq(orders.id, orderId))
+      .returning();
+    if (!after) throw new Error("order row vanished under its lock");
+    await tx.insert(orderEvents).values({ orderId, status: to, actorId: actor.id, actorRole: actor.role });
+    if (returnsStock(to)) await restockCancelled(tx, after, actor);
+    const moved: MoveResult = { before, after, moved: true };
+    await inTransaction?.(tx, moved);
+    return moved;
+  });
+  if (result.moved && returnsStock(to)) announceChange(db, "tools");
+  // A delivered order makes its customer's reviews 'Verified buyer'.
+  if (result.moved && to === "delivered") announceChange(db, "reviews");
+  return result;
+}
+
+/**
+ * Cancels the caller's own pending order and returns each line's stock (moveOrderStatus).
+ * Repeating the cancel changes nothing and says so; a paid or later order is 409; someone
+ * else's order is simply not found.
  */
 export async function cancelOrder(db: Db, userId: string, orderId: string): Promise<Order> {
-  const cancelled = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(orders)
-      .set({ status: "cancelled", cancelledAt: sql`now()` })
-      .where(and(eq(orders.id, orderId), eq(orders.userId, userId), eq(orders.status, "pending")))
-      .returning();
-    if (!row) return undefined;
-    await restockCancelled(tx, row, { id: userId, role: "customer" });
-    return row;
-  });
-  if (cancelled) {
-    announceChange(db, "tools");
-    return getOrder(db, userId, orderId);
-  }
-
-  const order = await getOrder(db, userId, orderId);
-  // Already cancelled: repeating the cancel changes nothing and says so.
-  if (order.status === "cancelled") return order;
-  throw conflict("ORDER_NOT_PENDING", API_TEXT.orderNotPending);
+  await moveOrderStatus(db, orderId, "cancelled", { id: userId, role: "customer" });
+  return getOrder(db, userId, orderId);
 }

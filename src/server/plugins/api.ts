@@ -1,5 +1,6 @@
 /** The API under /api: accounts first (its guards are what the feature routes use), then each feature. */
 import fp from "fastify-plugin";
+import { adminRoutes } from "../admin/routes";
 import authPlugin from "../auth/plugin";
 import { cartRoutes } from "../cart/routes";
 import { catalogRoutes } from "../catalog/routes";
@@ -19,6 +20,7 @@ export default fp(
         await api.register(orderRoutes);
         await api.register(profileRoutes);
         await api.register(cartRoutes);
+        await api.register(adminRoutes, { prefix: "/admin" });
       },
       { prefix: "/api" },
     );

@@ -1,34 +1,42 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Review, ReviewInput } from "../../contract/schemas";
+import type { AdminReview } from "../../contract/admin-schemas";
 import { announceChange } from "../db/changes";
-import type { Db } from "../db/client";
-import { pageWithTotal, totalOver } from "../db/paging";
-import { reviews } from "../db/schema";
+import type { Db, Tx } from "../db/client";
+import { totalOver } from "../db/paging";
+import { orders, reviews, user } from "../db/schema";
 
 type ReviewRow = typeof reviews.$inferSelect;
 
-const toReviewDto = (row: ReviewRow): Review => ({
+const toReviewDto = (row: ReviewRow, verifiedBuyer: boolean): Review => ({
   _id: row.id,
   name: row.name,
   rating: row.rating,
   description: row.description,
   createdAt: row.createdAt.toISOString(),
+  ...(verifiedBuyer ? { verifiedBuyer: true as const } : {}),
 });
+
+/** The review's author has an order of the store that was delivered. */
+const verifiedBuyer = () =>
+  // Spelled out with aliases: Drizzle writes a one-table select's columns unqualified, and
+  // "user_id" inside the subquery would then be the order's own.
+  sql<boolean>`exists (select 1 from ${orders} as delivered where delivered.user_id = "reviews"."user_id" and delivered.status = 'delivered')`.mapWith(
+    // Drivers hand a boolean over as true/false or as 't'/'f' (a plain Boolean() would read 'f' as true).
+    (v: unknown) => v === true || v === "t" || v === "true",
+  );
 
 export async function listReviews(db: Db, page: number, limit: number): Promise<{ items: Review[]; total: number }> {
   const visible = eq(reviews.hidden, false);
-  const result = await pageWithTotal(
-    db
-      .select({ row: reviews, total: totalOver() })
-      .from(reviews)
-      .where(visible)
-      .orderBy(desc(reviews.createdAt), desc(reviews.id))
-      .limit(limit)
-      .offset((page - 1) * limit),
-    page,
-    () => db.$count(reviews, visible),
-  );
-  return { items: result.items.map(toReviewDto), total: result.total };
+  const rows = await db
+    .select({ review: reviews, verified: verifiedBuyer(), total: totalOver() })
+    .from(reviews)
+    .where(visible)
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  const total = rows[0]?.total ?? (page > 1 ? await db.$count(reviews, visible) : 0);
+  return { items: rows.map((r) => toReviewDto(r.review, r.verified)), total };
 }
 
 export async function addReview(db: Db, userId: string, input: ReviewInput): Promise<Review> {
@@ -38,5 +46,45 @@ export async function addReview(db: Db, userId: string, input: ReviewInput): Pro
     .returning();
   if (!row) throw new Error("insert returned no row");
   announceChange(db, "reviews");
-  return toReviewDto(row);
+  const [verified] = await db.select({ verified: verifiedBuyer() }).from(reviews).where(eq(reviews.id, row.id));
+  return toReviewDto(row, verified?.verified ?? false);
+}
+
+/** Every review, hidden ones too, newest first, for the console. */
+export async function listAdminReviews(
+  db: Db,
+  query: { hidden?: boolean | undefined; page: number; limit: number },
+): Promise<{ items: AdminReview[]; total: number }> {
+  const where = query.hidden === undefined ? undefined : eq(reviews.hidden, query.hidden);
+  const rows = await db
+    .select({ review: reviews, verified: verifiedBuyer(), email: user.email, total: totalOver() })
+    .from(reviews)
+    .leftJoin(user, eq(user.id, reviews.userId))
+    .where(where)
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  const total = rows[0]?.total ?? (query.page > 1 ? await db.$count(reviews, where) : 0);
+  return {
+    items: rows.map(({ review, verified, email }) => ({ ...toReviewDto(review, verified), hidden: review.hidden, authorEmail: email })),
+    total,
+  };
+}
+
+export async function getAdminReview(db: Db | Tx, id: string): Promise<AdminReview | undefined> {
+  const [row] = await db
+    .select({ review: reviews, verified: verifiedBuyer(), email: user.email })
+    .from(reviews)
+    .leftJoin(user, eq(user.id, reviews.userId))
+    .where(eq(reviews.id, id));
+  return row ? { ...toReviewDto(row.review, row.verified), hidden: row.review.hidden, authorEmail: row.email } : undefined;
+}
+
+/** Hides or restores a review; returns it as it was and as it is, or undefined for an unknown id. */
+export async function setReviewHidden(tx: Tx, id: string, hidden: boolean): Promise<{ before: AdminReview; after: AdminReview } | undefined> {
+  const before = await getAdminReview(tx, id);
+  if (!before) return undefined;
+  await tx.update(reviews).set({ hidden }).where(and(eq(reviews.id, id)));
+  const after = (await getAdminReview(tx, id)) as AdminReview;
+  return { before, after };
 }

@@ -47,6 +47,13 @@ export function Navbar() {
           </NavLink>
         </li>
       )}
+      {user?.role === "admin" && (
+        <li>
+          <NavLink to="/admin" className={linkClass}>
+            {TEXT.nav.admin}
+          </NavLink>
+        </li>
+      )}
       <li>
         {user ? (
           <button type="button" onClick={() => void onSignOut()}>

@@ -30,6 +30,8 @@ const OrderPage = page(() => import("../features/dashboard/order-page"));
 const AddReview = page(() => import("../features/dashboard/add-review"));
 const MyProfile = page(() => import("../features/dashboard/my-profile"));
 const NotFoundPage = page(() => import("../features/pages/not-found-page"));
+// The admin console: its own chunk, with routes of its own; never downloaded by a shopper.
+const AdminConsole = page(() => import("../features/admin/console"));
 
 function Lazy({ component: Component }: { component: LazyExoticComponent<ComponentType> }) {
   return (
@@ -65,6 +67,7 @@ export function AppRoutes() {
             <Route path="profile" element={<Lazy component={MyProfile} />} />
           </Route>
         </Route>
+        <Route path="admin/*" element={<Lazy component={AdminConsole} />} />
         <Route path="*" element={<Lazy component={NotFoundPage} />} />
       </Route>
     </Routes>

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { photoSrcSet } from "../../../contract/images";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { formatDollars } from "../../../contract/money";
@@ -68,7 +69,7 @@ function PurchaseForm({ tool }: { tool: Tool }) {
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
       <figure className="bg-base-200 rounded-box overflow-hidden">
-        <img src={tool.image} alt={tool.name} width={640} height={480} className="w-full" />
+        <img src={tool.image} srcSet={photoSrcSet(tool.image)} sizes="(min-width: 768px) 50vw, 100vw" alt={tool.name} width={640} height={480} className="w-full" />
       </figure>
       <div className="flex flex-col gap-4">
         <h1 className="text-3xl font-bold">{tool.name}</h1>

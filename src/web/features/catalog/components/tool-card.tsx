@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from "react";
+import { photoSrcSet } from "../../../../contract/images";
 import { Link } from "react-router";
 import type { Tool } from "../../../../contract/schemas";
 import { formatDollars } from "../../../../contract/money";
@@ -16,7 +17,7 @@ export function ToolCard({ tool }: { tool: Tool }) {
   return (
     <article className="card bg-base-100 border-base-300 border shadow-sm transition hover:shadow-md" data-testid="tool-card">
       <figure className="bg-base-200 aspect-[4/3]">
-        <img src={tool.image} alt={tool.name} width={640} height={480} loading="lazy" className="h-full w-full object-cover" />
+        <img src={tool.image} srcSet={photoSrcSet(tool.image)} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" alt={tool.name} width={640} height={480} loading="lazy" className="h-full w-full object-cover" />
       </figure>
       <div className="card-body">
         <h3 className="card-title text-lg">

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { photoSrcSet } from "../../../../contract/images";
 import { Link, useParams } from "react-router";
 import { CATEGORY_LABELS } from "../../../../contract/constants";
 import { formatDollars } from "../../../../contract/money";
@@ -42,7 +43,7 @@ export default function ToolPage() {
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
       <figure className="bg-base-200 rounded-box overflow-hidden">
-        <img src={data.image} alt={data.name} width={640} height={480} className="w-full" />
+        <img src={data.image} srcSet={photoSrcSet(data.image)} sizes="(min-width: 768px) 50vw, 100vw" alt={data.name} width={640} height={480} className="w-full" />
       </figure>
       <div className="flex flex-col gap-4">
         <p className="text-sm">

@@ -17,7 +17,10 @@ export function ReviewCard({ review }: { review: Review }) {
     <article className="card bg-base-100 border-base-300 border" data-testid="review-card">
       <div className="card-body">
         <div className="flex items-center justify-between gap-2">
-          <h3 className="font-semibold">{review.name}</h3>
+          <h3 className="font-semibold">
+            {review.name}
+            {review.verifiedBuyer && <span className="badge badge-success badge-soft badge-sm ml-2">{TEXT.reviews.verifiedBuyer}</span>}
+          </h3>
           <Stars rating={review.rating} />
         </div>
         <p className="text-sm" data-testid="review-rating">

@@ -1,0 +1,164 @@
+/**
+ * The console's payloads (admin only: a shopper's page never imports this file), one zod
+ * schema each, shared by the console's forms and the /api/admin routes.
+ */
+import { z } from "zod";
+import { LIMITS } from "./constants";
+import {
+  orderSchema,
+  orderStatusSchema,
+  pageQuery,
+  reviewSchema,
+  toolInputSchema,
+  toolListQuerySchema,
+  toolSchema,
+} from "./schemas";
+import { ADMIN_STOCK_REASONS, STOCK_NOTE_MAX, STOCK_REASONS } from "./stock";
+import { ADMIN_VALIDATION_TEXT } from "./texts/admin";
+import { VALIDATION_TEXT } from "./texts/validation";
+
+const V = { ...VALIDATION_TEXT, ...ADMIN_VALIDATION_TEXT };
+
+/** A required text: the "required" message alone when empty, then the other rules. */
+const requiredText = (requiredMessage: string) => z.string({ error: requiredMessage }).trim().min(1, requiredMessage);
+
+// ---------------------------------------------------------------- admin: tools and stock
+
+/** A tool as the console sees it: the public fields, and what only the owner looks at. */
+export const adminToolSchema = toolSchema.extend({
+  active: z.boolean(),
+  lowStockThreshold: z.number().int().nullable(),
+  /** True when the stock is below the owner's threshold (or twice the minimum without one). */
+  lowStock: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AdminTool = z.infer<typeof adminToolSchema>;
+
+export const adminToolListQuerySchema = toolListQuerySchema.extend({
+  status: z.enum(["active", "archived"]).optional(),
+});
+export type AdminToolListQuery = Partial<z.infer<typeof adminToolListQuerySchema>>;
+
+const lowStockThresholdSchema = z.number().int().min(0).max(LIMITS.quantity).nullable();
+
+/**
+ * Create: the public tool's fields, optionally the owner's low-stock threshold, and whether it
+ * goes into the store at once (`active`, the default) or waits archived until restored.
+ */
+export const adminToolInputSchema = toolInputSchema
+  .extend({ lowStockThreshold: lowStockThresholdSchema.optional(), active: z.boolean().optional() })
+  .strict();
+export type AdminToolInput = z.infer<typeof adminToolInputSchema>;
+/** Edit: any of them; `active` archives (false) or restores (true) the tool. */
+export const adminToolPatchSchema = adminToolInputSchema.partial().strict();
+export type AdminToolPatch = z.infer<typeof adminToolPatchSchema>;
+
+export const stockMovementInputSchema = z
+  .object({
+    delta: z.coerce
+      .number({ error: V.stockDelta })
+      .int(V.stockDelta)
+      .min(-LIMITS.quantity, V.stockDelta)
+      .max(LIMITS.quantity, V.stockDelta)
+      .refine((d) => d !== 0, V.stockDelta),
+    reason: z.enum(ADMIN_STOCK_REASONS),
+    note: requiredText(V.stockReasonRequired).pipe(z.string().max(STOCK_NOTE_MAX, V.tooLong(STOCK_NOTE_MAX))),
+  })
+  .strict();
+export type StockMovementInput = z.input<typeof stockMovementInputSchema>;
+
+export const stockMovementSchema = z.object({
+  _id: z.string(),
+  toolId: z.string(),
+  delta: z.number().int(),
+  reason: z.enum(STOCK_REASONS),
+  note: z.string(),
+  orderId: z.string().nullable(),
+  by: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type StockMovement = z.infer<typeof stockMovementSchema>;
+
+/** A tool's ledger: its stock now and every movement, newest first (paged). */
+export const stockLedgerSchema = z.object({
+  tool: adminToolSchema,
+  movements: z.array(stockMovementSchema),
+});
+export type StockLedger = z.infer<typeof stockLedgerSchema>;
+
+export const deleteToolResultSchema = z.object({ outcome: z.enum(["deleted", "archived"]) });
+export type DeleteToolResult = z.infer<typeof deleteToolResultSchema>;
+
+// ---------------------------------------------------------------- admin: reviews
+
+/** The console's view of a review: the public fields, whether it is hidden, who wrote it. */
+export const adminReviewSchema = reviewSchema.extend({
+  hidden: z.boolean(),
+  authorEmail: z.string().nullable(),
+});
+export type AdminReview = z.infer<typeof adminReviewSchema>;
+const booleanQuery = z.enum(["true", "false"]).transform((v) => v === "true");
+export const adminReviewListQuerySchema = z.object({ hidden: booleanQuery.optional(), ...pageQuery });
+export const adminReviewPatchSchema = z.object({ hidden: z.boolean() }).strict();
+export type AdminReviewPatch = z.infer<typeof adminReviewPatchSchema>;
+
+// ---------------------------------------------------------------- admin: orders, users, summary, audit
+
+export const adminOrderSchema = orderSchema.extend({
+  customer: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+});
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
+
+export const adminOrderListQuerySchema = z.object({
+  status: orderStatusSchema.optional(),
+  /** Part of the customer's name or e-mail. */
+  customer: z.string().trim().max(LIMITS.search).optional(),
+  ...pageQuery,
+});
+export type AdminOrderListQuery = Partial<z.infer<typeof adminOrderListQuerySchema>>;
+
+export const orderStatusInputSchema = z.object({ status: orderStatusSchema }).strict();
+export type OrderStatusInput = z.infer<typeof orderStatusInputSchema>;
+
+export const ROLES = ["admin", "user"] as const;
+export const adminUserSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+export const adminUserListQuerySchema = z.object({ q: z.string().trim().max(LIMITS.search).optional(), ...pageQuery });
+export const adminUserPatchSchema = z.object({ role: z.enum(ROLES) }).strict();
+export type AdminUserPatch = z.infer<typeof adminUserPatchSchema>;
+
+export const adminSummarySchema = z.object({
+  /** The last 30 days, oldest first, every day present (0 when nothing sold). */
+  salesPerDay: z.array(z.object({ day: z.string(), total: z.number(), orders: z.number().int() })),
+  ordersByStatus: z.array(z.object({ status: orderStatusSchema, count: z.number().int() })),
+  topTools: z.array(z.object({ toolId: z.string(), name: z.string(), quantity: z.number().int(), total: z.number() })),
+  lowStock: z.array(
+    z.object({ toolId: z.string(), name: z.string(), availableQuantity: z.number().int(), threshold: z.number().int() }),
+  ),
+});
+export type AdminSummary = z.infer<typeof adminSummarySchema>;
+
+export const auditEntrySchema = z.object({
+  _id: z.string(),
+  actorId: z.string().nullable(),
+  actorEmail: z.string(),
+  action: z.string(),
+  entity: z.string(),
+  entityId: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditListQuerySchema = z.object({
+  entity: z.string().trim().max(40).optional(),
+  entityId: z.string().trim().max(LIMITS.id).optional(),
+  ...pageQuery,
+});

@@ -1,0 +1,347 @@
+/**
+ * The console's API, /api/admin/*. Every route here is for the admin role: the guard is a
+ * hook of this whole plugin, so a route added later cannot forget it (and the endpoint × role
+ * test enumerates them all from the app).
+ */
+import multipart from "@fastify/multipart";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { idParamsSchema, orderListQuerySchema } from "../../contract/schemas";
+import { adminOrderListQuerySchema, adminOrderSchema, adminReviewListQuerySchema, adminReviewPatchSchema, adminReviewSchema, adminSummarySchema, adminToolInputSchema, adminToolListQuerySchema, adminToolPatchSchema, adminToolSchema, adminUserListQuerySchema, adminUserPatchSchema, adminUserSchema, auditEntrySchema, auditListQuerySchema, deleteToolResultSchema, orderStatusInputSchema, stockLedgerSchema, stockMovementInputSchema } from "../../contract/admin-schemas";
+import { API_TEXT } from "../../contract/texts/api";
+import { ADMIN_API_TEXT } from "../../contract/texts/admin";
+import { ADMIN_ROLE, CUSTOMER_ROLE } from "../auth/roles";
+import { createAdminTool, deleteOrArchiveTool, getAdminTool, listAdminTools, moveStock, updateAdminTool } from "../catalog/service";
+import { announceChange } from "../db/changes";
+import { PHOTO_MAX_BYTES } from "../../contract/images";
+import { ApiError, notFound } from "../http/errors";
+import { errorResponses } from "../http/schemas";
+import { moveOrderStatus } from "../orders/service";
+import { setReviewHidden, listAdminReviews } from "../reviews/service";
+import { listMovements } from "../stock/ledger";
+import { listAudit, recordAudit } from "./audit";
+import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
+import { getAdminOrder, listAdminOrders, listUsers, setUserRole, summary } from "./service";
+
+const tags = ["admin"];
+
+export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.store;
+  app.addHook("onRequest", app.requireAdmin);
+  // Only the console takes files, and only after the guard has let the caller in.
+  await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 0, parts: 1 } });
+  const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
+
+  // ---------------------------------------------------------------- tools
+
+  app.get(
+    "/tools",
+    {
+      schema: {
+        tags,
+        summary: "Tools, archived too (status), newest first; the total is in X-Total-Count",
+        querystring: adminToolListQuerySchema,
+        response: { 200: z.array(adminToolSchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listAdminTools(db, request.query);
+      reply.header("x-total-count", String(total));
+      return items;
+    },
+  );
+
+  app.post(
+    "/tools",
+    {
+      schema: { tags, summary: "Add a tool", body: adminToolInputSchema, response: { 201: adminToolSchema, ...errorResponses(400, 401, 403) } },
+    },
+    async (request, reply) => reply.status(201).send(await createAdminTool(db, request.body, actorOf(request))),
+  );
+
+  app.get(
+    "/tools/:id",
+    {
+      schema: {
+        tags,
+        summary: "One tool (archived too) with its stock ledger, newest movement first",
+        params: idParamsSchema,
+        querystring: orderListQuerySchema,
+        response: { 200: stockLedgerSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const tool = await getAdminTool(db, request.params.id);
+      if (!tool) throw notFound(API_TEXT.toolNotFound);
+      const { items, total } = await listMovements(db, tool._id, request.query.page, request.query.limit);
+      reply.header("x-total-count", String(total));
+      return { tool, movements: items };
+    },
+  );
+
+  app.patch(
+    "/tools/:id",
+    {
+      schema: {
+        tags,
+        summary: "Change a tool; `active` archives (false) or restores (true) it",
+        params: idParamsSchema,
+        body: adminToolPatchSchema,
+        response: { 200: adminToolSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const tool = await updateAdminTool(db, request.params.id, request.body, actorOf(request));
+      if (!tool) throw notFound(API_TEXT.toolNotFound);
+      return tool;
+    },
+  );
+
+  app.delete(
+    "/tools/:id",
+    {
+      schema: {
+        tags,
+        summary: "Delete a tool never ordered; archive one with orders (they keep it)",
+        params: idParamsSchema,
+        response: { 200: deleteToolResultSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const outcome = await deleteOrArchiveTool(db, request.params.id, actorOf(request));
+      if (!outcome) throw notFound(API_TEXT.toolNotFound);
+      return { outcome };
+    },
+  );
+
+  app.post(
+    "/tools/:id/stock",
+    {
+      schema: {
+        tags,
+        summary: "A restock or correction: one movement in the ledger, with who, why and when",
+        params: idParamsSchema,
+        body: stockMovementInputSchema,
+        response: { 200: adminToolSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => moveStock(db, request.params.id, request.body, actorOf(request)),
+  );
+
+  app.post(
+    "/tools/:id/image",
+    {
+      schema: {
+        tags,
+        summary: "Upload a tool's photo (multipart field `file`: JPEG, PNG or WebP, at most 5 MB); it becomes resized WebP variants",
+        consumes: ["multipart/form-data"],
+        params: idParamsSchema,
+        response: { 200: adminToolSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const tool = await getAdminTool(db, request.params.id);
+      if (!tool) throw notFound(API_TEXT.toolNotFound);
+      if (!request.isMultipart()) throw new ApiError(400, "NO_FILE", ADMIN_API_TEXT.photoMissing);
+      let bytes: Buffer;
+      try {
+        const part = await request.file();
+        if (!part || part.fieldname !== "file") throw new ApiError(400, "NO_FILE", ADMIN_API_TEXT.photoMissing);
+        bytes = await part.toBuffer();
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        if (error instanceof app.multipartErrors.RequestFileTooLargeError) throw new ApiError(400, "FILE_TOO_LARGE", ADMIN_API_TEXT.photoTooLarge);
+        throw new ApiError(400, "BAD_UPLOAD", ADMIN_API_TEXT.photoMissing);
+      }
+      if (!sniffImageType(bytes)) throw new ApiError(400, "UNSUPPORTED_IMAGE", ADMIN_API_TEXT.photoType);
+      let stored: { image: string; files: string[] };
+      try {
+        stored = await storePhoto(app.config.uploadDir, tool._id, bytes);
+      } catch (error) {
+        if (error instanceof BadPhotoError) throw new ApiError(400, "BAD_IMAGE", ADMIN_API_TEXT.photoUnreadable);
+        throw error;
+      }
+      try {
+        const updated = await updateAdminTool(db, tool._id, { image: stored.image }, actorOf(request));
+        if (!updated) throw notFound(API_TEXT.toolNotFound);
+        return updated;
+      } catch (error) {
+        await removeFiles(stored.files);
+        throw error;
+      }
+    },
+  );
+
+  // ---------------------------------------------------------------- orders
+
+  app.get(
+    "/orders",
+    {
+      schema: {
+        tags,
+        summary: "Every customer's orders, newest first, by status and customer; the total is in X-Total-Count",
+        querystring: adminOrderListQuerySchema,
+        response: { 200: z.array(adminOrderSchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listAdminOrders(db, request.query);
+      reply.header("x-total-count", String(total));
+      return items;
+    },
+  );
+
+  app.get(
+    "/orders/:id",
+    {
+      schema: { tags, summary: "One order with its lines, delivery details and history", params: idParamsSchema, response: { 200: adminOrderSchema, ...errorResponses(400, 401, 403, 404) } },
+    },
+    async (request) => getAdminOrder(db, request.params.id),
+  );
+
+  app.post(
+    "/orders/:id/status",
+    {
+      schema: {
+        tags,
+        summary: "Move an order along its lifecycle (409 for a move it forbids); a cancel returns the stock once",
+        params: idParamsSchema,
+        body: orderStatusInputSchema,
+        response: { 200: adminOrderSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await moveOrderStatus(db, request.params.id, request.body.status, { id: actor.id, role: "admin" }, async (tx, moved) => {
+        await recordAudit(tx, actor, {
+          action: "order.status",
+          entity: "order",
+          entityId: request.params.id,
+          before: { status: moved.before.status },
+          after: { status: moved.after.status },
+        });
+      });
+      return getAdminOrder(db, request.params.id);
+    },
+  );
+
+  // ---------------------------------------------------------------- reviews
+
+  app.get(
+    "/reviews",
+    {
+      schema: {
+        tags,
+        summary: "Every review, hidden ones too (filter `hidden`), newest first; the total is in X-Total-Count",
+        querystring: adminReviewListQuerySchema,
+        response: { 200: z.array(adminReviewSchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listAdminReviews(db, request.query);
+      reply.header("x-total-count", String(total));
+      return items;
+    },
+  );
+
+  app.patch(
+    "/reviews/:id",
+    {
+      schema: {
+        tags,
+        summary: "Hide or restore a review; the public list shows the change at once",
+        params: idParamsSchema,
+        body: adminReviewPatchSchema,
+        response: { 200: adminReviewSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const result = await db.transaction(async (tx) => {
+        const changed = await setReviewHidden(tx, request.params.id, request.body.hidden);
+        if (!changed) throw notFound(ADMIN_API_TEXT.reviewNotFound);
+        if (changed.before.hidden !== changed.after.hidden) {
+          await recordAudit(tx, actor, {
+            action: changed.after.hidden ? "review.hide" : "review.restore",
+            entity: "review",
+            entityId: request.params.id,
+            before: changed.before,
+            after: changed.after,
+          });
+        }
+        return changed;
+      });
+      announceChange(db, "reviews");
+      return result.after;
+    },
+  );
+
+  // ---------------------------------------------------------------- users
+
+  app.get(
+    "/users",
+    {
+      schema: {
+        tags,
+        summary: "Accounts, newest first, searched by name or e-mail; the total is in X-Total-Count",
+        querystring: adminUserListQuerySchema,
+        response: { 200: z.array(adminUserSchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listUsers(db, request.query);
+      reply.header("x-total-count", String(total));
+      return items;
+    },
+  );
+
+  app.patch(
+    "/users/:id",
+    {
+      schema: {
+        tags,
+        summary: "Grant or remove the admin role; the last admin keeps it (409)",
+        params: idParamsSchema,
+        body: adminUserPatchSchema,
+        response: { 200: adminUserSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const updated = await setUserRole(db, request.params.id, request.body.role === "admin" ? ADMIN_ROLE : CUSTOMER_ROLE, actorOf(request));
+      // Remembered sessions carry the old role: the next request must see the new one.
+      app.forgetSessions();
+      return updated;
+    },
+  );
+
+  // ---------------------------------------------------------------- summary and audit
+
+  app.get(
+    "/summary",
+    {
+      schema: {
+        tags,
+        summary: "Sales per day (30 days), orders by status, top tools, tools low on stock",
+        response: { 200: adminSummarySchema, ...errorResponses(401, 403) },
+      },
+    },
+    async () => summary(db),
+  );
+
+  app.get(
+    "/audit",
+    {
+      schema: {
+        tags,
+        summary: "Every admin action, newest first: who, what, which record, before and after, when",
+        querystring: auditListQuerySchema,
+        response: { 200: z.array(auditEntrySchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listAudit(db, request.query);
+      reply.header("x-total-count", String(total));
+      return items;
+    },
+  );
+};

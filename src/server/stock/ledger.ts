@@ -1,0 +1,63 @@
+/**
+ * The stock ledger: every change of a tool's stock (its initial stock, an order, a cancel, an
+ * admin's restock or correction) is written here in the same transaction as the change, so a
+ * tool's `available_quantity` always equals the sum of its movements.
+ */
+import { desc, eq, sql } from "drizzle-orm";
+import type { StockReason } from "../../contract/stock";
+import type { StockMovement } from "../../contract/admin-schemas";
+import type { Db, Tx } from "../db/client";
+import { stockMovements, user } from "../db/schema";
+
+export interface Movement {
+  toolId: string;
+  delta: number;
+  reason: StockReason;
+  note?: string;
+  orderId?: string | null;
+  actorId?: string | null;
+}
+
+export async function recordMovements(tx: Db | Tx, movements: Movement[]): Promise<void> {
+  const rows = movements.filter((m) => m.delta !== 0);
+  if (rows.length === 0) return;
+  await tx.insert(stockMovements).values(
+    rows.map((m) => ({ toolId: m.toolId, delta: m.delta, reason: m.reason, note: m.note ?? "", orderId: m.orderId ?? null, actorId: m.actorId ?? null })),
+  );
+}
+
+/** A tool's movements, newest first, with who made each (their e-mail). */
+export async function listMovements(db: Db, toolId: string, page: number, limit: number): Promise<{ items: StockMovement[]; total: number }> {
+  const where = eq(stockMovements.toolId, toolId);
+  const rows = await db
+    .select({ row: stockMovements, by: user.email, total: sql<number>`count(*) over()`.mapWith(Number) })
+    .from(stockMovements)
+    .leftJoin(user, eq(user.id, stockMovements.actorId))
+    .where(where)
+    .orderBy(desc(stockMovements.id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  const total = rows[0]?.total ?? (page > 1 ? await db.$count(stockMovements, where) : 0);
+  return {
+    items: rows.map(({ row, by }) => ({
+      _id: String(row.id),
+      toolId: row.toolId,
+      delta: row.delta,
+      reason: row.reason,
+      note: row.note,
+      orderId: row.orderId,
+      by,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    total,
+  };
+}
+
+/** The sum of a tool's movements: what its stock must be. */
+export async function ledgerStock(db: Db, toolId: string): Promise<number> {
+  const [row] = await db
+    .select({ sum: sql<number>`coalesce(sum(${stockMovements.delta}), 0)`.mapWith(Number) })
+    .from(stockMovements)
+    .where(eq(stockMovements.toolId, toolId));
+  return row?.sum ?? 0;
+}

@@ -1,0 +1,76 @@
+/**
+ * The admin console, /admin/*: one lazily loaded chunk (the dashboard's chart library in a
+ * chunk of its own), so a shopper never downloads any of it. A visitor is sent to log in; a signed-in customer is sent home (the API
+ * answers them 403 anyway).
+ */
+import { lazy, Suspense } from "react";
+import { Navigate, NavLink, Route, Routes, useLocation } from "react-router";
+import { ToastContainer } from "react-toastify";
+import { TOAST_OPTIONS } from "../../../contract/constants";
+import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { TEXT } from "../../../contract/texts/site";
+import { Spinner } from "../../components/ui/states";
+import { useSession } from "../../lib/session";
+import OrdersPage, { OrderPage } from "./orders";
+import ReviewsPage, { AuditPage, UsersPage } from "./people";
+import ToolsPage, { ToolLedgerPage } from "./tools";
+
+/** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
+const Dashboard = lazy(() => import("./dashboard"));
+
+const S = ADMIN_TEXT.sections;
+const SECTIONS = [
+  { to: "/admin", label: S.dashboard, end: true },
+  { to: "/admin/tools", label: S.tools },
+  { to: "/admin/orders", label: S.orders },
+  { to: "/admin/reviews", label: S.reviews },
+  { to: "/admin/users", label: S.users },
+  { to: "/admin/audit", label: S.audit },
+];
+
+export default function AdminConsole() {
+  const { user, isPending } = useSession();
+  const location = useLocation();
+  if (isPending) return <Spinner label={TEXT.states.checkingSession} />;
+  if (!user) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
+  if (user.role !== "admin") return <Navigate to="/" replace />;
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-6">
+      <ToastContainer {...TOAST_OPTIONS} />
+      <h1 className="mb-4 text-3xl font-bold">{ADMIN_TEXT.title}</h1>
+      <div className="flex flex-col gap-6 md:flex-row">
+        <nav aria-label={ADMIN_TEXT.menuLabel} className="md:w-48 md:shrink-0">
+          <ul className="menu bg-base-200 rounded-box w-full">
+            {SECTIONS.map((s) => (
+              <li key={s.to}>
+                <NavLink to={s.to} end={s.end} className={({ isActive }) => (isActive ? "menu-active font-semibold" : "")}>
+                  {s.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="min-w-0 flex-1">
+          <Routes>
+            <Route
+              index
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <Dashboard />
+                </Suspense>
+              }
+            />
+            <Route path="tools" element={<ToolsPage />} />
+            <Route path="tools/:id" element={<ToolLedgerPage />} />
+            <Route path="orders" element={<OrdersPage />} />
+            <Route path="orders/:id" element={<OrderPage />} />
+            <Route path="reviews" element={<ReviewsPage />} />
+            <Route path="users" element={<UsersPage />} />
+            <Route path="audit" element={<AuditPage />} />
+            <Route path="*" element={<Navigate to="/admin" replace />} />
+          </Routes>
+        </div>
+      </div>
+    </div>
+  );
+}

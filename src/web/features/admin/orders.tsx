@@ -1,0 +1,179 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link, useParams } from "react-router";
+import { toast } from "react-toastify";
+import { formatDollars } from "../../../contract/money";
+import { nextStatuses, ORDER_STATUSES } from "../../../contract/order-lifecycle";
+import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { QueryView } from "../../components/ui/states";
+import { usePageTitle } from "../../lib/page-title";
+import { orderQuery, ordersQuery, useMoveOrder } from "./api";
+import { Pager, Table, useFilters, when } from "./ui";
+
+const T = ADMIN_TEXT.orders;
+
+export default function OrdersPage() {
+  usePageTitle(ADMIN_TEXT.sections.orders);
+  const { values, page, set } = useFilters(["status", "customer"] as const);
+  const orders = useQuery(ordersQuery({ ...values, page }));
+  return (
+    <div>
+      <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.orders}</h2>
+      <div className="mb-4 flex flex-wrap gap-3">
+        <label className="form-control">
+          <span className="label-text">{T.status}</span>
+          <select className="select select-bordered" value={values.status} onChange={(e) => set("status", e.target.value)}>
+            <option value="">{T.allStatuses}</option>
+            {ORDER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {ADMIN_TEXT.statuses[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="form-control">
+          <span className="label-text">{T.customer}</span>
+          <input type="search" className="input input-bordered" defaultValue={values.customer} onChange={(e) => set("customer", e.target.value)} />
+        </label>
+      </div>
+      <QueryView query={orders} isEmpty={(d) => d.items.length === 0} empty={T.empty}>
+        {({ items, total }) => (
+          <>
+            <Table label={ADMIN_TEXT.sections.orders}>
+              <thead className="text-base-content">
+                <tr>
+                  <th scope="col">{T.columns.number}</th>
+                  <th scope="col">{T.columns.date}</th>
+                  <th scope="col">{T.columns.customer}</th>
+                  <th scope="col">{T.columns.tools}</th>
+                  <th scope="col">{T.columns.total}</th>
+                  <th scope="col">{T.columns.status}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((o) => (
+                  <tr key={o._id} data-testid="admin-order-row">
+                    <td>
+                      <Link className="link" to={`/admin/orders/${o._id}`}>
+                        #{o.number}
+                      </Link>
+                    </td>
+                    <td>{when(o.createdAt)}</td>
+                    <td>{o.customer.email}</td>
+                    <td>{o.lines.map((l) => `${l.name} × ${l.quantity}`).join(", ")}</td>
+                    <td>{formatDollars(o.total)}</td>
+                    <td>{ADMIN_TEXT.statuses[o.status]}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+          </>
+        )}
+      </QueryView>
+    </div>
+  );
+}
+
+/** One order: lines, delivery, payment, history, and only the moves the lifecycle allows. */
+export function OrderPage() {
+  const { id = "" } = useParams();
+  const order = useQuery(orderQuery(id));
+  usePageTitle(order.data ? T.title(order.data.number) : null);
+  const move = useMoveOrder();
+  return (
+    <div>
+      <Link className="link mb-4 inline-block" to="/admin/orders">
+        {T.back}
+      </Link>
+      <QueryView query={order} isEmpty={() => false} empty={null}>
+        {(o) => {
+          const moves = nextStatuses(o.status, "admin");
+          return (
+            <div className="grid gap-6">
+              <div>
+                <h2 className="text-2xl font-semibold">{T.title(o.number)}</h2>
+                <p>
+                  {o.customer.name} · {o.customer.email} · <span data-testid="order-status">{ADMIN_TEXT.statuses[o.status]}</span>
+                </p>
+              </div>
+              <section aria-label={T.moves}>
+                <h3 className="mb-2 text-lg font-semibold">{T.moves}</h3>
+                {moves.length === 0 ? (
+                  <p>{T.noMoves}</p>
+                ) : (
+                  <div className="flex flex-wrap gap-2">
+                    {moves.map((status) => (
+                      <button
+                        key={status}
+                        type="button"
+                        className={status === "cancelled" ? "btn btn-error btn-outline" : "btn btn-primary"}
+                        disabled={move.isPending}
+                        onClick={() =>
+                          move.mutate(
+                            { id: o._id, status },
+                            { onSuccess: () => toast.success(T.moved(ADMIN_TEXT.statuses[status])), onError: (e) => toast.error(e.message) },
+                          )
+                        }
+                      >
+                        {ADMIN_TEXT.statuses[status]}
+                      </button>
+                    ))}
+                  </div>
+                )}
+              </section>
+              <section>
+                <h3 className="mb-2 text-lg font-semibold">{T.lines}</h3>
+                <Table label={T.lines}>
+                  <thead className="text-base-content">
+                    <tr>
+                      <th scope="col">{T.columns.tools}</th>
+                      <th scope="col">{ADMIN_TEXT.tools.columns.stock}</th>
+                      <th scope="col">{ADMIN_TEXT.tools.columns.price}</th>
+                      <th scope="col">{T.columns.total}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {o.lines.map((l) => (
+                      <tr key={l.toolId}>
+                        <td>{l.name}</td>
+                        <td>{l.quantity}</td>
+                        <td>{formatDollars(l.unitPrice)}</td>
+                        <td>{formatDollars(l.lineTotal)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </Table>
+                <p className="mt-2 font-semibold">
+                  {T.columns.total}: {formatDollars(o.total)}
+                </p>
+              </section>
+              <section>
+                <h3 className="mb-2 text-lg font-semibold">{T.delivery}</h3>
+                <dl className="grid grid-cols-[auto_1fr] gap-x-4">
+                  <dt>{T.address}</dt>
+                  <dd>{o.address || T.none}</dd>
+                  <dt>{T.phone}</dt>
+                  <dd>{o.phone || T.none}</dd>
+                  <dt>{T.payment}</dt>
+                  <dd>{T.payments[o.paymentMethod]}</dd>
+                  <dt>{T.note}</dt>
+                  <dd>{o.note || T.none}</dd>
+                </dl>
+              </section>
+              <section>
+                <h3 className="mb-2 text-lg font-semibold">{T.history}</h3>
+                <ol data-testid="order-history">
+                  {o.history.map((h, i) => (
+                    <li key={i}>
+                      {when(h.at)}: {ADMIN_TEXT.statuses[h.status]} ({T.by[h.by]})
+                    </li>
+                  ))}
+                </ol>
+              </section>
+            </div>
+          );
+        }}
+      </QueryView>
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { useQuery } from "@tanstack/react-query";
+import { toast } from "react-toastify";
+import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { QueryView } from "../../components/ui/states";
+import { usePageTitle } from "../../lib/page-title";
+import { auditQuery, reviewsQuery, usersQuery, useSetReviewHidden, useSetRole } from "./api";
+import { Pager, Table, useFilters, when } from "./ui";
+
+const R = ADMIN_TEXT.reviews;
+const U = ADMIN_TEXT.users;
+const A = ADMIN_TEXT.audit;
+
+export default function ReviewsPage() {
+  usePageTitle(ADMIN_TEXT.sections.reviews);
+  const { values, page, set } = useFilters(["hidden"] as const);
+  const reviews = useQuery(reviewsQuery({ ...values, page }));
+  const setHidden = useSetReviewHidden();
+  return (
+    <div>
+      <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.reviews}</h2>
+      <label className="form-control mb-4">
+        <span className="label-text">{R.filter}</span>
+        <select className="select select-bordered" value={values.hidden} onChange={(e) => set("hidden", e.target.value)}>
+          <option value="">{R.all}</option>
+          <option value="false">{R.visible}</option>
+          <option value="true">{R.hiddenOnly}</option>
+        </select>
+      </label>
+      <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={R.empty}>
+        {({ items, total }) => (
+          <>
+            <Table label={ADMIN_TEXT.sections.reviews}>
+              <thead className="text-base-content">
+                <tr>
+                  <th scope="col">{R.columns.name}</th>
+                  <th scope="col">{R.columns.rating}</th>
+                  <th scope="col">{R.columns.text}</th>
+                  <th scope="col">{R.columns.author}</th>
+                  <th scope="col">{R.columns.state}</th>
+                  <th scope="col">{R.columns.actions}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((r) => (
+                  <tr key={r._id} data-testid="admin-review-row">
+                    <td>
+                      {r.name}
+                      {r.verifiedBuyer && <span className="badge badge-success badge-soft badge-sm ml-2">{R.verified}</span>}
+                    </td>
+                    <td>{r.rating}</td>
+                    <td className="max-w-md break-words">{r.description}</td>
+                    <td>{r.authorEmail ?? ADMIN_TEXT.orders.none}</td>
+                    <td>{r.hidden ? R.hidden : R.shown}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="btn btn-xs"
+                        disabled={setHidden.isPending}
+                        onClick={() =>
+                          setHidden.mutate(
+                            { id: r._id, hidden: !r.hidden },
+                            { onSuccess: () => toast.success(r.hidden ? R.restoredToast : R.hiddenToast), onError: (e) => toast.error(e.message) },
+                          )
+                        }
+                      >
+                        {r.hidden ? R.restore : R.hide}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+          </>
+        )}
+      </QueryView>
+    </div>
+  );
+}
+
+export function UsersPage() {
+  usePageTitle(ADMIN_TEXT.sections.users);
+  const { values, page, set } = useFilters(["q"] as const);
+  const users = useQuery(usersQuery({ ...values, page }));
+  const setRole = useSetRole();
+  return (
+    <div>
+      <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.users}</h2>
+      <label className="form-control mb-4">
+        <span className="label-text">{U.search}</span>
+        <input type="search" className="input input-bordered" defaultValue={values.q} onChange={(e) => set("q", e.target.value)} />
+      </label>
+      <QueryView query={users} isEmpty={(d) => d.items.length === 0} empty={U.empty}>
+        {({ items, total }) => (
+          <>
+            <Table label={ADMIN_TEXT.sections.users}>
+              <thead className="text-base-content">
+                <tr>
+                  <th scope="col">{U.columns.name}</th>
+                  <th scope="col">{U.columns.email}</th>
+                  <th scope="col">{U.columns.role}</th>
+                  <th scope="col">{U.columns.since}</th>
+                  <th scope="col">{U.columns.actions}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((u) => (
+                  <tr key={u._id} data-testid="admin-user-row">
+                    <td>{u.name}</td>
+                    <td>{u.email}</td>
+                    <td>{u.role === "admin" ? U.admin : U.customer}</td>
+                    <td>{when(u.createdAt)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="btn btn-xs"
+                        disabled={setRole.isPending}
+                        onClick={() =>
+                          setRole.mutate(
+                            { id: u._id, role: u.role === "admin" ? "user" : "admin" },
+                            { onSuccess: () => toast.success(U.changed), onError: (e) => toast.error(e.message) },
+                          )
+                        }
+                      >
+                        {u.role === "admin" ? U.remove : U.grant}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+          </>
+        )}
+      </QueryView>
+    </div>
+  );
+}
+
+const brief = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value).slice(0, 160));
+
+export function AuditPage() {
+  usePageTitle(ADMIN_TEXT.sections.audit);
+  const { page, set } = useFilters([] as const);
+  const audit = useQuery(auditQuery({ page }));
+  return (
+    <div>
+      <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.audit}</h2>
+      <QueryView query={audit} isEmpty={(d) => d.items.length === 0} empty={A.empty}>
+        {({ items, total }) => (
+          <>
+            <Table label={ADMIN_TEXT.sections.audit}>
+              <thead className="text-base-content">
+                <tr>
+                  <th scope="col">{A.columns.when}</th>
+                  <th scope="col">{A.columns.who}</th>
+                  <th scope="col">{A.columns.action}</th>
+                  <th scope="col">{A.columns.record}</th>
+                  <th scope="col">{A.columns.change}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((e) => (
+                  <tr key={e._id} data-testid="audit-row">
+                    <td>{when(e.createdAt)}</td>
+                    <td>{e.actorEmail}</td>
+                    <td>{e.action}</td>
+                    <td>
+                      {e.entity} {e.entityId.slice(0, 8)}
+                    </td>
+                    <td className="max-w-md font-mono text-xs break-all">
+                      {brief(e.before)} → {brief(e.after)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+          </>
+        )}
+      </QueryView>
+    </div>
+  );
+}

@@ -1,0 +1,407 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Link, useParams } from "react-router";
+import { toast } from "react-toastify";
+import {
+  adminToolInputSchema,
+  stockMovementInputSchema,
+  type AdminTool,
+  type AdminToolInput,
+  type StockMovementInput,
+} from "../../../contract/admin-schemas";
+import { CATEGORIES, CATEGORY_LABELS } from "../../../contract/constants";
+import { formatDollars } from "../../../contract/money";
+import { ADMIN_STOCK_REASONS } from "../../../contract/stock";
+import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
+import { QueryView } from "../../components/ui/states";
+import { usePageTitle } from "../../lib/page-title";
+import { photoSrcSet, PHOTO_MAX_BYTES } from "../../../contract/images";
+import { ledgerQuery, toolsQuery, useCreateTool, useDeleteTool, useMoveStock, useUpdateTool, useUploadPhoto } from "./api";
+import { Pager, Table, useFilters, when } from "./ui";
+
+const T = ADMIN_TEXT.tools;
+const F = ADMIN_TEXT.toolForm;
+const S = ADMIN_TEXT.stock;
+
+export default function ToolsPage() {
+  usePageTitle(ADMIN_TEXT.sections.tools);
+  const { values, page, set } = useFilters(["q", "category", "status"] as const);
+  const tools = useQuery(toolsQuery({ ...values, page }));
+  const [editing, setEditing] = useState<AdminTool | "new" | null>(null);
+  const [deleting, setDeleting] = useState<AdminTool | null>(null);
+  const update = useUpdateTool();
+  const remove = useDeleteTool();
+
+  const setActive = (tool: AdminTool, active: boolean) =>
+    update.mutate(
+      { id: tool._id, patch: { active } },
+      { onSuccess: () => toast.success(active ? T.restored : T.archivedToast), onError: (e) => toast.error(e.message) },
+    );
+
+  return (
+    <div>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-2xl font-semibold">{ADMIN_TEXT.sections.tools}</h2>
+        <button type="button" className="btn btn-primary" onClick={() => setEditing("new")}>
+          {T.add}
+        </button>
+      </div>
+      {editing && <ToolForm tool={editing === "new" ? null : editing} onDone={() => setEditing(null)} />}
+      <div className="mb-4 flex flex-wrap gap-3">
+        <label className="form-control">
+          <span className="label-text">{T.search}</span>
+          <input type="search" className="input input-bordered" defaultValue={values.q} onChange={(e) => set("q", e.target.value)} />
+        </label>
+        <label className="form-control">
+          <span className="label-text">{T.category}</span>
+          <select className="select select-bordered" value={values.category} onChange={(e) => set("category", e.target.value)}>
+            <option value="">{T.allCategories}</option>
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {CATEGORY_LABELS[c]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="form-control">
+          <span className="label-text">{T.status}</span>
+          <select className="select select-bordered" value={values.status} onChange={(e) => set("status", e.target.value)}>
+            <option value="">{T.any}</option>
+            <option value="active">{T.active}</option>
+            <option value="archived">{T.archived}</option>
+          </select>
+        </label>
+      </div>
+      <QueryView query={tools} isEmpty={(d) => d.items.length === 0} empty={T.empty}>
+        {({ items, total }) => (
+          <>
+            <Table label={ADMIN_TEXT.sections.tools}>
+              <thead className="text-base-content">
+                <tr>
+                  <th scope="col">{T.columns.name}</th>
+                  <th scope="col">{T.columns.category}</th>
+                  <th scope="col">{T.columns.price}</th>
+                  <th scope="col">{T.columns.stock}</th>
+                  <th scope="col">{T.columns.minimum}</th>
+                  <th scope="col">{T.columns.status}</th>
+                  <th scope="col">{T.columns.actions}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((tool) => (
+                  <tr key={tool._id} data-testid="admin-tool-row">
+                    <td>
+                      <Link className="link" to={`/admin/tools/${tool._id}`}>
+                        {tool.name}
+                      </Link>
+                    </td>
+                    <td>{CATEGORY_LABELS[tool.category]}</td>
+                    <td>{formatDollars(tool.price)}</td>
+                    <td>
+                      {tool.availableQuantity}
+                      {tool.availableQuantity < tool.minimumQuantity ? (
+                        <span className="badge text-base-content border-base-content/40 bg-base-200 ml-2">{T.outOfStock}</span>
+                      ) : (
+                        tool.lowStock && <span className="badge text-base-content border-warning bg-warning/15 ml-2">{T.lowStock}</span>
+                      )}
+                    </td>
+                    <td>{tool.minimumQuantity}</td>
+                    <td>{tool.active ? T.active : T.archived}</td>
+                    <td className="flex flex-wrap gap-1">
+                      <button type="button" className="btn btn-xs" onClick={() => setEditing(tool)}>
+                        {T.edit}
+                      </button>
+                      {tool.active ? (
+                        <button type="button" className="btn btn-xs" onClick={() => setActive(tool, false)}>
+                          {T.archive}
+                        </button>
+                      ) : (
+                        <button type="button" className="btn btn-xs" onClick={() => setActive(tool, true)}>
+                          {T.restore}
+                        </button>
+                      )}
+                      <button type="button" className="btn btn-xs btn-error btn-outline" onClick={() => setDeleting(tool)}>
+                        {T.delete}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+          </>
+        )}
+      </QueryView>
+      <ConfirmDialog
+        open={deleting !== null}
+        question={T.confirmDelete}
+        confirmLabel={T.delete}
+        cancelLabel={F.cancel}
+        onConfirm={() => {
+          if (deleting)
+            remove.mutate(deleting._id, {
+              onSuccess: (r) => toast.success(r.outcome === "deleted" ? T.deleted : T.archivedToast),
+              onError: (e) => toast.error(e.message),
+            });
+          setDeleting(null);
+        }}
+        onCancel={() => setDeleting(null)}
+      />
+    </div>
+  );
+}
+
+type ToolFormValues = Omit<AdminToolInput, "lowStockThreshold"> & { lowStockThreshold?: number | null };
+
+/** Create or edit, with the API's own zod schema. */
+function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void }) {
+  const create = useCreateTool();
+  const update = useUpdateTool();
+  const form = useForm<ToolFormValues>({
+    resolver: zodResolver(adminToolInputSchema),
+    defaultValues: tool
+      ? {
+          name: tool.name,
+          category: tool.category,
+          description: tool.description,
+          price: tool.price,
+          availableQuantity: tool.availableQuantity,
+          minimumQuantity: tool.minimumQuantity,
+          image: tool.image,
+          lowStockThreshold: tool.lowStockThreshold,
+        }
+      : { name: "", category: "hand-tools", description: "", image: "/images/tools/claw-hammer.svg", minimumQuantity: 1, lowStockThreshold: null, active: true },
+  });
+  const errors = form.formState.errors;
+  const onSubmit = form.handleSubmit((values) => {
+    const options = {
+      onSuccess: () => {
+        toast.success(tool ? T.saved : T.created);
+        onDone();
+      },
+      onError: (e: Error) => toast.error(e.message),
+    };
+    if (tool) update.mutate({ id: tool._id, patch: values }, options);
+    else create.mutate(values, options);
+  });
+  const number = (v: unknown) => (v === "" || v === null || Number.isNaN(v) ? undefined : Number(v));
+  const field = (name: keyof ToolFormValues, label: string, input: React.ReactNode) => (
+    <label className="form-control">
+      <span className="label-text">{label}</span>
+      {input}
+      {errors[name] && (
+        <span className="text-error text-sm" role="alert">
+          {errors[name]?.message}
+        </span>
+      )}
+    </label>
+  );
+  return (
+    <form className="card bg-base-200 mb-6" onSubmit={(e) => void onSubmit(e)} aria-label={tool ? F.editTitle(tool.name) : F.newTitle} noValidate>
+      <div className="card-body grid gap-3 md:grid-cols-2">
+        <h3 className="card-title md:col-span-2">{tool ? F.editTitle(tool.name) : F.newTitle}</h3>
+        {field("name", F.name, <input className="input input-bordered" {...form.register("name")} />)}
+        {field(
+          "category",
+          F.category,
+          <select className="select select-bordered" {...form.register("category")}>
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {CATEGORY_LABELS[c]}
+              </option>
+            ))}
+          </select>,
+        )}
+        {field("price", F.price, <input type="number" step="0.01" className="input input-bordered" {...form.register("price", { setValueAs: number })} />)}
+        {field("availableQuantity", F.stock, <input type="number" className="input input-bordered" {...form.register("availableQuantity", { setValueAs: number })} />)}
+        {field("minimumQuantity", F.minimum, <input type="number" className="input input-bordered" {...form.register("minimumQuantity", { setValueAs: number })} />)}
+        {field(
+          "lowStockThreshold",
+          F.threshold,
+          <input type="number" className="input input-bordered" {...form.register("lowStockThreshold", { setValueAs: (v: unknown) => number(v) ?? null })} />,
+        )}
+        {field("image", F.image, <input className="input input-bordered" aria-describedby="image-hint" {...form.register("image")} />)}
+        <p id="image-hint" className="text-base-content/80 self-end text-sm">
+          {F.imageHint}
+        </p>
+        {!tool && (
+          <label className="label cursor-pointer justify-start gap-2 md:col-span-2">
+            <input type="checkbox" className="checkbox" {...form.register("active")} />
+            <span>{F.activeNow}</span>
+          </label>
+        )}
+        <div className="md:col-span-2">
+          {field("description", F.description, <textarea className="textarea textarea-bordered w-full" rows={3} {...form.register("description")} />)}
+        </div>
+        <div className="flex gap-2 md:col-span-2">
+          <button type="submit" className="btn btn-primary" disabled={create.isPending || update.isPending}>
+            {F.save}
+          </button>
+          <button type="button" className="btn" onClick={onDone}>
+            {F.cancel}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+/** A tool's page in the console: its stock now, the movement form, and the ledger. */
+export function ToolLedgerPage() {
+  const { id = "" } = useParams();
+  const ledger = useQuery(ledgerQuery(id));
+  usePageTitle(ledger.data ? ledger.data.tool.name : null);
+  const move = useMoveStock();
+  const form = useForm<StockMovementInput>({
+    resolver: zodResolver(stockMovementInputSchema),
+    defaultValues: { reason: "restock", note: "" },
+  });
+  const onSubmit = form.handleSubmit((input) =>
+    move.mutate(
+      { id, input },
+      {
+        onSuccess: () => {
+          toast.success(S.recorded);
+          form.reset({ reason: "restock", note: "" });
+        },
+        onError: (e) => toast.error(e.message),
+      },
+    ),
+  );
+  const errors = form.formState.errors;
+  return (
+    <div>
+      <Link className="link mb-4 inline-block" to="/admin/tools">
+        {S.back}
+      </Link>
+      <QueryView query={ledger} isEmpty={() => false} empty={null}>
+        {({ tool, movements }) => (
+          <>
+            <h2 className="text-2xl font-semibold">{tool.name}</h2>
+            <p className="mb-4 text-lg" data-testid="stock-now">
+              {S.current(tool.availableQuantity)}
+            </p>
+            <PhotoUpload toolId={tool._id} image={tool.image} name={tool.name} />
+            <form className="card bg-base-200 mb-6" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={S.submit}>
+              <div className="card-body grid gap-3 md:grid-cols-3">
+                <label className="form-control">
+                  <span className="label-text">{S.delta}</span>
+                  <input type="number" className="input input-bordered" {...form.register("delta")} />
+                  {errors.delta && (
+                    <span className="text-error text-sm" role="alert">
+                      {errors.delta.message}
+                    </span>
+                  )}
+                </label>
+                <label className="form-control">
+                  <span className="label-text">{S.reason}</span>
+                  <select className="select select-bordered" {...form.register("reason")}>
+                    {ADMIN_STOCK_REASONS.map((r) => (
+                      <option key={r} value={r}>
+                        {S.reasons[r]}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="form-control">
+                  <span className="label-text">{S.note}</span>
+                  <input className="input input-bordered" {...form.register("note")} />
+                  {errors.note && (
+                    <span className="text-error text-sm" role="alert">
+                      {errors.note.message}
+                    </span>
+                  )}
+                </label>
+                <div>
+                  <button type="submit" className="btn btn-primary" disabled={move.isPending}>
+                    {S.submit}
+                  </button>
+                </div>
+              </div>
+            </form>
+            <h3 className="mb-2 text-xl font-semibold">{S.title}</h3>
+            <Table label={S.title}>
+              <thead className="text-base-content">
+                <tr>
+                  <th scope="col">{S.columns.when}</th>
+                  <th scope="col">{S.columns.kind}</th>
+                  <th scope="col">{S.columns.change}</th>
+                  <th scope="col">{S.columns.why}</th>
+                  <th scope="col">{S.columns.by}</th>
+                  <th scope="col">{S.columns.order}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {movements.map((m) => (
+                  <tr key={m._id} data-testid="movement-row">
+                    <td>{when(m.createdAt)}</td>
+                    <td>{S.reasons[m.reason]}</td>
+                    <td>{m.delta > 0 ? `+${m.delta}` : m.delta}</td>
+                    <td>{m.note}</td>
+                    <td>{m.by ?? ADMIN_TEXT.orders.none}</td>
+                    <td>{m.orderId ? <Link className="link" to={`/admin/orders/${m.orderId}`}>{m.orderId.slice(0, 8)}</Link> : ADMIN_TEXT.orders.none}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </>
+        )}
+      </QueryView>
+    </div>
+  );
+}
+
+const P = ADMIN_TEXT.photo;
+
+/** The tool's photo, and an upload with its progress. */
+function PhotoUpload({ toolId, image, name }: { toolId: string; image: string; name: string }) {
+  const upload = useUploadPhoto();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const onFile = (file: File | undefined) => {
+    if (!file) return;
+    setProblem(null);
+    // The server decides (it reads the bytes); this only spares a 5 MB upload that cannot pass.
+    if (file.size > PHOTO_MAX_BYTES) {
+      setProblem(P.tooLarge);
+      return;
+    }
+    setProgress(0);
+    upload.mutate(
+      { id: toolId, file, onProgress: setProgress },
+      {
+        onSuccess: () => toast.success(P.uploaded),
+        onError: (e) => setProblem(e.message),
+        onSettled: () => setProgress(null),
+      },
+    );
+  };
+  return (
+    <section className="card bg-base-200 mb-6" aria-label={P.title}>
+      <div className="card-body flex flex-col gap-4 md:flex-row md:items-center">
+        <img src={image} srcSet={photoSrcSet(image)} sizes="160px" alt={name} width={160} height={120} className="rounded-box bg-base-100 aspect-[4/3] w-40 object-cover" data-testid="tool-photo" />
+        <div className="flex flex-col gap-2">
+          <label className="form-control">
+            <span className="label-text">{P.choose}</span>
+            <input type="file" accept="image/jpeg,image/png,image/webp" className="text-sm" disabled={upload.isPending} onChange={(e) => onFile(e.target.files?.[0])} />
+          </label>
+          <span className="text-base-content/80 text-sm">{P.hint}</span>
+          {progress !== null && (
+            <label className="flex items-center gap-2 text-sm">
+              {P.progress(progress)}
+              <progress className="w-48" value={progress} max={100} />
+            </label>
+          )}
+          {problem && (
+            <span className="text-error text-sm" role="alert">
+              {problem}
+            </span>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import type { ReactNode } from "react";
+import { useSearchParams } from "react-router";
+import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { PAGE_SIZE } from "./api";
+
+const T = ADMIN_TEXT.paging;
+
+/** Filters and the page live in the address, so a list can be linked to and reloaded. */
+export function useFilters<K extends string>(keys: readonly K[]) {
+  const [params, setParams] = useSearchParams();
+  const values = Object.fromEntries(keys.map((k) => [k, params.get(k) ?? ""])) as Record<K, string>;
+  const page = Math.max(1, Number(params.get("page") ?? "1") || 1);
+  const set = (key: K | "page", value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    if (key !== "page") next.delete("page");
+    setParams(next, { replace: true });
+  };
+  return { values, page, set };
+}
+
+export function Pager({ page, total, onPage }: { page: number; total: number; onPage: (page: number) => void }) {
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return (
+    <nav aria-label={T.label} className="mt-4 flex flex-wrap items-center gap-3">
+      <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {T.previous}
+      </button>
+      <span className="text-sm">{T.page(page, pages, total)}</span>
+      <button type="button" className="btn btn-sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {T.next}
+      </button>
+    </nav>
+  );
+}
+
+export function Table({ children, label }: { children: ReactNode; label: string }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="table" aria-label={label}>
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
