@@ -1,2 +1,3 @@
-export { reviewKeys, reviewsQuery, useAddReview } from "./api";
+export { reviewKeys, reviewsQuery } from "./api";
+export { useAddReview } from "./add-review-api";
 export { ReviewCard, Stars } from "./components/review-card";
