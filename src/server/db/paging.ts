@@ -38,9 +38,15 @@ export async function cappedCount(db: Db, rows: PgSelect): Promise<Total> {
   return n > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total: n, exact: true };
 }
 
-/** A total kept by the database's triggers (`list_counts`): one primary-key read, always exact. */
+const prepareKeptCount = (db: Db) =>
+  db.select({ n: listCounts.n }).from(listCounts).where(eq(listCounts.list, sql.placeholder("list"))).prepare("list_count");
+const keptCounts = new WeakMap<Db, ReturnType<typeof prepareKeptCount>>();
+
+/** A total kept by the database's triggers (`list_counts`): one primary-key read (prepared once), always exact. */
 export async function keptCount(db: Db, list: string): Promise<Total> {
-  const [row] = await db.select({ n: listCounts.n }).from(listCounts).where(eq(listCounts.list, list));
+  let statement = keptCounts.get(db);
+  if (!statement) keptCounts.set(db, (statement = prepareKeptCount(db)));
+  const [row] = await statement.execute({ list });
   return { total: Number(row?.n ?? 0), exact: true };
 }
 
