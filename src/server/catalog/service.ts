@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, lte, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
-import { SUGGESTIONS_MAX, type ToolSort } from "../../contract/constants";
+import { COUNT_CAP, SUGGESTIONS_MAX, type ToolSort } from "../../contract/constants";
 import type { Suggestion, Tool, ToolInput, ToolPatch, toolListQuerySchema } from "../../contract/schemas";
 import type { AdminTool, AdminToolInput, AdminToolPatch, adminToolListQuerySchema, stockMovementInputSchema } from "../../contract/admin-schemas";
 import { API_TEXT } from "../../contract/texts/api";
@@ -187,25 +187,37 @@ function browseRows(db: Db, sort: KeyedSort, query: ToolQuery): Promise<KeyedRow
 /** A page of search results: ranked (relevance) or in a keyed order, with a capped total. */
 async function searchPage(db: Db, query: ToolQuery, filters: SQL[], sort: ToolSort, rank: SQL): Promise<Page<Tool>> {
   const where = and(...filters);
-  const total = cappedCount(db, db.select({ one: sql`1` }).from(tools).where(where).$dynamic());
+  const count = () => cappedCount(db, db.select({ one: sql`1` }).from(tools).where(where).$dynamic());
   if (sort !== "relevance") {
+    const total = count();
     const [rows, counted] = await Promise.all([keyedRows(db, where, sort, query), total]);
     const page = splitPage(rows, query.limit, (row) => cursorKeyOf(sort, row));
     return { items: page.rows.map(({ row }) => toToolDto(row)), ...counted, next: page.next };
   }
-  // Ranked results have no stable key to continue from: page numbers only (up to MAX_PAGE).
-  const [rows, counted] = await Promise.all([
+  // Ranked results have no stable key to continue from: page numbers only. Ranking every match
+  // of a broad word ('drill' in 10,000 names) costs the catalogue, so the first COUNT_CAP + 1
+  // matches the index gives are ranked (and counted) in one statement.
+  const candidates = db.$with("candidates").as(
     db
-      .select()
+      .select({ id: tools.id, rank: sql<number>`${rank}`.as("rank") })
       .from(tools)
       .where(where)
-      .orderBy(desc(rank), asc(tools.id))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
-    total,
-  ]);
-  return { items: rows.map(toToolDto), ...counted };
+      .limit(COUNT_CAP + 1),
+  );
+  const rows = await db
+    .with(candidates)
+    .select({ row: tools, n: sql<number>`(select count(*) from candidates)`.mapWith(Number) })
+    .from(candidates)
+    .innerJoin(tools, eq(tools.id, candidates.id))
+    .orderBy(desc(candidates.rank), asc(tools.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  const first = rows[0];
+  if (!first) return { items: [], ...(await count()) };
+  return { items: rows.map(({ row }) => toToolDto(row)), ...(first.n > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total: first.n, exact: true }) };
 }
+
+const SUGGESTION_CANDIDATES = 200;
 
 /** Search-as-you-type: names starting with the words typed (or, failing that, alike), best first. */
 export async function suggestTools(db: Db, text: string): Promise<Suggestion[]> {
@@ -213,23 +225,31 @@ export async function suggestTools(db: Db, text: string): Promise<Suggestion[]> 
   if (!q) return [];
   const columns = { _id: tools.id, name: tools.name, category: tools.category };
   const words = searchWords(q);
+  // The best of the first SUGGESTION_CANDIDATES matches: a suggestion must come back while the
+  // customer types, and a word's start ('s') can match most of the catalogue.
+  const best = (match: SQL, rank: SQL) => {
+    const candidates = db.$with("candidates").as(
+      db
+        .select({ ...columns, rank: sql<number>`${rank}`.as("rank") })
+        .from(tools)
+        .where(and(eq(tools.active, true), match))
+        .limit(SUGGESTION_CANDIDATES),
+    );
+    return db
+      .with(candidates)
+      .select({ _id: candidates._id, name: candidates.name, category: candidates.category })
+      .from(candidates)
+      .orderBy(desc(candidates.rank), asc(candidates.name))
+      .limit(SUGGESTIONS_MAX);
+  };
   if (words) {
     const tsquery = sql`to_tsquery('english', ${words})`;
-    const found = await db
-      .select(columns)
-      .from(tools)
-      .where(and(eq(tools.active, true), sql`${searchVector} @@ ${tsquery}`))
-      .orderBy(desc(sql`ts_rank(${searchVector}, ${tsquery})`), asc(tools.name))
-      .limit(SUGGESTIONS_MAX);
+    const found = await best(sql`${searchVector} @@ ${tsquery}`, sql`ts_rank(${searchVector}, ${tsquery})`);
     if (found.length > 0) return found;
   }
-  return db
-    .select(columns)
-    .from(tools)
-    .where(and(eq(tools.active, true), sql`${q} <% ${tools.name}`))
-    .orderBy(desc(sql`word_similarity(${q}, ${tools.name})`), asc(tools.name))
-    .limit(SUGGESTIONS_MAX);
+  return best(sql`${q} <% ${tools.name}`, sql`word_similarity(${q}, ${tools.name})`);
 }
+
 
 const prepareGetTool = (db: Db) =>
   db

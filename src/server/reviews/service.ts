@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Review, ReviewInput } from "../../contract/schemas";
 import type { AdminReview } from "../../contract/admin-schemas";
 import { announceChange } from "../db/changes";
@@ -33,6 +33,21 @@ const verifiedBuyer = () =>
  * MAX_PAGE, or the cursor of the page before (any depth at the cost of one page). The total is
  * kept by a trigger (list_counts).
  */
+/**
+ * The authors among `userIds` who have a delivered order: one probe of the delivered orders'
+ * index per author of the page. (As a subquery of the list, Postgres hashed every delivered
+ * order of the store first: 870 ms at a million orders.)
+ */
+async function verifiedAuthors(db: Db, userIds: (string | null)[]): Promise<Set<string>> {
+  const ids = [...new Set(userIds.filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ userId: orders.userId })
+    .from(orders)
+    .where(and(inArray(orders.userId, ids), eq(orders.status, "delivered")));
+  return new Set(rows.map((row) => row.userId));
+}
+
 export async function listReviews(db: Db, query: { page: number; limit: number; cursor?: string | undefined }): Promise<Page<Review>> {
   const conditions = [eq(reviews.hidden, false)];
   if (query.cursor) {
@@ -41,14 +56,15 @@ export async function listReviews(db: Db, query: { page: number; limit: number; 
     conditions.push(after([sql`${reviews.createdAt}`, sql`${reviews.id}`], [sql`${created}::timestamptz`, sql`${id}`], true));
   }
   const select = db
-    .select({ review: reviews, verified: verifiedBuyer(), created: sql<string>`${reviews.createdAt}::text` })
+    .select({ review: reviews, created: sql<string>`${reviews.createdAt}::text` })
     .from(reviews)
     .where(and(...conditions))
     .orderBy(desc(reviews.createdAt), desc(reviews.id))
     .limit(query.limit + 1);
   const [rows, total] = await Promise.all([query.cursor ? select : select.offset((query.page - 1) * query.limit), keptCount(db, "reviews")]);
   const page = splitPage(rows, query.limit, (row) => [row.created, row.review.id]);
-  return { items: page.rows.map((r) => toReviewDto(r.review, r.verified)), ...total, next: page.next };
+  const verified = await verifiedAuthors(db, page.rows.map((r) => r.review.userId));
+  return { items: page.rows.map((r) => toReviewDto(r.review, r.review.userId !== null && verified.has(r.review.userId))), ...total, next: page.next };
 }
 
 export async function addReview(db: Db, userId: string, input: ReviewInput): Promise<Review> {
@@ -70,7 +86,7 @@ export async function listAdminReviews(
   const where = query.hidden === undefined ? undefined : eq(reviews.hidden, query.hidden);
   const [rows, total] = await Promise.all([
     db
-      .select({ review: reviews, verified: verifiedBuyer(), email: user.email })
+      .select({ review: reviews, email: user.email })
       .from(reviews)
       .leftJoin(user, eq(user.id, reviews.userId))
       .where(where)
@@ -79,8 +95,13 @@ export async function listAdminReviews(
       .offset((query.page - 1) * query.limit),
     cappedCount(db, db.select({ one: sql`1` }).from(reviews).where(where).$dynamic()),
   ]);
+  const verified = await verifiedAuthors(db, rows.map((r) => r.review.userId));
   return {
-    items: rows.map(({ review, verified, email }) => ({ ...toReviewDto(review, verified), hidden: review.hidden, authorEmail: email })),
+    items: rows.map(({ review, email }) => ({
+      ...toReviewDto(review, review.userId !== null && verified.has(review.userId)),
+      hidden: review.hidden,
+      authorEmail: email,
+    })),
     ...total,
   };
 }
