@@ -103,7 +103,10 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
   const [shown, setShown] = useState(fromUrl);
   const [min, setMin] = useState(state.minPrice === undefined ? "" : String(state.minPrice));
   const [max, setMax] = useState(state.maxPrice === undefined ? "" : String(state.maxPrice));
-  const [error, setError] = useState<string | undefined>(undefined);
+  const [typedError, setError] = useState<string | undefined>(undefined);
+  // A link or a hand-edited address may carry a range the API refuses: say why beside the fields.
+  const urlRange = priceRangeSchema.safeParse({ minPrice: state.minPrice, maxPrice: state.maxPrice });
+  const error = typedError ?? urlRange.error?.issues[0]?.message;
   // Back, Forward and links change the range in the URL: the fields follow it.
   if (shown !== fromUrl) {
     setShown(fromUrl);
