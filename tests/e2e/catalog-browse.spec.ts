@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 /**
@@ -122,6 +123,10 @@ test.describe("catalogue browsing", () => {
     await box.press("ArrowDown");
     await expect(options.first()).toHaveAttribute("aria-selected", "true");
     await expect(box).toHaveAttribute("aria-activedescendant", (await options.first().getAttribute("id")) ?? "");
+    // The open list and the price form: no critical or serious axe violations.
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+    expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     await box.press("Enter");
     await expect(page).toHaveURL((url) => url.pathname === `/tools/${suggested[0]?._id}`);
     await expect(page.getByRole("heading", { level: 1, name: suggested[0]?.name })).toBeVisible();
