@@ -114,7 +114,7 @@ export function SearchBox({ q, onSearch }: { q: string | undefined; onSearch: (q
                 onMouseEnter={() => setActive(index)}
               >
                 <span>{suggestion.name}</span>
-                <span className="text-xs opacity-80">{CATEGORY_LABELS[suggestion.category as Category] ?? suggestion.category}</span>
+                <span className={index === active ? "text-xs" : "text-base-content/80 text-xs"}>{CATEGORY_LABELS[suggestion.category as Category] ?? suggestion.category}</span>
               </li>
             ))}
           </ul>
