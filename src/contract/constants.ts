@@ -23,6 +23,19 @@ export const RATING_MAX = 5;
 /** Lists: default and largest page size accepted by the API. */
 export const PAGE_SIZE_DEFAULT = 12;
 export const PAGE_SIZE_MAX = 100;
+/**
+ * Lists at a merchant's size (docs/decisions/0013): page numbers are served up to MAX_PAGE
+ * (deeper, the `cursor` of the `next` link walks on), and a total above COUNT_CAP is reported
+ * as COUNT_CAP with `X-Total-Count-Exact: false` ("more than 1,000").
+ */
+export const MAX_PAGE = 400;
+export const COUNT_CAP = 1000;
+/** The tool list's orders: `oldest` is the spec's (and the default without a search), `relevance` the default with one. */
+export const TOOL_SORTS = ["oldest", "newest", "price-asc", "price-desc", "relevance"] as const;
+export type ToolSort = (typeof TOOL_SORTS)[number];
+/** Search-as-you-type: at most this many names. */
+export const SUGGESTIONS_MAX = 8;
+
 /** The home page shows the API's first page of tools and of reviews, as GET /api/tool and /api/review give them. */
 export const HOME_TOOLS_COUNT = PAGE_SIZE_DEFAULT;
 export const HOME_REVIEWS_COUNT = PAGE_SIZE_DEFAULT;
@@ -60,8 +73,8 @@ export const LIMITS = {
   id: 100,
   /** The highest price a tool may have, in dollars. */
   priceDollars: 1_000_000,
-  /** The deepest page number a list accepts. */
-  page: 100_000,
+  /** An opaque paging cursor (the `next` link's). */
+  cursor: 200,
   orderNote: 500,
   /** Different tools in one cart (and one order). */
   cartLines: 50,

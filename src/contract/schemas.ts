@@ -6,6 +6,7 @@ import { z } from "zod";
 import {
   CATEGORIES,
   LIMITS,
+  MAX_PAGE,
   PAYMENT_METHODS,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
@@ -13,6 +14,7 @@ import {
   PASSWORD_MIN,
   RATING_MAX,
   RATING_MIN,
+  TOOL_SORTS,
 } from "./constants";
 import { dollarsToCents } from "./money";
 import { ORDER_STATUSES } from "./order-lifecycle";
@@ -90,15 +92,32 @@ export const toolSchema = z.object({
 export type Tool = z.infer<typeof toolSchema>;
 
 export const pageQuery = {
-  page: z.coerce.number().int().min(1).max(LIMITS.page).default(1),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE, V.pageTooDeep(MAX_PAGE)).default(1),
   limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
 };
+/** Lists that can be walked past MAX_PAGE: the `next` link's cursor (it wins over `page`). */
+export const cursorQuery = { cursor: z.string().min(1).max(LIMITS.cursor).optional() };
 
-export const toolListQuerySchema = z.object({
-  category: categorySchema.optional(),
-  q: z.string().trim().max(LIMITS.search).optional(),
-  ...pageQuery,
-});
+const priceQuery = z.coerce.number().min(0).max(LIMITS.priceDollars);
+export const toolListQuerySchema = z
+  .object({
+    category: categorySchema.optional(),
+    q: z.string().trim().max(LIMITS.search).optional(),
+    sort: z.enum(TOOL_SORTS).optional(),
+    minPrice: priceQuery.optional(),
+    maxPrice: priceQuery.optional(),
+    ...pageQuery,
+    ...cursorQuery,
+  })
+  .refine((query) => query.minPrice === undefined || query.maxPrice === undefined || query.minPrice <= query.maxPrice, {
+    message: V.priceRange,
+    path: ["maxPrice"],
+  });
+
+/** Search-as-you-type (GET /api/tool/suggest): a tool's id, name and category. */
+export const suggestQuerySchema = z.object({ q: z.string().trim().max(LIMITS.search).default("") });
+export const suggestionSchema = z.object({ _id: z.string(), name: z.string(), category: categorySchema });
+export type Suggestion = z.infer<typeof suggestionSchema>;
 /** What a client may ask the tool list for: any of the query's fields (the server applies the defaults). */
 export type ToolListQuery = Partial<z.infer<typeof toolListQuerySchema>>;
 
@@ -151,7 +170,7 @@ export const reviewSchema = z.object({
 });
 export type Review = z.infer<typeof reviewSchema>;
 
-export const reviewListQuerySchema = z.object({ ...pageQuery });
+export const reviewListQuerySchema = z.object({ ...pageQuery, ...cursorQuery });
 
 
 export const reviewInputSchema = z.object({
@@ -217,7 +236,7 @@ export const orderInputSchema = z.object({
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
 
-export const orderListQuerySchema = z.object({ ...pageQuery });
+export const orderListQuerySchema = z.object({ ...pageQuery, ...cursorQuery });
 
 export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: V.paymentMethod });
 

@@ -40,6 +40,9 @@ export interface BuildOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger(config),
+    // Opening the database runs the migrations: on a loaded machine (CI running tests in
+    // parallel) PGlite's first start can pass avvio's 10 s default without anything being wrong.
+    pluginTimeout: 120_000,
     // A hop count trusts that many proxies nearest the server (proxy-addr's own rule).
     trustProxy: typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 64 * 1024,

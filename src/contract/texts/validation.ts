@@ -19,5 +19,8 @@ export const VALIDATION_TEXT = {
   addressRequired: "A delivery address is required",
   phoneRequired: "A phone number is required",
   paymentMethod: "Choose how you will pay",
+  pageTooDeep: (max: number) => `Pages beyond ${max} are not served: follow the next link (its cursor) to go deeper`,
+  cursorInvalid: "This cursor is not valid: start again from the first page",
+  priceRange: "The lowest price must not be above the highest",
   imagePath: "The image must be a photo uploaded to the store or a path of the store's own, such as /images/tools/hammer.svg",
 } as const;

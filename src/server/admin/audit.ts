@@ -2,10 +2,10 @@
  * The audit trail: every admin action writes one entry in the same transaction as the change
  * it describes, so an action without its entry (or an entry without its action) cannot happen.
  */
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { AuditEntry } from "../../contract/admin-schemas";
 import type { Db, Tx } from "../db/client";
-import { totalOver } from "../db/paging";
+import { cappedCount, type Page } from "../db/paging";
 import { auditLog } from "../db/schema";
 
 export interface AuditActor {
@@ -36,21 +36,24 @@ export async function recordAudit(tx: Db | Tx, actor: AuditActor, record: AuditR
 export async function listAudit(
   db: Db,
   query: { entity?: string | undefined; entityId?: string | undefined; page: number; limit: number },
-): Promise<{ items: AuditEntry[]; total: number }> {
+): Promise<Page<AuditEntry>> {
   const filters: SQL[] = [];
   if (query.entity) filters.push(eq(auditLog.entity, query.entity));
   if (query.entityId) filters.push(eq(auditLog.entityId, query.entityId));
   const where = filters.length > 0 ? and(...filters) : undefined;
-  const rows = await db
-    .select({ row: auditLog, total: totalOver() })
-    .from(auditLog)
-    .where(where)
-    .orderBy(desc(auditLog.id))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  const total = rows[0]?.total ?? (query.page > 1 ? await db.$count(auditLog, where) : 0);
+  const [rows, total] = await Promise.all([
+    db
+      .select()
+      .from(auditLog)
+      .where(where)
+      .orderBy(desc(auditLog.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    cappedCount(db, db.select({ one: sql`1` }).from(auditLog).where(where).$dynamic()),
+  ]);
   return {
-    items: rows.map(({ row }) => ({
+    ...total,
+    items: rows.map((row) => ({
       _id: String(row.id),
       actorId: row.actorId,
       actorEmail: row.actorEmail,
@@ -61,6 +64,5 @@ export async function listAudit(
       after: row.after,
       createdAt: row.createdAt.toISOString(),
     })),
-    total,
   };
 }

@@ -15,6 +15,7 @@ import { createAdminTool, deleteOrArchiveTool, getAdminTool, listAdminTools, mov
 import { announceChange } from "../db/changes";
 import { PHOTO_MAX_BYTES } from "../../contract/images";
 import { ApiError, notFound } from "../http/errors";
+import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { moveOrderStatus } from "../orders/service";
 import { setReviewHidden, listAdminReviews } from "../reviews/service";
@@ -45,8 +46,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listAdminTools(db, request.query);
-      reply.header("x-total-count", String(total));
+      const { items, ...total } = await listAdminTools(db, request.query);
+      pageHeaders(request, reply, total);
       return items;
     },
   );
@@ -185,8 +186,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listAdminOrders(db, request.query);
-      reply.header("x-total-count", String(total));
+      const { items, ...total } = await listAdminOrders(db, request.query);
+      pageHeaders(request, reply, total);
       return items;
     },
   );
@@ -238,8 +239,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listAdminReviews(db, request.query);
-      reply.header("x-total-count", String(total));
+      const { items, ...total } = await listAdminReviews(db, request.query);
+      pageHeaders(request, reply, total);
       return items;
     },
   );
@@ -289,8 +290,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listUsers(db, request.query);
-      reply.header("x-total-count", String(total));
+      const { items, ...total } = await listUsers(db, request.query);
+      pageHeaders(request, reply, total);
       return items;
     },
   );
@@ -339,8 +340,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listAudit(db, request.query);
-      reply.header("x-total-count", String(total));
+      const { items, ...total } = await listAudit(db, request.query);
+      pageHeaders(request, reply, total);
       return items;
     },
   );

@@ -10,7 +10,7 @@ import { API_TEXT } from "../../contract/texts/api";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { ADMIN_ROLE, CUSTOMER_ROLE, roleOf, type Role } from "../auth/roles";
 import type { Db } from "../db/client";
-import { totalOver } from "../db/paging";
+import { cappedCount, type Page } from "../db/paging";
 import { orderLines, orders, tools, user } from "../db/schema";
 import { conflict, notFound } from "../http/errors";
 import { withDetails } from "../orders/service";
@@ -28,7 +28,7 @@ export interface AdminOrderQuery {
 }
 
 /** Every customer's orders, newest first, by status and by part of the customer's name or e-mail. */
-export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<{ items: AdminOrder[]; total: number }> {
+export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<Page<AdminOrder>> {
   const filters: SQL[] = [];
   if (query.status) filters.push(eq(orders.status, query.status));
   if (query.customer) {
@@ -37,21 +37,19 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<{
     if (match) filters.push(match);
   }
   const where = filters.length > 0 ? and(...filters) : undefined;
-  const rows = await db
-    .select({ row: orders, customer: { id: user.id, name: user.name, email: user.email }, total: totalOver() })
-    .from(orders)
-    .innerJoin(user, eq(user.id, orders.userId))
-    .where(where)
-    .orderBy(desc(orders.createdAt), desc(orders.number))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  const total =
-    rows[0]?.total ??
-    (query.page > 1
-      ? Number((await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(orders).innerJoin(user, eq(user.id, orders.userId)).where(where))[0]?.n ?? 0)
-      : 0);
+  const [rows, total] = await Promise.all([
+    db
+      .select({ row: orders, customer: { id: user.id, name: user.name, email: user.email } })
+      .from(orders)
+      .innerJoin(user, eq(user.id, orders.userId))
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.number))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    cappedCount(db, db.select({ one: sql`1` }).from(orders).innerJoin(user, eq(user.id, orders.userId)).where(where).$dynamic()),
+  ]);
   const detailed = await withDetails(db, rows.map((r) => r.row));
-  return { items: detailed.map((order, i) => ({ ...order, customer: (rows[i] as (typeof rows)[number]).customer })), total };
+  return { items: detailed.map((order, i) => ({ ...order, customer: (rows[i] as (typeof rows)[number]).customer })), ...total };
 }
 
 export async function getAdminOrder(db: Db, id: string): Promise<AdminOrder> {
@@ -77,17 +75,19 @@ const toAdminUser = (row: UserRow): AdminUser => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-export async function listUsers(db: Db, query: { q?: string | undefined; page: number; limit: number }): Promise<{ items: AdminUser[]; total: number }> {
+export async function listUsers(db: Db, query: { q?: string | undefined; page: number; limit: number }): Promise<Page<AdminUser>> {
   const where = query.q ? or(ilike(user.email, `%${escapeLike(query.q)}%`), ilike(user.name, `%${escapeLike(query.q)}%`)) : undefined;
-  const rows = await db
-    .select({ row: user, total: totalOver() })
-    .from(user)
-    .where(where)
-    .orderBy(desc(user.createdAt), desc(user.id))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  const total = rows[0]?.total ?? (query.page > 1 ? await db.$count(user, where) : 0);
-  return { items: rows.map((r) => toAdminUser(r.row)), total };
+  const [rows, total] = await Promise.all([
+    db
+      .select()
+      .from(user)
+      .where(where)
+      .orderBy(desc(user.createdAt), desc(user.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    cappedCount(db, db.select({ one: sql`1` }).from(user).where(where).$dynamic()),
+  ]);
+  return { items: rows.map(toAdminUser), ...total };
 }
 
 /**

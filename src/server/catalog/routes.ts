@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { API_TEXT } from "../../contract/texts/api";
-import { idParamsSchema, toolInputSchema, toolListQuerySchema, toolPatchSchema, toolSchema } from "../../contract/schemas";
+import { idParamsSchema, suggestionSchema, suggestQuerySchema, toolInputSchema, toolListQuerySchema, toolPatchSchema, toolSchema } from "../../contract/schemas";
 import { notFound } from "../http/errors";
+import { revalidate } from "../http/etag";
+import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
-import { createTool, getTool, listTools, retireTool, updateTool } from "./service";
+import { createTool, getTool, listTools, retireTool, suggestTools, updateTool } from "./service";
 
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
@@ -14,18 +16,40 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["catalogue"],
-        summary: "List tools, filtered by category and a search text; the total is in X-Total-Count",
+        summary:
+          "List tools by category, price range and a search text (full text, ranked; names alike when no word matches), sorted; " +
+          "the total is in X-Total-Count (exact up to 1,000, else X-Total-Count-Exact: false); past page 400 follow the Link rel=next (cursor)",
         querystring: toolListQuerySchema,
         response: { 200: z.array(toolSchema), ...errorResponses(400) },
       },
+      onSend: revalidate,
     },
     async (request, reply) => {
-      const { category, q, page, limit } = request.query;
-      const key = JSON.stringify([category ?? "", q ?? "", page, limit]);
-      const { items, total } = await app.lists.tools.get(key, () => listTools(db, request.query));
-      reply.header("x-total-count", String(total));
+      const { category, q, sort, minPrice, maxPrice, page, limit, cursor } = request.query;
+      const key = JSON.stringify([category ?? "", q ?? "", sort ?? "", minPrice ?? "", maxPrice ?? "", page, limit, cursor ?? ""]);
+      const result = await app.lists.tools.get(key, () => listTools(db, request.query));
+      pageHeaders(request, reply, result);
       reply.header("cache-control", "public, max-age=0, must-revalidate");
-      return items;
+      return result.items;
+    },
+  );
+
+  app.get(
+    "/tool/suggest",
+    {
+      schema: {
+        tags: ["catalogue"],
+        summary: "Search-as-you-type: at most 8 tools whose names start with (or look like) the words typed",
+        querystring: suggestQuerySchema,
+        response: { 200: z.array(suggestionSchema), ...errorResponses(400) },
+      },
+      onSend: revalidate,
+    },
+    async (request, reply) => {
+      const { q } = request.query;
+      const suggestions = await app.lists.suggestions.get(q.toLowerCase(), () => suggestTools(db, q));
+      reply.header("cache-control", "public, max-age=0, must-revalidate");
+      return suggestions;
     },
   );
 
@@ -38,10 +62,13 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         params: idParamsSchema,
         response: { 200: toolSchema, ...errorResponses(400, 404) },
       },
+      onSend: revalidate,
     },
-    async (request) => {
-      const tool = await getTool(db, request.params.id);
+    async (request, reply) => {
+      const { id } = request.params;
+      const tool = await app.lists.tool.get(id, async () => (await getTool(db, id)) ?? null);
       if (!tool) throw notFound(API_TEXT.toolNotFound);
+      reply.header("cache-control", "public, max-age=0, must-revalidate");
       return tool;
     },
   );

@@ -1,16 +1,18 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, lte, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
-import type { Tool, ToolInput, ToolPatch, toolListQuerySchema } from "../../contract/schemas";
+import { SUGGESTIONS_MAX, type ToolSort } from "../../contract/constants";
+import type { Suggestion, Tool, ToolInput, ToolPatch, toolListQuerySchema } from "../../contract/schemas";
 import type { AdminTool, AdminToolInput, AdminToolPatch, adminToolListQuerySchema, stockMovementInputSchema } from "../../contract/admin-schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import { VALIDATION_TEXT } from "../../contract/texts/validation";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { recordAudit, type AuditActor, type AuditRecord } from "../admin/audit";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
-import { pageWithTotal, totalOver } from "../db/paging";
+import { after, cappedCount, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
 import { orderLines, orders, tools } from "../db/schema";
-import { conflict, notFound } from "../http/errors";
+import { badQuery, conflict, notFound } from "../http/errors";
 import { recordMovements } from "../stock/ledger";
 
 type ToolRow = typeof tools.$inferSelect;
@@ -34,27 +36,139 @@ export type StockMovementRequest = z.output<typeof stockMovementInputSchema>;
 /** `%` and `_` typed by a customer are literal characters, not wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export async function listTools(db: Db, query: ToolQuery): Promise<{ items: Tool[]; total: number }> {
+/** The tool list's orders: the columns of each, ending with the id so the order is total. */
+const TOOL_ORDERS = {
+  oldest: { columns: [tools.createdAt, tools.id], descending: false },
+  newest: { columns: [tools.createdAt, tools.id], descending: true },
+  "price-asc": { columns: [tools.priceCents, tools.id], descending: false },
+  "price-desc": { columns: [tools.priceCents, tools.id], descending: true },
+} as const;
+type KeyedSort = keyof typeof TOOL_ORDERS;
+
+/** The tool's words, kept by a trigger (migration 0003); not in schema.ts so rows never carry it. */
+const searchVector = sql`"tools"."search_vector"`;
+
+/**
+ * A customer's search as a full-text query: every word, each also as the start of a longer
+ * one ('chain' finds chainsaws), stemmed as the index is. Null when the text has no word.
+ */
+export function searchWords(text: string): string | null {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  if (!words) return null;
+  return words.map((word) => `${word}:*`).join(" & ");
+}
+
+const byDate = (sort: KeyedSort) => sort === "oldest" || sort === "newest";
+/**
+ * A row of a keyed page with its created_at as Postgres writes it: a JavaScript Date keeps
+ * milliseconds, the column microseconds, and a cursor must point exactly between two rows.
+ */
+interface KeyedRow {
+  row: ToolRow;
+  created: string;
+}
+const cursorKeyOf = (sort: KeyedSort, { row, created }: KeyedRow) => (byDate(sort) ? [created, row.id] : [row.priceCents, row.id]);
+
+/**
+ * The shop's tool list. Without a search it reads the index of its order from the first row of
+ * the page (a cursor continues where the last page ended); with one it asks the full-text
+ * index, ranked, and when the words find nothing, names alike ('chainsw' finds chainsaws).
+ */
+export async function listTools(db: Db, query: ToolQuery): Promise<Page<Tool>> {
   const filters: SQL[] = [eq(tools.active, true)];
   if (query.category) filters.push(eq(tools.category, query.category));
+  if (query.minPrice !== undefined) filters.push(gte(tools.priceCents, dollarsToCents(query.minPrice)));
+  if (query.maxPrice !== undefined) filters.push(lte(tools.priceCents, dollarsToCents(query.maxPrice)));
+  const priced = query.minPrice !== undefined || query.maxPrice !== undefined;
+
   if (query.q) {
-    const pattern = `%${escapeLike(query.q)}%`;
-    const match = or(ilike(tools.name, pattern), ilike(tools.description, pattern));
-    if (match) filters.push(match);
+    const words = searchWords(query.q);
+    const sort = query.sort ?? "relevance";
+    if (words) {
+      const tsquery = sql`to_tsquery('english', ${words})`;
+      const found = await searchPage(db, query, [...filters, sql`${searchVector} @@ ${tsquery}`], sort, sql`ts_rank(${searchVector}, ${tsquery})`);
+      if (found.items.length > 0 || query.page > 1 || query.cursor) return found;
+    }
+    // Nothing matched the words: names that look like the text, most alike first.
+    const alike = sql`${query.q} <% ${tools.name}`;
+    return searchPage(db, query, [...filters, alike], sort, sql`word_similarity(${query.q}, ${tools.name})`);
   }
+
+  const sort: KeyedSort = query.sort === undefined || query.sort === "relevance" ? "oldest" : query.sort;
   const where = and(...filters);
-  const page = await pageWithTotal(
+  const [rows, total] = await Promise.all([
+    keyedRows(db, where, sort, query),
+    priced ? cappedCount(db, db.select({ one: sql`1` }).from(tools).where(where).$dynamic()) : keptCount(db, query.category ? `tools:${query.category}` : "tools"),
+  ]);
+  const page = splitPage(rows, query.limit, (row) => cursorKeyOf(sort, row));
+  return { items: page.rows.map(({ row }) => toToolDto(row)), ...total, next: page.next };
+}
+
+/** A page of the list in a keyed order: after the cursor's row, or at the page's offset. */
+function keyedRows(db: Db, where: SQL | undefined, sort: KeyedSort, query: ToolQuery): Promise<KeyedRow[]> {
+  const order = TOOL_ORDERS[sort];
+  const direction = (column: (typeof order.columns)[number]) => (order.descending ? desc(column) : asc(column));
+  const conditions = [where];
+  if (query.cursor) {
+    const key = decodeCursor(query.cursor, byDate(sort) ? ["string", "string"] : ["number", "string"]);
+    if (byDate(sort) && Number.isNaN(Date.parse(String(key[0])))) throw badQuery("cursor", VALIDATION_TEXT.cursorInvalid);
+    const values = byDate(sort) ? [sql`${key[0]}::timestamptz`, sql`${key[1]}`] : key.map((value) => sql`${value}`);
+    conditions.push(after(order.columns.map((column) => sql`${column}`), values, order.descending));
+  }
+  const select = db
+    .select({ row: tools, created: sql<string>`${tools.createdAt}::text` })
+    .from(tools)
+    .where(and(...conditions))
+    .orderBy(...order.columns.map(direction))
+    .limit(query.limit + 1);
+  return query.cursor ? select : select.offset((query.page - 1) * query.limit);
+}
+
+/** A page of search results: ranked (relevance) or in a keyed order, with a capped total. */
+async function searchPage(db: Db, query: ToolQuery, filters: SQL[], sort: ToolSort, rank: SQL): Promise<Page<Tool>> {
+  const where = and(...filters);
+  const total = cappedCount(db, db.select({ one: sql`1` }).from(tools).where(where).$dynamic());
+  if (sort !== "relevance") {
+    const [rows, counted] = await Promise.all([keyedRows(db, where, sort, query), total]);
+    const page = splitPage(rows, query.limit, (row) => cursorKeyOf(sort, row));
+    return { items: page.rows.map(({ row }) => toToolDto(row)), ...counted, next: page.next };
+  }
+  // Ranked results have no stable key to continue from: page numbers only (up to MAX_PAGE).
+  const [rows, counted] = await Promise.all([
     db
-      .select({ row: tools, total: totalOver() })
+      .select()
       .from(tools)
       .where(where)
-      .orderBy(asc(tools.createdAt), asc(tools.id))
+      .orderBy(desc(rank), asc(tools.id))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
-    query.page,
-    () => db.$count(tools, where),
-  );
-  return { items: page.items.map(toToolDto), total: page.total };
+    total,
+  ]);
+  return { items: rows.map(toToolDto), ...counted };
+}
+
+/** Search-as-you-type: names starting with the words typed (or, failing that, alike), best first. */
+export async function suggestTools(db: Db, text: string): Promise<Suggestion[]> {
+  const q = text.trim();
+  if (!q) return [];
+  const columns = { _id: tools.id, name: tools.name, category: tools.category };
+  const words = searchWords(q);
+  if (words) {
+    const tsquery = sql`to_tsquery('english', ${words})`;
+    const found = await db
+      .select(columns)
+      .from(tools)
+      .where(and(eq(tools.active, true), sql`${searchVector} @@ ${tsquery}`))
+      .orderBy(desc(sql`ts_rank(${searchVector}, ${tsquery})`), asc(tools.name))
+      .limit(SUGGESTIONS_MAX);
+    if (found.length > 0) return found;
+  }
+  return db
+    .select(columns)
+    .from(tools)
+    .where(and(eq(tools.active, true), sql`${q} <% ${tools.name}`))
+    .orderBy(desc(sql`word_similarity(${q}, ${tools.name})`), asc(tools.name))
+    .limit(SUGGESTIONS_MAX);
 }
 
 export async function getTool(db: Db, id: string): Promise<Tool | undefined> {
@@ -82,7 +196,7 @@ export const toAdminToolDto = (row: ToolRow): AdminTool => {
 };
 
 /** The console's list: archived tools too (status), newest first. */
-export async function listAdminTools(db: Db, query: AdminToolQuery): Promise<{ items: AdminTool[]; total: number }> {
+export async function listAdminTools(db: Db, query: AdminToolQuery): Promise<Page<AdminTool>> {
   const filters: SQL[] = [];
   if (query.status) filters.push(eq(tools.active, query.status === "active"));
   if (query.category) filters.push(eq(tools.category, query.category));
@@ -92,18 +206,17 @@ export async function listAdminTools(db: Db, query: AdminToolQuery): Promise<{ i
     if (match) filters.push(match);
   }
   const where = filters.length > 0 ? and(...filters) : undefined;
-  const page = await pageWithTotal(
+  const [rows, total] = await Promise.all([
     db
-      .select({ row: tools, total: totalOver() })
+      .select()
       .from(tools)
       .where(where)
       .orderBy(desc(tools.createdAt), desc(tools.id))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
-    query.page,
-    () => db.$count(tools, where),
-  );
-  return { items: page.items.map(toAdminToolDto), total: page.total };
+    cappedCount(db, db.select({ one: sql`1` }).from(tools).where(where).$dynamic()),
+  ]);
+  return { items: rows.map(toAdminToolDto), ...total };
 }
 
 export async function getAdminTool(db: Db | Tx, id: string): Promise<AdminTool | undefined> {

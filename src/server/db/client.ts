@@ -33,16 +33,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
+  // pg_trgm: the catalogue's typo-tolerant name search (migration 0003), as on Postgres.
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   let client: InstanceType<typeof PGlite>;
   if (options.dataDir === "memory://") {
-    client = new PGlite();
+    client = new PGlite({ extensions: { pg_trgm } });
   } else {
     const dir = path.join(options.dataDir, "pglite");
     // PGlite needs the parent folder to exist.
     mkdirSync(path.dirname(dir), { recursive: true });
-    client = new PGlite(dir);
+    client = new PGlite(dir, { extensions: { pg_trgm } });
   }
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: options.migrationsDir });

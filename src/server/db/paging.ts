@@ -1,27 +1,84 @@
-import { sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
+import type { PgSelect } from "drizzle-orm/pg-core";
+import { COUNT_CAP } from "../../contract/constants";
+import { VALIDATION_TEXT } from "../../contract/texts/validation";
+import { badQuery } from "../http/errors";
+import type { Db } from "./client";
+import { listCounts } from "./schema";
 
-/**
- * Counts are bigint in Postgres: node-postgres hands them over as text, PGlite as numbers.
- * Call sites never convert them: a page's total comes from `totalOver()`, a plain count from
- * Drizzle's `db.$count(table, where)`, and both map to number here, once.
+/*
+ * Lists at a merchant's size (docs/decisions/0013): a page never counts every matching row
+ * and never walks an OFFSET deeper than MAX_PAGE pages.
+ *
+ * Counts are bigint in Postgres: node-postgres hands them over as text, PGlite as numbers;
+ * they are mapped to number here, once.
  */
 
-/** `count(*) over()`: the total of the filtered rows, carried on every row of the page. */
-export const totalOver = () => sql<number>`count(*) over()`.mapWith(Number);
-
-/**
- * One round trip for a page and its total. Only a page past the end (no rows to carry
- * the total) costs a second query.
- */
-export async function pageWithTotal<Row>(
-  rows: Promise<{ row: Row; total: number }[]>,
-  page: number,
-  /** `() => db.$count(table, where)` with the page's own filter. */
-  countFallback: () => Promise<number>,
-): Promise<{ items: Row[]; total: number }> {
-  const result = await rows;
-  const first = result[0];
-  if (first) return { items: result.map((r) => r.row), total: first.total };
-  return { items: [], total: page > 1 ? await countFallback() : 0 };
+/** A list's total as the API reports it: exact up to COUNT_CAP, else COUNT_CAP and `exact: false`. */
+export interface Total {
+  total: number;
+  exact: boolean;
 }
 
+/** A page of a list: its rows, its total and, when more rows follow, the cursor of the next page. */
+export interface Page<Item> extends Total {
+  items: Item[];
+  next?: string | undefined;
+}
+
+/**
+ * Counts the rows of `rows` (a select of the list's own filter, any columns) up to
+ * COUNT_CAP + 1: reading 1,001 index entries answers "more than 1,000" as well as a count of
+ * a million would.
+ */
+export async function cappedCount(db: Db, rows: PgSelect): Promise<Total> {
+  const capped = rows.limit(COUNT_CAP + 1).as("capped");
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
+  const n = row?.n ?? 0;
+  return n > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total: n, exact: true };
+}
+
+/** A total kept by the database's triggers (`list_counts`): one primary-key read, always exact. */
+export async function keptCount(db: Db, list: string): Promise<Total> {
+  const [row] = await db.select({ n: listCounts.n }).from(listCounts).where(eq(listCounts.list, list));
+  return { total: Number(row?.n ?? 0), exact: true };
+}
+
+/** A cursor holds the sort key of the last row served: opaque to clients (base64url JSON). */
+export type CursorKey = (string | number)[];
+
+export const encodeCursor = (key: CursorKey): string => Buffer.from(JSON.stringify(key)).toString("base64url");
+
+/** The key inside a cursor, checked against the list's key shape; a bad one is a 400. */
+export function decodeCursor(cursor: string, shape: readonly ("string" | "number")[]): CursorKey {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    key = undefined;
+  }
+  if (!Array.isArray(key) || key.length !== shape.length || key.some((value, i) => typeof value !== shape[i])) {
+    throw badQuery("cursor", VALIDATION_TEXT.cursorInvalid);
+  }
+  return key as CursorKey;
+}
+
+/**
+ * The keyset condition "after this key" for a list ordered by `columns` (all ascending or all
+ * descending): a row comparison, which Postgres answers from the index of those columns.
+ */
+export function after(columns: SQL[], key: SQL[], descending: boolean): SQL {
+  const left = sql.join(columns, sql`, `);
+  const right = sql.join(key, sql`, `);
+  return descending ? sql`(${left}) < (${right})` : sql`(${left}) > (${right})`;
+}
+
+/**
+ * Rows fetched with one more than the page holds: the extra one says another page follows,
+ * and the last served row's key becomes the cursor of the next.
+ */
+export function splitPage<Row>(rows: Row[], limit: number, keyOf: (row: Row) => CursorKey): { rows: Row[]; next?: string } {
+  if (rows.length <= limit) return { rows };
+  const served = rows.slice(0, limit);
+  return { rows: served, next: encodeCursor(keyOf(served[served.length - 1] as Row)) };
+}

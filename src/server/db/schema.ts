@@ -125,7 +125,16 @@ export const tools = pgTable(
     check("tools_price_nonnegative", sql`${t.priceCents} >= 0`),
     check("tools_stock_nonnegative", sql`${t.availableQuantity} >= 0`),
     check("tools_minimum_positive", sql`${t.minimumQuantity} >= 1`),
-    index("tools_category_idx").on(t.category, t.createdAt),
+    // One index per order and filter of the lists (docs/decisions/0013). The shop's lists
+    // read active tools only: partial indexes hold just those. Full-text search
+    // (`search_vector`, a generated column) and the names' trigram index are written by hand
+    // in migration 0003: Drizzle would read the vector with every row.
+    index("tools_active_created_idx").on(t.createdAt, t.id).where(sql`${t.active}`),
+    index("tools_active_category_created_idx").on(t.category, t.createdAt, t.id).where(sql`${t.active}`),
+    index("tools_active_price_idx").on(t.priceCents, t.id).where(sql`${t.active}`),
+    index("tools_active_category_price_idx").on(t.category, t.priceCents, t.id).where(sql`${t.active}`),
+    // The console's list: archived tools too, newest first.
+    index("tools_created_idx").on(t.createdAt, t.id),
   ],
 );
 
@@ -144,6 +153,8 @@ export const reviews = pgTable(
   (t) => [
     check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
     index("reviews_created_idx").on(t.createdAt),
+    // The public list: visible reviews, newest first.
+    index("reviews_visible_created_idx").on(t.createdAt, t.id).where(sql`not ${t.hidden}`),
   ],
 );
 
@@ -191,6 +202,9 @@ export const orders = pgTable(
     check("orders_quantity_positive", sql`${t.quantity} >= 1`),
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     index("orders_tool_idx").on(t.toolId),
+    // The console's lists: every order newest first, and by status.
+    index("orders_created_idx").on(t.createdAt, t.number),
+    index("orders_status_created_idx").on(t.status, t.createdAt, t.number),
   ],
 );
 
@@ -313,7 +327,17 @@ export const auditLog = pgTable(
   (t) => [index("audit_log_created_idx").on(t.createdAt)],
 );
 
+/**
+ * How many rows a list has, kept by triggers (migration 0003) so page 1 never counts the
+ * catalogue: `tools` (active), `tools:<category>`, `reviews` (visible).
+ */
+export const listCounts = pgTable("list_counts", {
+  list: text("list").primaryKey(),
+  n: bigint("n", { mode: "number" }).notNull(),
+});
+
 export const schema = {
+  listCounts,
   user,
   session,
   account,

@@ -27,6 +27,10 @@ export const forbidden = () => new ApiError(403, "FORBIDDEN", API_TEXT.forbidden
 export const conflict = (code: string, message: string, extra: ApiError["extra"] = {}) =>
   new ApiError(409, code, message, extra);
 
+/** A query parameter the schema accepts but the request cannot be served with: the validation error's shape. */
+export const badQuery = (field: string, message: string) =>
+  new ApiError(400, "VALIDATION", message, { details: [{ path: `querystring.${field}`, message }] });
+
 /** How long a client should wait after a 503 before it tries again. */
 export const RETRY_AFTER_SECONDS = 5;
 export const unavailable = () =>

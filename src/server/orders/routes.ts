@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, orderInputSchema, orderListQuerySchema, orderSchema } from "../../contract/schemas";
+import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { OrderDesk } from "./desk";
 import { cancelOrder, getOrder, listOrders } from "./service";
@@ -32,15 +33,15 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: {
         tags: ["orders"],
-        summary: "The caller's orders, newest first; the total is in X-Total-Count",
+        summary: "The caller's orders, newest first; the total is in X-Total-Count (exact up to 1,000); past page 400 follow the Link rel=next (cursor)",
         querystring: orderListQuerySchema,
         response: { 200: z.array(orderSchema), ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
-      const { items, total } = await listOrders(db, request.viewer.id, request.query.page, request.query.limit);
-      reply.header("x-total-count", String(total));
-      return items;
+      const page = await listOrders(db, request.viewer.id, request.query);
+      pageHeaders(request, reply, page);
+      return page.items;
     },
   );
 

@@ -7,11 +7,12 @@ import { API_TEXT } from "../../contract/texts/api";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
-import { pageWithTotal, totalOver } from "../db/paging";
+import { after, cappedCount, decodeCursor, splitPage, type Page } from "../db/paging";
 import { orderEvents, orderLines, orders, stockMovements, tools } from "../db/schema";
 import { recordMovements } from "../stock/ledger";
 import { canMove, returnsStock, type OrderActor, type OrderStatus } from "../../contract/order-lifecycle";
-import { conflict, notFound } from "../http/errors";
+import { badQuery, conflict, notFound } from "../http/errors";
+import { VALIDATION_TEXT } from "../../contract/texts/validation";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
@@ -173,25 +174,34 @@ export async function insertOrders(tx: Tx, drafts: NewOrder[]): Promise<Order[]>
   });
 }
 
+/**
+ * A customer's orders, newest first, from their index: a page number up to MAX_PAGE or the
+ * cursor of the page before; the total counted up to COUNT_CAP.
+ */
 export async function listOrders(
   db: Db,
   userId: string,
-  page: number,
-  limit: number,
-): Promise<{ items: Order[]; total: number }> {
+  query: { page: number; limit: number; cursor?: string | undefined },
+): Promise<Page<Order>> {
   const mine = eq(orders.userId, userId);
-  const result = await pageWithTotal(
-    db
-      .select({ row: orders, total: totalOver() })
-      .from(orders)
-      .where(mine)
-      .orderBy(desc(orders.createdAt), desc(orders.number))
-      .limit(limit)
-      .offset((page - 1) * limit),
-    page,
-    () => db.$count(orders, mine),
-  );
-  return { items: await withDetails(db, result.items), total: result.total };
+  const conditions = [mine];
+  if (query.cursor) {
+    const [created, number] = decodeCursor(query.cursor, ["string", "number"]);
+    if (Number.isNaN(Date.parse(String(created)))) throw badQuery("cursor", VALIDATION_TEXT.cursorInvalid);
+    conditions.push(after([sql`${orders.createdAt}`, sql`${orders.number}`], [sql`${created}::timestamptz`, sql`${number}`], true));
+  }
+  const select = db
+    .select({ row: orders, created: sql<string>`${orders.createdAt}::text` })
+    .from(orders)
+    .where(and(...conditions))
+    .orderBy(desc(orders.createdAt), desc(orders.number))
+    .limit(query.limit + 1);
+  const [rows, total] = await Promise.all([
+    query.cursor ? select : select.offset((query.page - 1) * query.limit),
+    cappedCount(db, db.select({ one: sql`1` }).from(orders).where(mine).$dynamic()),
+  ]);
+  const page = splitPage(rows, query.limit, (r) => [r.created, r.row.number]);
+  return { items: await withDetails(db, page.rows.map((r) => r.row)), ...total, next: page.next };
 }
 
 /** One of the caller's orders; anyone else's is not found. */

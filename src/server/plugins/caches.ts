@@ -1,15 +1,19 @@
 /**
- * Short-lived copies of the public lists (LIST_CACHE_SECONDS), as `app.lists`. They forget
+ * Short-lived copies of the public reads (LIST_CACHE_SECONDS), as `app.lists`. They forget
  * what they hold when the data behind them changes (db/changes.ts), whoever wrote it.
  */
 import fp from "fastify-plugin";
-import type { Review, Tool } from "../../contract/schemas";
+import type { Review, Suggestion, Tool } from "../../contract/schemas";
 import { onChange } from "../db/changes";
+import type { Page } from "../db/paging";
 import { TtlCache } from "../http/ttl-cache";
 
 export interface ListCaches {
-  tools: TtlCache<{ items: Tool[]; total: number }>;
-  reviews: TtlCache<{ items: Review[]; total: number }>;
+  tools: TtlCache<Page<Tool>>;
+  /** One tool by id; null remembers that there is none (or it is archived). */
+  tool: TtlCache<Tool | null>;
+  suggestions: TtlCache<Suggestion[]>;
+  reviews: TtlCache<Page<Review>>;
 }
 
 declare module "fastify" {
@@ -20,8 +24,18 @@ declare module "fastify" {
 
 export default fp(
   async (app) => {
-    const lists: ListCaches = { tools: new TtlCache(app.config.listCacheMs), reviews: new TtlCache(app.config.listCacheMs) };
-    onChange(app.store.db, "tools", () => lists.tools.clear());
+    const ttl = app.config.listCacheMs;
+    const lists: ListCaches = {
+      tools: new TtlCache(ttl),
+      tool: new TtlCache(ttl, 2000),
+      suggestions: new TtlCache(ttl, 2000),
+      reviews: new TtlCache(ttl),
+    };
+    onChange(app.store.db, "tools", () => {
+      lists.tools.clear();
+      lists.tool.clear();
+      lists.suggestions.clear();
+    });
     onChange(app.store.db, "reviews", () => lists.reviews.clear());
     app.decorate("lists", lists);
   },

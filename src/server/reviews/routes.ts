@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { reviewInputSchema, reviewListQuerySchema, reviewSchema } from "../../contract/schemas";
+import { revalidate } from "../http/etag";
+import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { addReview, listReviews } from "./service";
 
@@ -12,16 +14,19 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["reviews"],
-        summary: "Site reviews, newest first; the total is in X-Total-Count",
+        summary:
+          "Site reviews, newest first; the total is in X-Total-Count (exact up to 1,000, else X-Total-Count-Exact: false); past page 400 follow the Link rel=next (cursor)",
         querystring: reviewListQuerySchema,
         response: { 200: z.array(reviewSchema), ...errorResponses(400) },
       },
+      onSend: revalidate,
     },
     async (request, reply) => {
-      const { page, limit } = request.query;
-      const { items, total } = await app.lists.reviews.get(`${page}:${limit}`, () => listReviews(db, page, limit));
-      reply.header("x-total-count", String(total));
-      return items;
+      const { page, limit, cursor } = request.query;
+      const result = await app.lists.reviews.get(JSON.stringify([page, limit, cursor ?? ""]), () => listReviews(db, request.query));
+      pageHeaders(request, reply, result);
+      reply.header("cache-control", "public, max-age=0, must-revalidate");
+      return result.items;
     },
   );
 

@@ -3,7 +3,9 @@ import type { Review, ReviewInput } from "../../contract/schemas";
 import type { AdminReview } from "../../contract/admin-schemas";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
-import { totalOver } from "../db/paging";
+import { after, cappedCount, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
+import { badQuery } from "../http/errors";
+import { VALIDATION_TEXT } from "../../contract/texts/validation";
 import { orders, reviews, user } from "../db/schema";
 
 type ReviewRow = typeof reviews.$inferSelect;
@@ -26,17 +28,27 @@ const verifiedBuyer = () =>
     (v: unknown) => v === true || v === "t" || v === "true",
   );
 
-export async function listReviews(db: Db, page: number, limit: number): Promise<{ items: Review[]; total: number }> {
-  const visible = eq(reviews.hidden, false);
-  const rows = await db
-    .select({ review: reviews, verified: verifiedBuyer(), total: totalOver() })
+/**
+ * The public list, newest first, from the index of visible reviews: a page number up to
+ * MAX_PAGE, or the cursor of the page before (any depth at the cost of one page). The total is
+ * kept by a trigger (list_counts).
+ */
+export async function listReviews(db: Db, query: { page: number; limit: number; cursor?: string | undefined }): Promise<Page<Review>> {
+  const conditions = [eq(reviews.hidden, false)];
+  if (query.cursor) {
+    const [created, id] = decodeCursor(query.cursor, ["string", "string"]);
+    if (Number.isNaN(Date.parse(String(created)))) throw badQuery("cursor", VALIDATION_TEXT.cursorInvalid);
+    conditions.push(after([sql`${reviews.createdAt}`, sql`${reviews.id}`], [sql`${created}::timestamptz`, sql`${id}`], true));
+  }
+  const select = db
+    .select({ review: reviews, verified: verifiedBuyer(), created: sql<string>`${reviews.createdAt}::text` })
     .from(reviews)
-    .where(visible)
+    .where(and(...conditions))
     .orderBy(desc(reviews.createdAt), desc(reviews.id))
-    .limit(limit)
-    .offset((page - 1) * limit);
-  const total = rows[0]?.total ?? (page > 1 ? await db.$count(reviews, visible) : 0);
-  return { items: rows.map((r) => toReviewDto(r.review, r.verified)), total };
+    .limit(query.limit + 1);
+  const [rows, total] = await Promise.all([query.cursor ? select : select.offset((query.page - 1) * query.limit), keptCount(db, "reviews")]);
+  const page = splitPage(rows, query.limit, (row) => [row.created, row.review.id]);
+  return { items: page.rows.map((r) => toReviewDto(r.review, r.verified)), ...total, next: page.next };
 }
 
 export async function addReview(db: Db, userId: string, input: ReviewInput): Promise<Review> {
@@ -54,20 +66,22 @@ export async function addReview(db: Db, userId: string, input: ReviewInput): Pro
 export async function listAdminReviews(
   db: Db,
   query: { hidden?: boolean | undefined; page: number; limit: number },
-): Promise<{ items: AdminReview[]; total: number }> {
+): Promise<Page<AdminReview>> {
   const where = query.hidden === undefined ? undefined : eq(reviews.hidden, query.hidden);
-  const rows = await db
-    .select({ review: reviews, verified: verifiedBuyer(), email: user.email, total: totalOver() })
-    .from(reviews)
-    .leftJoin(user, eq(user.id, reviews.userId))
-    .where(where)
-    .orderBy(desc(reviews.createdAt), desc(reviews.id))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  const total = rows[0]?.total ?? (query.page > 1 ? await db.$count(reviews, where) : 0);
+  const [rows, total] = await Promise.all([
+    db
+      .select({ review: reviews, verified: verifiedBuyer(), email: user.email })
+      .from(reviews)
+      .leftJoin(user, eq(user.id, reviews.userId))
+      .where(where)
+      .orderBy(desc(reviews.createdAt), desc(reviews.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    cappedCount(db, db.select({ one: sql`1` }).from(reviews).where(where).$dynamic()),
+  ]);
   return {
     items: rows.map(({ review, verified, email }) => ({ ...toReviewDto(review, verified), hidden: review.hidden, authorEmail: email })),
-    total,
+    ...total,
   };
 }
 
