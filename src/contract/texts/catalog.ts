@@ -35,7 +35,6 @@ export const CATALOG_TEXT = {
   maxPrice: "Max price ($)",
   applyPrice: "Apply",
   clearPrice: "Clear",
-  priceRangeOrder: "The max price must be at least the min price",
   suggestions: "Suggestions",
   suggestionsCount: (count: number) =>
     count === 0 ? "No suggestions" : `${count} ${count === 1 ? "suggestion" : "suggestions"}: use the up and down arrows to choose`,

@@ -1,7 +1,6 @@
 import { keepPreviousData, queryOptions, type QueryClient } from "@tanstack/react-query";
-import type { Tool } from "../../../contract/schemas";
+import type { Tool, ToolListQuery } from "../../../contract/schemas";
 import { api, withQuery } from "../../lib/api";
-import type { ToolBrowseQuery as ToolListQuery } from "./list-contract";
 
 /** The catalogue's query keys: every list and every single tool sit under `all`. */
 export const toolKeys = {

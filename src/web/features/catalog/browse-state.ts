@@ -3,8 +3,8 @@
  * so links, reloads and Back all work. These pure functions read and write it; defaults are left out
  * of the URL so that one view has one address.
  */
-import { CATEGORIES, LIMITS, type Category } from "../../../contract/constants";
-import { MAX_LIST_PAGE, TOOL_SORTS, type ToolBrowseQuery, type ToolSort } from "./list-contract";
+import { CATEGORIES, LIMITS, MAX_PAGE, TOOL_SORTS, type Category, type ToolSort } from "../../../contract/constants";
+import { toolListQuerySchema, type ToolListQuery } from "../../../contract/schemas";
 
 export interface BrowseState {
   category?: Category;
@@ -63,7 +63,7 @@ export function changeBrowse(state: BrowseState, changes: Partial<Omit<BrowseSta
 }
 
 /** What `GET /api/tool` is asked for this state. */
-export function browseApiQuery(state: BrowseState, limit: number): ToolBrowseQuery {
+export function browseApiQuery(state: BrowseState, limit: number): ToolListQuery {
   return {
     category: state.category,
     q: state.q,
@@ -81,5 +81,19 @@ export const shownSort = (state: BrowseState): ToolSort => state.sort ?? default
 /** Is there a page after this one? Past an inexact total, a full page says there may be more. */
 export function hasNextPage(args: { page: number; total: number; exact: boolean; shown: number; limit: number }): boolean {
   if (args.exact) return args.page * args.limit < args.total;
-  return args.shown === args.limit && args.page < MAX_LIST_PAGE;
+  return args.shown === args.limit && args.page < MAX_PAGE;
+}
+
+/**
+ * The price range the shopper typed, checked with the API's own schema (dollars ≥ 0, max ≥ min)
+ * before the URL changes: the range, or the first message to show.
+ */
+export function checkPriceRange(
+  min: string,
+  max: string,
+): { ok: true; minPrice?: number; maxPrice?: number } | { ok: false; message: string; field: "minPrice" | "maxPrice" } {
+  const result = toolListQuerySchema.safeParse({ minPrice: min.trim() || undefined, maxPrice: max.trim() || undefined });
+  if (result.success) return { ok: true, minPrice: result.data.minPrice, maxPrice: result.data.maxPrice };
+  const issue = result.error.issues[0];
+  return { ok: false, message: issue?.message ?? "", field: issue?.path[0] === "minPrice" ? "minPrice" : "maxPrice" };
 }

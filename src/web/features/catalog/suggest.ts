@@ -5,7 +5,8 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, withQuery } from "../../lib/api";
-import { SUGGESTIONS_MAX, type ToolSuggestion } from "./list-contract";
+import { SUGGESTIONS_MAX } from "../../../contract/constants";
+import type { Suggestion as ToolSuggestion } from "../../../contract/schemas";
 
 /** How long typing must pause before the suggestions are fetched. */
 export const SUGGEST_DEBOUNCE_MS = 200;

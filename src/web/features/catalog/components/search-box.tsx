@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useNavigate } from "react-router";
 import { CATEGORY_LABELS, LIMITS, type Category } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
-import type { ToolSuggestion } from "../list-contract";
+import type { Suggestion as ToolSuggestion } from "../../../../contract/schemas";
 import { moveActive, SUGGEST_DEBOUNCE_MS, suggestQuery, useDebounced } from "../suggest";
 
 const T = CATALOG_TEXT;

@@ -1,15 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
-import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT } from "../../../../contract/constants";
+import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type ToolSort } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import { TEXT } from "../../../../contract/texts/site";
 import { QueryView } from "../../../components/ui/states";
 import { toolsQuery } from "../api";
-import { browseApiQuery, browseSearch, changeBrowse, hasNextPage, parseBrowse, shownSort, type BrowseState } from "../browse-state";
+import { browseApiQuery, browseSearch, changeBrowse, checkPriceRange, hasNextPage, parseBrowse, shownSort, type BrowseState } from "../browse-state";
 import { SearchBox } from "../components/search-box";
 import { ToolGrid } from "../components/tool-card";
-import { priceRangeSchema, TOOL_SORTS, type ToolSort } from "../list-contract";
 import { usePageTitle } from "../../../lib/page-title";
 
 const T = CATALOG_TEXT;
@@ -103,10 +102,10 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
   const [shown, setShown] = useState(fromUrl);
   const [min, setMin] = useState(state.minPrice === undefined ? "" : String(state.minPrice));
   const [max, setMax] = useState(state.maxPrice === undefined ? "" : String(state.maxPrice));
-  const [typedError, setError] = useState<string | undefined>(undefined);
+  const [typedError, setError] = useState<{ message: string; field: "minPrice" | "maxPrice" } | undefined>(undefined);
   // A link or a hand-edited address may carry a range the API refuses: say why beside the fields.
-  const urlRange = priceRangeSchema.safeParse({ minPrice: state.minPrice, maxPrice: state.maxPrice });
-  const error = typedError ?? urlRange.error?.issues[0]?.message;
+  const urlRange = checkPriceRange(String(state.minPrice ?? ""), String(state.maxPrice ?? ""));
+  const error = typedError ?? (urlRange.ok ? undefined : urlRange);
   // Back, Forward and links change the range in the URL: the fields follow it.
   if (shown !== fromUrl) {
     setShown(fromUrl);
@@ -119,13 +118,13 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const result = priceRangeSchema.safeParse({ minPrice: min.trim() || undefined, maxPrice: max.trim() || undefined });
-    if (!result.success) {
-      setError(result.error.issues[0]?.message);
+    const result = checkPriceRange(min, max);
+    if (!result.ok) {
+      setError(result);
       return;
     }
     setError(undefined);
-    onApply({ minPrice: result.data.minPrice, maxPrice: result.data.maxPrice });
+    onApply({ minPrice: result.minPrice, maxPrice: result.maxPrice });
   };
 
   const field = (label: string, value: string, onChange: (v: string) => void, invalid: boolean) => (
@@ -148,8 +147,8 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
   return (
     // noValidate: the zod rule speaks, in the store's words, rather than the browser's bubble.
     <form aria-label={CATALOG_TEXT.priceRange} noValidate onSubmit={onSubmit} className="mb-8 flex flex-wrap items-end gap-2">
-      {field(CATALOG_TEXT.minPrice, min, setMin, false)}
-      {field(CATALOG_TEXT.maxPrice, max, setMax, error !== undefined)}
+      {field(CATALOG_TEXT.minPrice, min, setMin, error?.field === "minPrice")}
+      {field(CATALOG_TEXT.maxPrice, max, setMax, error?.field === "maxPrice")}
       <button type="submit" className="btn">
         {CATALOG_TEXT.applyPrice}
       </button>
@@ -160,7 +159,7 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
       )}
       {error && (
         <p id={errorId} role="alert" className="text-error w-full text-sm">
-          {error}
+          {error.message}
         </p>
       )}
     </form>
