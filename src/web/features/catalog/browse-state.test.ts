@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CATALOG_TEXT } from "../../../contract/texts/catalog";
 import { VALIDATION_TEXT } from "../../../contract/texts/validation";
 import { browseApiQuery, browseSearch, changeBrowse, checkPriceRange, hasNextPage, parseBrowse, parsePrice, shownSort } from "./browse-state";
 import { moveActive } from "./suggest";
@@ -107,5 +108,15 @@ describe("the suggestion list's arrow keys", () => {
     expect(moveActive(-1, -1, 3)).toBe(2);
     expect(moveActive(0, -1, 3)).toBe(-1);
     expect(moveActive(-1, 1, 0)).toBe(-1);
+  });
+});
+
+describe("the total line", () => {
+  it("says the exact count, or 'more than' past the API's cap", () => {
+    expect(CATALOG_TEXT.results(1)).toBe("1 tool");
+    expect(CATALOG_TEXT.results(17)).toBe("17 tools");
+    expect(CATALOG_TEXT.results(1234, true)).toBe("1,234 tools");
+    expect(CATALOG_TEXT.results(1000, false)).toBe("1,000+ tools");
+    expect(CATALOG_TEXT.pageOfMany(3, 84)).toBe("Page 3 of more than 84");
   });
 });
