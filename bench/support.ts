@@ -8,7 +8,10 @@ import path from "node:path";
 import { createPostgresDatabase } from "../src/server/test-support";
 
 export async function startBenchServer(env: Record<string, string> = {}) {
-  const pgDb = process.env.DATABASE_URL ? await createPostgresDatabase() : undefined;
+  // A throw-away Postgres database, unless the caller brings its own database (DATABASE_URL
+  // or a PGlite DATA_DIR, as bench/scale.ts does with its filled one).
+  const ownDatabase = env.DATABASE_URL !== undefined || env.DATA_DIR !== undefined;
+  const pgDb = process.env.DATABASE_URL && !ownDatabase ? await createPostgresDatabase() : undefined;
   const child = fork(path.join(import.meta.dirname, "server-process.ts"), {
     execArgv: ["--import", "tsx", ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     env: { ...process.env, BENCH_ENV: JSON.stringify({ ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }) },

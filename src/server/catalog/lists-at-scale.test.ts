@@ -1,9 +1,10 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COUNT_CAP, MAX_PAGE, SUGGESTIONS_MAX } from "../../contract/constants";
 import type { Review, Suggestion, Tool } from "../../contract/schemas";
 import { VALIDATION_TEXT } from "../../contract/texts/validation";
 import { announceChange } from "../db/changes";
+import { schema } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 
 /** Follows `Link: <…>; rel="next"` from `url` to the end and returns every row seen. */
@@ -98,8 +99,7 @@ describe.each(drivers())("lists at a merchant's size on %s", (driver) => {
     const tools = await total("/api/tool");
     const chainsaws = await total("/api/tool?category=chainsaws");
     const reviews = await total("/api/review");
-    const [row] = (await t.app.store.db.execute(sql`select count(*)::int as n from tools where active`)).rows as { n: number }[];
-    expect(tools).toBe(row?.n);
+    expect(tools).toBe(await t.app.store.db.$count(schema.tools, eq(schema.tools.active, true)));
 
     const [saw] = (await get("/api/tool?category=chainsaws&limit=1")).json() as Tool[];
     await t.app.store.db.execute(sql`update tools set active = false where id = ${saw?._id}`);

@@ -25,7 +25,11 @@ export interface DatabaseOptions {
   migrationsDir: string;
   /** Pool size for node-postgres. */
   poolSize?: number;
+  /** Hears every statement Drizzle sends (bench/scale.ts explains them); none by default. */
+  logQuery?: (query: string, params: unknown[]) => void;
 }
+
+const loggerOf = (options: DatabaseOptions) => (options.logQuery ? { logQuery: options.logQuery } : undefined);
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl ? openPostgres(options, options.databaseUrl) : openPglite(options);
@@ -46,7 +50,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     mkdirSync(path.dirname(dir), { recursive: true });
     client = new PGlite(dir, { extensions: { pg_trgm } });
   }
-  const db = drizzle(client, { schema });
+  const db = drizzle(client, { schema, logger: loggerOf(options) });
   await migrate(db, { migrationsFolder: options.migrationsDir });
   return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
 }
@@ -59,7 +63,7 @@ async function openPostgres(options: DatabaseOptions, databaseUrl: string): Prom
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 20, connectionTimeoutMillis: 5000 });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
-  const db = drizzle(pool, { schema });
+  const db = drizzle(pool, { schema, logger: loggerOf(options) });
   // Several instances may start together: one migrates at a time.
   const lock = await pool.connect().catch(async (error: unknown) => {
     await pool.end().catch(() => undefined);

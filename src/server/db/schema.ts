@@ -205,6 +205,8 @@ export const orders = pgTable(
     // The console's lists: every order newest first, and by status.
     index("orders_created_idx").on(t.createdAt, t.number),
     index("orders_status_created_idx").on(t.status, t.createdAt, t.number),
+    // 'Verified buyer' on every review of the public list asks whether its author has one.
+    index("orders_delivered_user_idx").on(t.userId).where(sql`${t.status} = 'delivered'`),
   ],
 );
 
