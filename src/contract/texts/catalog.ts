@@ -18,5 +18,24 @@ export const CATALOG_TEXT = {
   price: "Price",
   available: "Available",
   minimum: "Minimum order",
-  results: (count: number) => `${count} ${count === 1 ? "tool" : "tools"}`,
+  /** `exact` is false when the API only says "more than" (`X-Total-Count-Exact: false`). */
+  results: (count: number, exact = true) =>
+    exact ? `${count.toLocaleString("en-US")} ${count === 1 ? "tool" : "tools"}` : `${count.toLocaleString("en-US")}+ tools`,
+  pageOfMany: (page: number, pages: number) => `Page ${page} of more than ${pages.toLocaleString("en-US")}`,
+  sortLabel: "Sort by",
+  sorts: {
+    oldest: "Oldest first",
+    newest: "Newest first",
+    "price-asc": "Price: low to high",
+    "price-desc": "Price: high to low",
+    relevance: "Best match",
+  },
+  priceRange: "Price range",
+  minPrice: "Min price ($)",
+  maxPrice: "Max price ($)",
+  applyPrice: "Apply",
+  clearPrice: "Clear",
+  suggestions: "Suggestions",
+  suggestionsCount: (count: number) =>
+    count === 0 ? "No suggestions" : `${count} ${count === 1 ? "suggestion" : "suggestions"}: use the up and down arrows to choose`,
 } as const;

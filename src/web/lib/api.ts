@@ -56,11 +56,12 @@ export const api = {
     send("POST", path, body ?? {}, undefined, headers).then((r) => json<T>(r)),
   put: <T>(path: string, body: unknown) => send("PUT", path, body).then((r) => json<T>(r)),
   delete: <T>(path: string) => send("DELETE", path).then((r) => json<T>(r)),
-  /** A page of a list, with the total from X-Total-Count. */
-  async list<T>(path: string, signal?: AbortSignal): Promise<{ items: T[]; total: number }> {
+  /** A page of a list, with the total from X-Total-Count; `exact` is false when the API only says "at least". */
+  async list<T>(path: string, signal?: AbortSignal): Promise<{ items: T[]; total: number; exact: boolean }> {
     const response = await send("GET", path, undefined, signal);
     const items = await json<T[]>(response);
-    return { items, total: Number(response.headers.get("x-total-count") ?? items.length) };
+    const h = response.headers;
+    return { items, total: Number(h.get("x-total-count") ?? items.length), exact: h.get("x-total-count-exact") !== "false" };
   },
 };
 

@@ -1,59 +1,48 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
-import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, type Category } from "../../../../contract/constants";
+import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type ToolSort } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import { TEXT } from "../../../../contract/texts/site";
 import { QueryView } from "../../../components/ui/states";
 import { toolsQuery } from "../api";
+import { browseApiQuery, browseSearch, changeBrowse, checkPriceRange, hasNextPage, parseBrowse, shownSort, type BrowseState } from "../browse-state";
+import { SearchBox } from "../components/search-box";
 import { ToolGrid } from "../components/tool-card";
 import { usePageTitle } from "../../../lib/page-title";
 
-const isCategory = (value: string | null): value is Category => CATEGORIES.includes(value as Category);
+const T = CATALOG_TEXT;
 
-/** The catalogue: category, search text and page all live in the URL, so links and Back work. */
+/** The catalogue: category, search, sort, price range and page all live in the URL, so links and Back work. */
 export function ToolsPage() {
   const [params, setParams] = useSearchParams();
-  const category = isCategory(params.get("category")) ? (params.get("category") as Category) : undefined;
-  const q = params.get("q")?.trim() || undefined;
-  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
-  const [draft, setDraft] = useState(q ?? "");
-  // Back, Forward and links change the search in the URL: the box follows it.
-  const [shownQ, setShownQ] = useState(q);
-  if (shownQ !== q) {
-    setShownQ(q);
-    setDraft(q ?? "");
-  }
-  const query = useQuery(toolsQuery({ category, q, page, limit: PAGE_SIZE_DEFAULT }));
-  usePageTitle(category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading);
-  const pages = Math.max(1, Math.ceil((query.data?.total ?? 0) / PAGE_SIZE_DEFAULT));
+  const state = parseBrowse(params);
+  const { category, q, page } = state;
+  const query = useQuery(toolsQuery(browseApiQuery(state, PAGE_SIZE_DEFAULT)));
+  usePageTitle(category ? CATEGORY_LABELS[category] : T.heading);
+  const resultsRef = useRef<HTMLParagraphElement>(null);
 
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value) next.set(key, value);
-      else next.delete(key);
-    }
-    setParams(next);
-  };
+  const go = (next: BrowseState) => setParams(new URLSearchParams(browseSearch(next)));
 
-  const onSearch = (event: FormEvent) => {
-    event.preventDefault();
-    update({ q: draft.trim() || undefined, page: undefined });
+  /** 'Next' and 'Previous' bring the shopper to the top of the new page, and keyboard focus to its results line. */
+  const goToPage = (target: number) => {
+    go(changeBrowse(state, { page: target }));
+    window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+    resultsRef.current?.focus({ preventScroll: true });
   };
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
-      <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading}</h1>
-      <div className="mb-8 flex flex-col gap-4 md:flex-row md:items-end">
+      <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : T.heading}</h1>
+      <div className="mb-8 flex flex-col gap-4 md:flex-row md:flex-wrap md:items-end">
         <label className="form-control">
-          <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.categoryLabel}</span>
+          <span className="label-text mb-1 block text-sm font-medium">{T.categoryLabel}</span>
           <select
             className="select select-bordered"
             value={category ?? ""}
-            onChange={(e) => update({ category: e.target.value || undefined, page: undefined })}
+            onChange={(e) => go(changeBrowse(state, { category: (e.target.value || undefined) as BrowseState["category"] }))}
           >
-            <option value="">{CATALOG_TEXT.allCategories}</option>
+            <option value="">{T.allCategories}</option>
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {CATEGORY_LABELS[c]}
@@ -61,50 +50,119 @@ export function ToolsPage() {
             ))}
           </select>
         </label>
-        <form role="search" onSubmit={onSearch} className="flex flex-1 items-end gap-2">
-          <label className="form-control flex-1">
-            <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.searchLabel}</span>
-            <input
-              type="search"
-              name="q"
-              className="input input-bordered w-full"
-              placeholder={CATALOG_TEXT.searchPlaceholder}
-              value={draft}
-              maxLength={100}
-              onChange={(e) => setDraft(e.target.value)}
-            />
-          </label>
-          <button type="submit" className="btn btn-primary">
-            {CATALOG_TEXT.search}
-          </button>
-        </form>
+        <label className="form-control">
+          <span className="label-text mb-1 block text-sm font-medium">{T.sortLabel}</span>
+          <select
+            className="select select-bordered"
+            value={shownSort(state)}
+            onChange={(e) => go(changeBrowse(state, { sort: e.target.value as ToolSort }))}
+          >
+            {TOOL_SORTS.filter((s) => s !== "relevance" || q).map((s) => (
+              <option key={s} value={s}>
+                {T.sorts[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <SearchBox q={q} onSearch={(text) => go(changeBrowse(state, { q: text }))} />
       </div>
-      <QueryView
-        query={query}
-        isEmpty={(d) => d.items.length === 0}
-        empty={q || category ? CATALOG_TEXT.empty : TEXT.home.emptyCatalog}
-      >
-        {(data) => (
-          <>
-            <p className="text-base-content/80 mb-4 text-sm" aria-live="polite">
-              {CATALOG_TEXT.results(data.total)}
-            </p>
-            <ToolGrid tools={data.items} />
-            {pages > 1 && (
-              <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
-                <button type="button" className="btn" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>
-                  {CATALOG_TEXT.previous}
-                </button>
-                <span>{CATALOG_TEXT.page(page, pages)}</span>
-                <button type="button" className="btn" disabled={page >= pages} onClick={() => update({ page: String(page + 1) })}>
-                  {CATALOG_TEXT.next}
-                </button>
-              </nav>
-            )}
-          </>
-        )}
+      <PriceRange state={state} onApply={(range) => go(changeBrowse(state, range))} />
+      <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || state.minPrice !== undefined || state.maxPrice !== undefined ? T.empty : TEXT.home.emptyCatalog}>
+        {(data) => {
+          const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE_DEFAULT));
+          const next = hasNextPage({ page, total: data.total, exact: data.exact, shown: data.items.length, limit: PAGE_SIZE_DEFAULT });
+          return (
+            <>
+              <p ref={resultsRef} tabIndex={-1} className="text-base-content/80 mb-4 text-sm outline-none" aria-live="polite">
+                {T.results(data.total, data.exact)}
+              </p>
+              <ToolGrid tools={data.items} />
+              {(pages > 1 || page > 1 || next) && (
+                <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
+                  <button type="button" className="btn" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
+                    {T.previous}
+                  </button>
+                  <span>{data.exact ? T.page(page, pages) : T.pageOfMany(page, pages)}</span>
+                  <button type="button" className="btn" disabled={!next} onClick={() => goToPage(page + 1)}>
+                    {T.next}
+                  </button>
+                </nav>
+              )}
+            </>
+          );
+        }}
       </QueryView>
     </div>
+  );
+}
+
+/** Min and max price, checked with the API's own rule before the URL changes. */
+function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: Pick<BrowseState, "minPrice" | "maxPrice">) => void }) {
+  const fromUrl = `${state.minPrice ?? ""}|${state.maxPrice ?? ""}`;
+  const [shown, setShown] = useState(fromUrl);
+  const [min, setMin] = useState(state.minPrice === undefined ? "" : String(state.minPrice));
+  const [max, setMax] = useState(state.maxPrice === undefined ? "" : String(state.maxPrice));
+  const [typedError, setError] = useState<{ message: string; field: "minPrice" | "maxPrice" } | undefined>(undefined);
+  // A link or a hand-edited address may carry a range the API refuses: say why beside the fields.
+  const urlRange = checkPriceRange(String(state.minPrice ?? ""), String(state.maxPrice ?? ""));
+  const error = typedError ?? (urlRange.ok ? undefined : urlRange);
+  // Back, Forward and links change the range in the URL: the fields follow it.
+  if (shown !== fromUrl) {
+    setShown(fromUrl);
+    setMin(state.minPrice === undefined ? "" : String(state.minPrice));
+    setMax(state.maxPrice === undefined ? "" : String(state.maxPrice));
+    setError(undefined);
+  }
+  const errorId = useId();
+  const set = state.minPrice !== undefined || state.maxPrice !== undefined;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = checkPriceRange(min, max);
+    if (!result.ok) {
+      setError(result);
+      return;
+    }
+    setError(undefined);
+    onApply({ minPrice: result.minPrice, maxPrice: result.maxPrice });
+  };
+
+  const field = (label: string, value: string, onChange: (v: string) => void, invalid: boolean) => (
+    <label className="form-control">
+      <span className="label-text mb-1 block text-sm font-medium">{label}</span>
+      <input
+        type="number"
+        inputMode="decimal"
+        min={0}
+        step="any"
+        className="input input-bordered w-36"
+        value={value}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? errorId : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </label>
+  );
+
+  return (
+    // noValidate: the zod rule speaks, in the store's words, rather than the browser's bubble.
+    <form aria-label={CATALOG_TEXT.priceRange} noValidate onSubmit={onSubmit} className="mb-8 flex flex-wrap items-end gap-2">
+      {field(CATALOG_TEXT.minPrice, min, setMin, error?.field === "minPrice")}
+      {field(CATALOG_TEXT.maxPrice, max, setMax, error?.field === "maxPrice")}
+      <button type="submit" className="btn">
+        {CATALOG_TEXT.applyPrice}
+      </button>
+      {set && (
+        <button type="button" className="btn btn-ghost" onClick={() => onApply({ minPrice: undefined, maxPrice: undefined })}>
+          {CATALOG_TEXT.clearPrice}
+        </button>
+      )}
+      {error && (
+        <p id={errorId} role="alert" className="text-error w-full text-sm">
+          {error.message}
+        </p>
+      )}
+    </form>
   );
 }
 
