@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, type QueryClient } from "@tanstack/react-query";
+import { CATEGORIES, PAGE_SIZE_DEFAULT, type Category } from "../../../contract/constants";
 import type { Tool, ToolListQuery } from "../../../contract/schemas";
 import { api, withQuery } from "../../lib/api";
 
@@ -15,6 +16,29 @@ export const toolsQuery = (query: ToolListQuery) =>
     queryFn: ({ signal }) => api.list<Tool>(withQuery("/api/tool", { ...query }), signal),
     placeholderData: keepPreviousData,
   });
+
+const isCategory = (value: string | null): value is Category => CATEGORIES.includes(value as Category);
+
+/**
+ * The catalogue page's list query from its URL: the page and the server's render of it
+ * (entry-server.tsx) read the URL so, and so ask for the same list under the same key.
+ */
+export function catalogueQuery(params: URLSearchParams): { category?: Category; q?: string; page: number; limit: number } {
+  const category = params.get("category");
+  return {
+    category: isCategory(category) ? category : undefined,
+    q: params.get("q")?.trim() || undefined,
+    page: Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1),
+    limit: PAGE_SIZE_DEFAULT,
+  };
+}
+
+/** How many other tools of its category a tool page shows. */
+export const RELATED_COUNT = 3;
+
+/** A tool page's related tools: its category's first few (one more, in case the tool is among them). */
+export const relatedList = (category: Category): ToolListQuery => ({ category, limit: RELATED_COUNT + 1 });
+export const relatedQuery = (category: Category) => toolsQuery(relatedList(category));
 
 export const toolQuery = (id: string) =>
   queryOptions({

@@ -1,2 +1,2 @@
-export { invalidateTools, toolKeys, toolQuery, toolsQuery } from "./api";
+export { catalogueQuery, invalidateTools, relatedList, toolKeys, toolQuery, toolsQuery } from "./api";
 export { ToolCard, ToolGrid } from "./components/tool-card";

@@ -1,22 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
-import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, type Category } from "../../../../contract/constants";
+import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import { TEXT } from "../../../../contract/texts/site";
 import { QueryView } from "../../../components/ui/states";
-import { toolsQuery } from "../api";
+import { catalogueQuery, toolsQuery } from "../api";
 import { ToolGrid } from "../components/tool-card";
 import { usePageTitle } from "../../../lib/page-title";
-
-const isCategory = (value: string | null): value is Category => CATEGORIES.includes(value as Category);
 
 /** The catalogue: category, search text and page all live in the URL, so links and Back work. */
 export function ToolsPage() {
   const [params, setParams] = useSearchParams();
-  const category = isCategory(params.get("category")) ? (params.get("category") as Category) : undefined;
-  const q = params.get("q")?.trim() || undefined;
-  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const listQuery = catalogueQuery(params);
+  const { category, q, page } = listQuery;
   const [draft, setDraft] = useState(q ?? "");
   // Back, Forward and links change the search in the URL: the box follows it.
   const [shownQ, setShownQ] = useState(q);
@@ -24,7 +21,7 @@ export function ToolsPage() {
     setShownQ(q);
     setDraft(q ?? "");
   }
-  const query = useQuery(toolsQuery({ category, q, page, limit: PAGE_SIZE_DEFAULT }));
+  const query = useQuery(toolsQuery(listQuery));
   usePageTitle(category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading);
   const pages = Math.max(1, Math.ceil((query.data?.total ?? 0) / PAGE_SIZE_DEFAULT));
 
@@ -89,7 +86,7 @@ export function ToolsPage() {
             <p className="text-base-content/80 mb-4 text-sm" aria-live="polite">
               {CATALOG_TEXT.results(data.total)}
             </p>
-            <ToolGrid tools={data.items} />
+            <ToolGrid tools={data.items} headingLevel={2} />
             {pages > 1 && (
               <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
                 <button type="button" className="btn" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>
