@@ -153,7 +153,7 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
       expect(metaOf(html, "name", "twitter:title"), url).toBe(titleOf(html));
       expect(html.match(/<title>/g), url).toHaveLength(1);
       // No inline code (the CSP would block it): every part of the page is in place as sent.
-      expect(html, url).not.toMatch(/<script>|<script (?!type="application\/(ld\+)?json"|type="module")|<template/);
+      expect(html, url).not.toMatch(/<script>|<script (?!(id="toolyard-state" )?type="(application\/(ld\+)?json|module)")|<template/);
     }
     expect(titles.size).toBe(6);
   });
