@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { HOME_REVIEWS_COUNT, HOME_TOOLS_COUNT } from "../../../contract/constants";
+import { HOME_PHONE_REVIEWS, HOME_PHONE_TOOLS, HOME_REVIEWS_COUNT, HOME_TOOLS_COUNT } from "../../../contract/constants";
+import { PHONE_HIDDEN } from "../../lib/responsive";
 import { TEXT } from "../../../contract/texts/site";
 import { QueryView } from "../../components/ui/states";
 import { ToolGrid, toolsQuery } from "../catalog";
@@ -21,9 +22,10 @@ export function HomePage() {
         <QueryView query={tools} isEmpty={(d) => d.items.length === 0} empty={TEXT.home.emptyCatalog}>
           {(data) => (
             <>
-              <ToolGrid tools={data.items} />
-              {data.total > data.items.length && (
-                <div className="mt-8 text-center">
+              <ToolGrid tools={data.items} phoneCount={HOME_PHONE_TOOLS} />
+              {(data.total > data.items.length || data.items.length > HOME_PHONE_TOOLS) && (
+                // On a phone whenever it hides some of these; on a wider screen when there are more than these.
+                <div className={`mt-8 text-center ${data.total > data.items.length ? "" : "md:hidden"}`}>
                   <Link to="/tools" className="btn btn-outline btn-primary">
                     {TEXT.home.allTools}
                   </Link>
@@ -38,8 +40,8 @@ export function HomePage() {
         <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={TEXT.reviews.empty}>
           {(data) => (
             <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="review-grid">
-              {data.items.map((review) => (
-                <ReviewCard key={review._id} review={review} />
+              {data.items.map((review, i) => (
+                <ReviewCard key={review._id} review={review} className={i >= HOME_PHONE_REVIEWS ? PHONE_HIDDEN : ""} />
               ))}
             </div>
           )}
