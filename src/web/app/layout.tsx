@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { Outlet, useLocation } from "react-router";
 import { TEXT } from "../../contract/texts/site";
+import { HydrationPart } from "../lib/responsive";
 import { Footer } from "./footer";
 import { Navbar } from "./navbar";
 
@@ -46,7 +47,9 @@ export function Layout() {
       <main id="main" className="flex-1">
         <Outlet />
       </main>
-      <Footer />
+      <HydrationPart>
+        <Footer />
+      </HydrationPart>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { HOME_PHONE_REVIEWS, HOME_PHONE_TOOLS, HOME_REVIEWS_COUNT, HOME_TOOLS_COUNT } from "../../../contract/constants";
-import { PHONE_HIDDEN } from "../../lib/responsive";
+import { HydrationPart, PHONE_HIDDEN } from "../../lib/responsive";
 import { TEXT } from "../../../contract/texts/site";
 import { QueryView } from "../../components/ui/states";
 import { ToolGrid, toolsQuery } from "../catalog";
@@ -17,7 +17,9 @@ export function HomePage() {
   return (
     <>
       <Carousel />
-      <Categories />
+      <HydrationPart>
+        <Categories />
+      </HydrationPart>
       <Section title={TEXT.home.ourTools} id="our-tools-heading">
         <QueryView query={tools} isEmpty={(d) => d.items.length === 0} empty={TEXT.home.emptyCatalog}>
           {(data) => (
@@ -35,20 +37,26 @@ export function HomePage() {
           )}
         </QueryView>
       </Section>
-      <InfoStrip />
+      <HydrationPart>
+        <InfoStrip />
+      </HydrationPart>
       <Section title={TEXT.home.reviews} id="reviews-heading">
         <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={TEXT.reviews.empty}>
           {(data) => (
             <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="review-grid">
               {data.items.map((review, i) => (
-                <ReviewCard key={review._id} review={review} className={i >= HOME_PHONE_REVIEWS ? PHONE_HIDDEN : ""} />
+                <HydrationPart key={review._id}>
+                  <ReviewCard review={review} className={i >= HOME_PHONE_REVIEWS ? PHONE_HIDDEN : ""} />
+                </HydrationPart>
               ))}
             </div>
           )}
         </QueryView>
       </Section>
-      <SpecialLooks />
-      <Statistics />
+      <HydrationPart>
+        <SpecialLooks />
+        <Statistics />
+      </HydrationPart>
     </>
   );
 }

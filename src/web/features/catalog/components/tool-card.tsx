@@ -2,7 +2,7 @@ import type { KeyboardEvent } from "react";
 import { photoSrcSet } from "../../../../contract/images";
 import { Link } from "react-router";
 import type { Tool } from "../../../../contract/schemas";
-import { PHONE_HIDDEN } from "../../../lib/responsive";
+import { HydrationPart, PHONE_HIDDEN } from "../../../lib/responsive";
 import { formatDollars } from "../../../../contract/money";
 import { TEXT } from "../../../../contract/texts/site";
 
@@ -48,7 +48,9 @@ export function ToolGrid({ tools, headingLevel, phoneCount }: { tools: Tool[]; h
   return (
     <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="tool-grid">
       {tools.map((tool, i) => (
-        <ToolCard key={tool._id} tool={tool} headingLevel={headingLevel} className={phoneCount !== undefined && i >= phoneCount ? PHONE_HIDDEN : ""} />
+        <HydrationPart key={tool._id}>
+          <ToolCard tool={tool} headingLevel={headingLevel} className={phoneCount !== undefined && i >= phoneCount ? PHONE_HIDDEN : ""} />
+        </HydrationPart>
       ))}
     </div>
   );
