@@ -67,3 +67,18 @@ for (const path of ["/tools", "/tools?category=power-tools&page=1", "/about", "/
     expect(problems.filter((text) => !/status of 404/.test(text))).toEqual([]);
   });
 }
+
+test("no page breaks the Content Security Policy (Chrome's issues, which the console does not show)", async ({ page }) => {
+  const cdp = await page.context().newCDPSession(page);
+  const issues: string[] = [];
+  cdp.on("Audits.issueAdded", (event) => {
+    if (event.issue.code === "ContentSecurityPolicyIssue") issues.push(JSON.stringify(event.issue.details));
+  });
+  await cdp.send("Audits.enable");
+  for (const path of ["/login", "/signup", "/", "/tools"]) {
+    await page.goto(path);
+    await hydrated(page);
+    await page.waitForLoadState("networkidle");
+  }
+  expect(issues).toEqual([]);
+});

@@ -46,6 +46,7 @@ export function ToolsPage() {
         <label className="form-control">
           <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.categoryLabel}</span>
           <select
+            name="category"
             className="select select-bordered"
             value={category ?? ""}
             onChange={(e) => update({ category: e.target.value || undefined, page: undefined })}

@@ -27,7 +27,7 @@ export function Categories() {
             data-testid="category-card"
           >
             <figure className="bg-base-200">
-              <img src={`/images/categories/${category}.svg`} alt="" width={400} height={300} loading="lazy" className="w-full" />
+              <img src={`/images/categories/${category}.svg`} alt="" width={400} height={300} className="w-full" />
             </figure>
             <div className="p-2 text-xs font-semibold md:p-4 md:text-lg">{CATEGORY_LABELS[category]}</div>
           </Link>
