@@ -5,8 +5,7 @@
  * The server (plugins/spa.ts) loads the data through its own services: `PageLoaders`.
  * Signed-in pages are not rendered here: the browser renders them (null).
  */
-import type { QueryClient} from "@tanstack/react-query";
-import { type DehydratedState, type QueryKey } from "@tanstack/react-query";
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { prerenderToNodeStream } from "react-dom/static.node";
 import { StaticRouter } from "react-router";
@@ -14,7 +13,7 @@ import { HOME_REVIEWS_COUNT, HOME_TOOLS_COUNT } from "../contract/constants";
 import { matchPage } from "../contract/routes";
 import type { Review, Tool, ToolListQuery } from "../contract/schemas";
 import { API_TEXT } from "../contract/texts/api";
-import { pageState } from "./app/page-state";
+import { pageState, putFailure, type PageState } from "./app/page-state";
 import { makeQueryClient, Providers } from "./app/providers";
 import { AppRoutes } from "./app/router";
 import { catalogueQuery, relatedList, toolQuery, toolsQuery } from "./features/catalog";
@@ -33,7 +32,7 @@ export interface RenderedPage {
   status: number;
   html: string;
   head: PageHead;
-  state: DehydratedState;
+  state: PageState;
   /** The page's route pattern (null: the 404 page of an unknown path). */
   pattern: string | null;
   /** false when a page's data failed to load: its error state is shown, and not worth keeping. */
@@ -61,10 +60,7 @@ async function seed<T>(client: QueryClient, queryKey: QueryKey, load: () => Prom
   } catch {
     error = new ApiRequestError(503, "UNAVAILABLE", API_TEXT.unavailable);
   }
-  // The failure is the page's answer: its first render shows it (the page's retry button tries again).
-  client.setQueryDefaults(queryKey, { retryOnMount: false });
-  const query = client.getQueryCache().build(client, { queryKey });
-  query.setState({ ...query.state, status: "error", error, errorUpdatedAt: Date.now(), fetchFailureCount: 1, fetchStatus: "idle" });
+  putFailure(client, queryKey, error);
   // A missing tool is an answer (the 404 page), not a failure.
   return error.status === 404;
 }

@@ -196,9 +196,9 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
     const { html } = await get(`/tools/${nasty._id}`);
     expect(html).not.toContain("<script>alert(1)");
     const state = /<script id="toolyard-state" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
-    const parsed = JSON.parse(state) as { queries: { queryKey: unknown[]; state: { data: unknown } }[] };
-    const one = parsed.queries.find((q) => q.queryKey[1] === "one");
-    expect(one?.state.data).toMatchObject({ _id: nasty._id, name: nasty.name });
+    const parsed = JSON.parse(state) as { data: [unknown[], unknown, number][] };
+    const one = parsed.data.find(([key]) => key[1] === "one");
+    expect(one?.[1]).toMatchObject({ _id: nasty._id, name: nasty.name });
     const ld = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
     expect((JSON.parse(ld) as { name: string }).name).toBe(nasty.name);
   });

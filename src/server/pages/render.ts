@@ -25,15 +25,20 @@ export interface PageResponse {
   gzip: Buffer;
 }
 
-/** Each route's own chunk (src/web relative, as Vite's manifest names them), preloaded with the page. */
-const ROUTE_MODULES: Record<string, string> = {
-  "/tools": "features/catalog/routes/tools-page.tsx",
-  "/tools/:id": "features/catalog/routes/tool-page.tsx",
-  "/about": "features/pages/about-page.tsx",
-  "/blogs": "features/pages/blogs-page.tsx",
-  "/legal": "features/pages/legal-page.tsx",
+/**
+ * Each route's own chunk (src/web relative, as Vite's manifest names them), preloaded with the
+ * page so that hydrating its content does not wait for it. The chunks of what lies below the
+ * first screen (the footer, the home page's lower sections) are not: they would compete with
+ * the first paint, and their HTML is on screen already.
+ */
+const ROUTE_MODULES: Record<string, string[]> = {
+  "/tools": ["features/catalog/routes/tools-page.tsx"],
+  "/tools/:id": ["features/catalog/routes/tool-page.tsx"],
+  "/about": ["features/pages/about-page.tsx"],
+  "/blogs": ["features/pages/blogs-page.tsx"],
+  "/legal": ["features/pages/legal-page.tsx"],
 };
-const NOT_FOUND_MODULE = "features/pages/not-found-page.tsx";
+const NOT_FOUND_MODULES = ["features/pages/not-found-page.tsx"];
 
 interface ManifestChunk {
   file: string;
@@ -98,8 +103,8 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
 
   /** modulepreload links for a route's chunk and what it imports, minus what the template already loads. */
   function preloads(pattern: string | null, status: number): string {
-    const entry = status === 404 && pattern !== "/tools/:id" ? NOT_FOUND_MODULE : pattern ? ROUTE_MODULES[pattern] : NOT_FOUND_MODULE;
-    if (!entry || !manifest[entry]) return "";
+    if (pattern === "/") return "";
+    const entries = status === 404 && pattern !== "/tools/:id" ? NOT_FOUND_MODULES : ((pattern ? ROUTE_MODULES[pattern] : undefined) ?? NOT_FOUND_MODULES);
     const files = new Set<string>();
     const walk = (key: string) => {
       const chunk = manifest[key];
@@ -107,7 +112,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       files.add(chunk.file);
       for (const imported of chunk.imports ?? []) walk(imported);
     };
-    walk(entry);
+    for (const entry of entries) walk(entry);
     return [...files]
       .filter((file) => !template.includes(`/${file}"`))
       .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)

@@ -1,8 +1,7 @@
-import { useEffect } from "react";
+import { lazy, useEffect } from "react";
 import { Outlet, useLocation } from "react-router";
 import { TEXT } from "../../contract/texts/site";
 import { HydrationPart } from "../lib/responsive";
-import { Footer } from "./footer";
 import { Navbar } from "./navbar";
 
 /**
@@ -35,6 +34,9 @@ function ScrollOnNavigation() {
   }, [pathname, hash]);
   return null;
 }
+
+// Last on every page: its own small chunk, off the first download (a server-rendered page shows it at once).
+const Footer = lazy(() => import("./footer").then((m) => ({ default: m.Footer })));
 
 export function Layout() {
   return (

@@ -1,19 +1,25 @@
 import { useQuery } from "@tanstack/react-query";
+import { lazy } from "react";
 import { Link } from "react-router";
-import { HOME_PHONE_REVIEWS, HOME_PHONE_TOOLS, HOME_REVIEWS_COUNT, HOME_TOOLS_COUNT } from "../../../contract/constants";
-import { HydrationPart, PHONE_HIDDEN } from "../../lib/responsive";
+import { HOME_PHONE_TOOLS, HOME_TOOLS_COUNT } from "../../../contract/constants";
+import { HydrationPart } from "../../lib/responsive";
 import { TEXT } from "../../../contract/texts/site";
 import { QueryView } from "../../components/ui/states";
 import { ToolGrid, toolsQuery } from "../catalog";
-import { ReviewCard, reviewsQuery } from "../reviews";
 import { Carousel } from "./components/carousel";
-import { Categories, InfoStrip, Section, SpecialLooks, Statistics } from "./components/sections";
+import { Categories, Section } from "./components/sections";
 import { usePageTitle } from "../../lib/page-title";
+
+// Below the first screen: a chunk of its own, off the home page's first download (the server's HTML already shows it).
+const belowTheFold = () => import("./components/below-the-fold");
+const InfoStrip = lazy(() => belowTheFold().then((m) => ({ default: m.InfoStrip })));
+const SpecialLooks = lazy(() => belowTheFold().then((m) => ({ default: m.SpecialLooks })));
+const Statistics = lazy(() => belowTheFold().then((m) => ({ default: m.Statistics })));
+const Reviews = lazy(() => belowTheFold().then((m) => ({ default: m.Reviews })));
 
 export function HomePage() {
   usePageTitle();
   const tools = useQuery(toolsQuery({ limit: HOME_TOOLS_COUNT }));
-  const reviews = useQuery(reviewsQuery(HOME_REVIEWS_COUNT));
   return (
     <>
       <Carousel />
@@ -40,19 +46,9 @@ export function HomePage() {
       <HydrationPart>
         <InfoStrip />
       </HydrationPart>
-      <Section title={TEXT.home.reviews} id="reviews-heading">
-        <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={TEXT.reviews.empty}>
-          {(data) => (
-            <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="review-grid">
-              {data.items.map((review, i) => (
-                <HydrationPart key={review._id}>
-                  <ReviewCard review={review} className={i >= HOME_PHONE_REVIEWS ? PHONE_HIDDEN : ""} />
-                </HydrationPart>
-              ))}
-            </div>
-          )}
-        </QueryView>
-      </Section>
+      <HydrationPart>
+        <Reviews />
+      </HydrationPart>
       <HydrationPart>
         <SpecialLooks />
         <Statistics />
