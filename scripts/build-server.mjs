@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Bundles the API server into dist/server/main.js (npm packages stay external).
+// Bundles the API server into dist/server/main.js (npm packages stay external), with the web
+// app's server-rendering entry (src/web/entry-server.tsx) and the pages it imports.
 import { build } from "esbuild";
 
 await build({

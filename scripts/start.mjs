@@ -36,7 +36,8 @@ if (stale("dist/web/index.html", ["src/web", "public", "vite.config.ts", ...shar
   // Vite would bundle React's development build, three times the size and slower.
   execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit", cwd: root, env: { ...process.env, NODE_ENV: "production" } });
 }
-if (stale("dist/server/main.js", ["src/server", "drizzle", ...shared])) {
+// The server renders the public pages from the web app's code (src/web/entry-server.tsx): it is bundled in.
+if (stale("dist/server/main.js", ["src/server", "src/web", "drizzle", ...shared])) {
   console.log("Building the server…");
   execFileSync(process.execPath, ["scripts/build-server.mjs"], { stdio: "inherit", cwd: root });
 }

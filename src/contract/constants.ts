@@ -39,6 +39,9 @@ export const SUGGESTIONS_MAX = 8;
 /** The home page shows the API's first page of tools and of reviews, as GET /api/tool and /api/review give them. */
 export const HOME_TOOLS_COUNT = PAGE_SIZE_DEFAULT;
 export const HOME_REVIEWS_COUNT = PAGE_SIZE_DEFAULT;
+/** What a phone shows of those (the rest is a tap away: 'See all tools'), so the home page stays a short scroll. */
+export const HOME_PHONE_TOOLS = 4;
+export const HOME_PHONE_REVIEWS = 3;
 
 /** react-toastify settings required by the spec: top-right, 5000 ms, draggable. */
 export const TOAST_OPTIONS = {

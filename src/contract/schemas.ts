@@ -20,6 +20,10 @@ import { dollarsToCents } from "./money";
 import { ORDER_STATUSES } from "./order-lifecycle";
 import { VALIDATION_TEXT } from "./texts/validation";
 
+// In the browser zod's compiled fast path first probes `new Function`, which the store's CSP
+// (script-src 'self') refuses, and the browser reports the refusal as a CSP issue: parse without it there.
+if (typeof document !== "undefined") z.config({ jitless: true });
+
 const V = VALIDATION_TEXT;
 
 /** The spec's "lowercase e-mail shape". */

@@ -6,6 +6,11 @@
 /** Site-wide: navigation, home, catalogue, footer, states. */
 export const TEXT = {
   brand: "Toolyard",
+  /** The home page's title and the description of any page without its own (index.html repeats them). */
+  meta: {
+    title: "Toolyard — tools for the workshop, garden and woodland",
+    description: "Toolyard: hand tools, lawn mowers, power tools and chainsaws, delivered.",
+  },
   /** Names that screen readers announce. */
   a11y: {
     skipToContent: "Skip to content",

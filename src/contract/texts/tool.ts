@@ -14,4 +14,5 @@ export const TOOL_TEXT = {
   notFoundTitle: "Tool not found",
   notFound: "We could not find this tool. It may have been removed from the catalogue.",
   backToTools: "Browse all tools",
+  related: "Related tools",
 } as const;

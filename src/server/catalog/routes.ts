@@ -4,6 +4,7 @@ import { API_TEXT } from "../../contract/texts/api";
 import { idParamsSchema, suggestionSchema, suggestQuerySchema, toolInputSchema, toolListQuerySchema, toolPatchSchema, toolSchema } from "../../contract/schemas";
 import { notFound } from "../http/errors";
 import { revalidate } from "../http/etag";
+import { toolListKey } from "../plugins/caches";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { createTool, getTool, listTools, retireTool, suggestTools, updateTool } from "./service";
@@ -25,9 +26,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       onSend: revalidate,
     },
     async (request, reply) => {
-      const { category, q, sort, minPrice, maxPrice, page, limit, cursor } = request.query;
-      const key = JSON.stringify([category ?? "", q ?? "", sort ?? "", minPrice ?? "", maxPrice ?? "", page, limit, cursor ?? ""]);
-      const result = await app.lists.tools.get(key, () => listTools(db, request.query));
+      const result = await app.lists.tools.get(toolListKey(request.query), () => listTools(db, request.query));
       pageHeaders(request, reply, result);
       reply.header("cache-control", "public, max-age=0, must-revalidate");
       return result.items;

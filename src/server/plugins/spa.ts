@@ -12,6 +12,7 @@ import fp from "fastify-plugin";
 import { matchPage } from "../../contract/routes";
 import { API_TEXT } from "../../contract/texts/api";
 import { getTool } from "../catalog/service";
+import { createPageRenderer, type PageResponse } from "../pages/render";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
@@ -62,9 +63,22 @@ export default fp(
       return 200;
     }
 
+    // Public pages come rendered with their data (pages/render.ts); signed-in pages get the bare app.
+    const pages = hasWeb ? createPageRenderer(app, webDir) : null;
+
+    function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageResponse) {
+      const accepts = String(request.headers["accept-encoding"] ?? "");
+      reply.status(page.status).type("text/html; charset=utf-8").header("cache-control", REVALIDATE).header("vary", "accept-encoding");
+      if (/\bbr\b/.test(accepts)) return reply.header("content-encoding", "br").send(page.br);
+      if (/\bgzip\b/.test(accepts)) return reply.header("content-encoding", "gzip").send(page.gzip);
+      return reply.send(page.html);
+    }
+
     app.setNotFoundHandler(async (request, reply) => {
       const pathname = request.url.split("?")[0] ?? "/";
       if (!hasWeb || !wantsPage(request) || pathname.endsWith(".map")) return notFound(reply);
+      const page = pathname === "/index.html" ? null : await pages?.render(request.url);
+      if (page) return sendPage(request, reply, page);
       return reply
         .status(await pageStatus(pathname))
         .type("text/html")

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { reviewInputSchema, reviewListQuerySchema, reviewSchema } from "../../contract/schemas";
 import { revalidate } from "../http/etag";
+import { reviewListKey } from "../plugins/caches";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { addReview, listReviews } from "./service";
@@ -22,8 +23,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       onSend: revalidate,
     },
     async (request, reply) => {
-      const { page, limit, cursor } = request.query;
-      const result = await app.lists.reviews.get(JSON.stringify([page, limit, cursor ?? ""]), () => listReviews(db, request.query));
+      const result = await app.lists.reviews.get(reviewListKey(request.query), () => listReviews(db, request.query));
       pageHeaders(request, reply, result);
       reply.header("cache-control", "public, max-age=0, must-revalidate");
       return result.items;

@@ -1,7 +1,7 @@
-import { useEffect } from "react";
+import { lazy, useEffect } from "react";
 import { Outlet, useLocation } from "react-router";
 import { TEXT } from "../../contract/texts/site";
-import { Footer } from "./footer";
+import { HydrationPart } from "../lib/responsive";
 import { Navbar } from "./navbar";
 
 /**
@@ -35,6 +35,9 @@ function ScrollOnNavigation() {
   return null;
 }
 
+// Last on every page: its own small chunk, off the first download (a server-rendered page shows it at once).
+const Footer = lazy(() => import("./footer").then((m) => ({ default: m.Footer })));
+
 export function Layout() {
   return (
     <div className="flex min-h-screen flex-col">
@@ -46,7 +49,9 @@ export function Layout() {
       <main id="main" className="flex-1">
         <Outlet />
       </main>
-      <Footer />
+      <HydrationPart>
+        <Footer />
+      </HydrationPart>
     </div>
   );
 }

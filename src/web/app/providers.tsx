@@ -15,8 +15,9 @@ export function makeQueryClient() {
   });
 }
 
-export function Providers({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(makeQueryClient);
+/** `client`: one already seeded with the page's data (the server's render, or the browser's hydration of it). */
+export function Providers({ children, client }: { children: ReactNode; client?: QueryClient }) {
+  const [queryClient] = useState(() => client ?? makeQueryClient());
   useEffect(() => listenToOtherTabs(queryClient), [queryClient]);
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }

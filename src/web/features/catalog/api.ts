@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, type QueryClient } from "@tanstack/react-query";
+import type { Category } from "../../../contract/constants";
 import type { Tool, ToolListQuery } from "../../../contract/schemas";
 import { api, withQuery } from "../../lib/api";
 
@@ -15,6 +16,15 @@ export const toolsQuery = (query: ToolListQuery) =>
     queryFn: ({ signal }) => api.list<Tool>(withQuery("/api/tool", { ...query }), signal),
     placeholderData: keepPreviousData,
   });
+
+
+
+/** How many other tools of its category a tool page shows. */
+export const RELATED_COUNT = 3;
+
+/** A tool page's related tools: its category's first few (one more, in case the tool is among them). */
+export const relatedList = (category: Category): ToolListQuery => ({ category, limit: RELATED_COUNT + 1 });
+export const relatedQuery = (category: Category) => toolsQuery(relatedList(category));
 
 export const toolQuery = (id: string) =>
   queryOptions({

@@ -3,7 +3,7 @@
  * so links, reloads and Back all work. These pure functions read and write it; defaults are left out
  * of the URL so that one view has one address.
  */
-import { CATEGORIES, LIMITS, MAX_PAGE, TOOL_SORTS, type Category, type ToolSort } from "../../../contract/constants";
+import { CATEGORIES, LIMITS, MAX_PAGE, PAGE_SIZE_DEFAULT, TOOL_SORTS, type Category, type ToolSort } from "../../../contract/constants";
 import { toolListQuerySchema, type ToolListQuery } from "../../../contract/schemas";
 
 export interface BrowseState {
@@ -97,3 +97,9 @@ export function checkPriceRange(
   const issue = result.error.issues[0];
   return { ok: false, message: issue?.message ?? "", field: issue?.path[0] === "minPrice" ? "minPrice" : "maxPrice" };
 }
+
+/**
+ * The catalogue page's list query from its URL: the page and the server's render of it
+ * (entry-server.tsx) read the URL so, and so ask for the same list under the same key.
+ */
+export const catalogueQuery = (params: URLSearchParams): ToolListQuery => browseApiQuery(parseBrowse(params), PAGE_SIZE_DEFAULT);

@@ -1,2 +1,3 @@
-export { invalidateTools, toolKeys, toolQuery, toolsQuery } from "./api";
+export { invalidateTools, relatedList, toolKeys, toolQuery, toolsQuery } from "./api";
+export { catalogueQuery } from "./browse-state";
 export { ToolCard, ToolGrid } from "./components/tool-card";

@@ -1,29 +1,39 @@
 import { useQuery } from "@tanstack/react-query";
+import { lazy } from "react";
 import { Link } from "react-router";
-import { HOME_REVIEWS_COUNT, HOME_TOOLS_COUNT } from "../../../contract/constants";
+import { HOME_PHONE_TOOLS, HOME_TOOLS_COUNT } from "../../../contract/constants";
+import { HydrationPart } from "../../lib/responsive";
 import { TEXT } from "../../../contract/texts/site";
 import { QueryView } from "../../components/ui/states";
 import { ToolGrid, toolsQuery } from "../catalog";
-import { ReviewCard, reviewsQuery } from "../reviews";
 import { Carousel } from "./components/carousel";
-import { Categories, InfoStrip, Section, SpecialLooks, Statistics } from "./components/sections";
+import { Categories, Section } from "./components/sections";
 import { usePageTitle } from "../../lib/page-title";
+
+// Below the first screen: a chunk of its own, off the home page's first download (the server's HTML already shows it).
+const belowTheFold = () => import("./components/below-the-fold");
+const InfoStrip = lazy(() => belowTheFold().then((m) => ({ default: m.InfoStrip })));
+const SpecialLooks = lazy(() => belowTheFold().then((m) => ({ default: m.SpecialLooks })));
+const Statistics = lazy(() => belowTheFold().then((m) => ({ default: m.Statistics })));
+const Reviews = lazy(() => belowTheFold().then((m) => ({ default: m.Reviews })));
 
 export function HomePage() {
   usePageTitle();
   const tools = useQuery(toolsQuery({ limit: HOME_TOOLS_COUNT }));
-  const reviews = useQuery(reviewsQuery(HOME_REVIEWS_COUNT));
   return (
     <>
       <Carousel />
-      <Categories />
+      <HydrationPart>
+        <Categories />
+      </HydrationPart>
       <Section title={TEXT.home.ourTools} id="our-tools-heading">
         <QueryView query={tools} isEmpty={(d) => d.items.length === 0} empty={TEXT.home.emptyCatalog}>
           {(data) => (
             <>
-              <ToolGrid tools={data.items} />
-              {data.total > data.items.length && (
-                <div className="mt-8 text-center">
+              <ToolGrid tools={data.items} phoneCount={HOME_PHONE_TOOLS} />
+              {(data.total > data.items.length || data.items.length > HOME_PHONE_TOOLS) && (
+                // On a phone whenever it hides some of these; on a wider screen when there are more than these.
+                <div className={`mt-8 text-center ${data.total > data.items.length ? "" : "md:hidden"}`}>
                   <Link to="/tools" className="btn btn-outline btn-primary">
                     {TEXT.home.allTools}
                   </Link>
@@ -33,20 +43,16 @@ export function HomePage() {
           )}
         </QueryView>
       </Section>
-      <InfoStrip />
-      <Section title={TEXT.home.reviews} id="reviews-heading">
-        <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={TEXT.reviews.empty}>
-          {(data) => (
-            <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="review-grid">
-              {data.items.map((review) => (
-                <ReviewCard key={review._id} review={review} />
-              ))}
-            </div>
-          )}
-        </QueryView>
-      </Section>
-      <SpecialLooks />
-      <Statistics />
+      <HydrationPart>
+        <InfoStrip />
+      </HydrationPart>
+      <HydrationPart>
+        <Reviews />
+      </HydrationPart>
+      <HydrationPart>
+        <SpecialLooks />
+        <Statistics />
+      </HydrationPart>
     </>
   );
 }

@@ -1,17 +1,5 @@
-import { Link } from "react-router";
-import { TEXT } from "../../../contract/texts/site";
-import { usePageTitle } from "../../lib/page-title";
+import { NotFound } from "../../components/ui/not-found";
 
 export default function NotFoundPage() {
-  usePageTitle(TEXT.notFound.heading);
-  return (
-    <div className="mx-auto flex max-w-3xl flex-col items-center px-4 py-16 text-center">
-      <img src="/images/not-found.svg" alt={TEXT.notFound.imageAlt} width={600} height={400} className="w-full max-w-lg" />
-      <h1 className="mt-6 text-3xl font-bold">{TEXT.notFound.heading}</h1>
-      <p className="text-base-content/80 mt-2">{TEXT.notFound.body}</p>
-      <Link to="/" className="btn btn-primary mt-6">
-        {TEXT.notFound.back}
-      </Link>
-    </div>
-  );
+  return <NotFound />;
 }

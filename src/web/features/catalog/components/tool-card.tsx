@@ -2,6 +2,7 @@ import type { KeyboardEvent } from "react";
 import { photoSrcSet } from "../../../../contract/images";
 import { Link } from "react-router";
 import type { Tool } from "../../../../contract/schemas";
+import { HydrationPart, PHONE_HIDDEN } from "../../../lib/responsive";
 import { formatDollars } from "../../../../contract/money";
 import { TEXT } from "../../../../contract/texts/site";
 
@@ -13,18 +14,20 @@ function pressOnSpace(event: KeyboardEvent<HTMLAnchorElement>) {
   }
 }
 
-export function ToolCard({ tool }: { tool: Tool }) {
+/** `headingLevel`: the card's name is a heading one level below the section it sits in. */
+export function ToolCard({ tool, headingLevel = 3, className = "" }: { tool: Tool; headingLevel?: 2 | 3; className?: string }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <article className="card bg-base-100 border-base-300 border shadow-sm transition hover:shadow-md" data-testid="tool-card">
+    <article className={`card bg-base-100 border-base-300 border shadow-sm transition hover:shadow-md ${className}`} data-testid="tool-card">
       <figure className="bg-base-200 aspect-[4/3]">
         <img src={tool.image} srcSet={photoSrcSet(tool.image)} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" alt={tool.name} width={640} height={480} loading="lazy" className="h-full w-full object-cover" />
       </figure>
       <div className="card-body">
-        <h3 className="card-title text-lg">
+        <Heading className="card-title text-lg">
           <Link to={`/tools/${tool._id}`} className="link-hover">
             {tool.name}
           </Link>
-        </h3>
+        </Heading>
         <p className="text-primary text-xl font-bold" data-testid="tool-price">
           {formatDollars(tool.price)}
         </p>
@@ -40,12 +43,14 @@ export function ToolCard({ tool }: { tool: Tool }) {
   );
 }
 
-/** 1, 2 or 3 columns by screen width (spec §9). */
-export function ToolGrid({ tools }: { tools: Tool[] }) {
+/** 1, 2 or 3 columns by screen width (spec §9); `phoneCount`: a phone shows only the first few. */
+export function ToolGrid({ tools, headingLevel, phoneCount }: { tools: Tool[]; headingLevel?: 2 | 3; phoneCount?: number }) {
   return (
     <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="tool-grid">
-      {tools.map((tool) => (
-        <ToolCard key={tool._id} tool={tool} />
+      {tools.map((tool, i) => (
+        <HydrationPart key={tool._id}>
+          <ToolCard tool={tool} headingLevel={headingLevel} className={phoneCount !== undefined && i >= phoneCount ? PHONE_HIDDEN : ""} />
+        </HydrationPart>
       ))}
     </div>
   );

@@ -1,36 +1,90 @@
 import { useQuery } from "@tanstack/react-query";
 import { photoSrcSet } from "../../../../contract/images";
 import { Link, useParams } from "react-router";
-import { CATEGORY_LABELS } from "../../../../contract/constants";
+import { CATEGORY_LABELS, LOW_STOCK } from "../../../../contract/constants";
 import { formatDollars } from "../../../../contract/money";
+import type { Tool } from "../../../../contract/schemas";
 import { TOOL_TEXT } from "../../../../contract/texts/tool";
+import { NotFound } from "../../../components/ui/not-found";
 import { ErrorState, Spinner } from "../../../components/ui/states";
 import { ApiRequestError } from "../../../lib/api";
 import { AddToCartButton } from "../../cart";
-import { toolQuery } from "../api";
+import { RELATED_COUNT, relatedQuery, toolQuery } from "../api";
+import { ToolGrid } from "../components/tool-card";
 import { stockState } from "../stock";
-import { usePageTitle } from "../../../lib/page-title";
+import { usePageHead, usePageTitle } from "../../../lib/page-title";
 
 const T = TOOL_TEXT;
+
+/** schema.org availability: what a search engine shows beside the price. */
+function availability(tool: Tool): string {
+  if (tool.availableQuantity < Math.max(1, tool.minimumQuantity)) return "https://schema.org/OutOfStock";
+  if (tool.availableQuantity <= LOW_STOCK) return "https://schema.org/LimitedAvailability";
+  return "https://schema.org/InStock";
+}
+
+/** The tool as schema.org `Product` data (the server writes it into the page's head; it makes paths absolute). */
+export function productJsonLd(tool: Tool): Record<string, unknown> {
+  return {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    sku: tool._id,
+    name: tool.name,
+    description: tool.description,
+    image: tool.image,
+    category: CATEGORY_LABELS[tool.category],
+    url: `/tools/${encodeURIComponent(tool._id)}`,
+    offers: {
+      "@type": "Offer",
+      price: tool.price.toFixed(2),
+      priceCurrency: "USD",
+      availability: availability(tool),
+      url: `/tools/${encodeURIComponent(tool._id)}`,
+    },
+  };
+}
+
+/** Other tools of the tool's category; nothing at all while they load or if they fail (the page is whole without them). */
+function RelatedTools({ tool }: { tool: Tool }) {
+  const related = useQuery(relatedQuery(tool.category));
+  const others = (related.data?.items ?? []).filter((other) => other._id !== tool._id).slice(0, RELATED_COUNT);
+  if (others.length === 0) return null;
+  return (
+    <section aria-labelledby="related-heading" className="mx-auto max-w-6xl px-4 pb-12">
+      <h2 id="related-heading" className="mb-6 text-2xl font-bold">
+        {T.related}
+      </h2>
+      <ToolGrid tools={others} />
+    </section>
+  );
+}
 
 /** A tool's public page: anyone may read it; 'Book Now' leads to the spec's purchase page. */
 export default function ToolPage() {
   const { id = "" } = useParams();
   const tool = useQuery(toolQuery(id));
-  usePageTitle(tool.data ? tool.data.name : tool.isError ? T.notFoundTitle : null, tool.data?.description.slice(0, 160));
+  const missing = tool.isError && tool.error instanceof ApiRequestError && (tool.error.status === 404 || tool.error.status === 400);
+  // A missing tool's title is the 404 page's (NotFound sets it).
+  usePageTitle(tool.data ? tool.data.name : tool.isError && !missing ? T.notFoundTitle : null, tool.data?.description.slice(0, 160));
+  usePageHead(tool.data ? { image: tool.data.image, jsonLd: productJsonLd(tool.data) } : {});
 
   if (tool.isPending) return <Spinner />;
+  if (missing) {
+    return (
+      <NotFound>
+        <p role="alert" className="mt-4 text-lg">
+          {T.notFound}
+        </p>
+        <Link to="/tools" className="btn btn-outline btn-primary mt-6">
+          {T.backToTools}
+        </Link>
+      </NotFound>
+    );
+  }
   if (tool.isError) {
-    const missing = tool.error instanceof ApiRequestError && (tool.error.status === 404 || tool.error.status === 400);
     return (
       <div className="mx-auto max-w-xl px-4 py-16 text-center">
-        {missing ? (
-          <p role="alert" className="text-lg">
-            {T.notFound}
-          </p>
-        ) : (
-          <ErrorState message={tool.error.message} onRetry={() => void tool.refetch()} />
-        )}
+        <ErrorState message={tool.error.message} onRetry={() => void tool.refetch()} />
         <Link to="/tools" className="btn btn-primary mt-6">
           {T.backToTools}
         </Link>
@@ -41,36 +95,48 @@ export default function ToolPage() {
   const data = tool.data;
   const stock = stockState(data);
   return (
-    <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
-      <figure className="bg-base-200 rounded-box overflow-hidden">
-        <img src={data.image} srcSet={photoSrcSet(data.image)} sizes="(min-width: 768px) 50vw, 100vw" alt={data.name} width={640} height={480} className="w-full" />
-      </figure>
-      <div className="flex flex-col gap-4">
-        <p className="text-sm">
-          <span className="font-medium">{T.category}: </span>
-          <Link to={`/tools?category=${data.category}`} className="link link-primary">
-            {CATEGORY_LABELS[data.category]}
-          </Link>
-        </p>
-        <h1 className="text-3xl font-bold">{data.name}</h1>
-        <p className="text-primary text-2xl font-bold" data-testid="tool-price">
-          {formatDollars(data.price)}
-        </p>
-        <p className={stock.orderable ? "text-success font-medium" : "text-error font-medium"} data-testid="stock-state">
-          {stock.text}
-        </p>
-        <p>
-          <span className="font-medium">{T.minimum}: </span>
-          <span data-testid="minimum-quantity">{data.minimumQuantity}</span>
-        </p>
-        <p className="text-base-content/80 whitespace-pre-line">{data.description}</p>
-        <div className="flex flex-wrap items-start gap-3">
-          <Link to={`/purchase/${data._id}`} className="btn btn-primary">
-            {T.bookNow}
-          </Link>
-          <AddToCartButton key={data._id} tool={data} quantity={data.minimumQuantity} />
+    <>
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
+        <figure className="bg-base-200 rounded-box overflow-hidden">
+          <img
+            src={data.image}
+            srcSet={photoSrcSet(data.image)}
+            sizes="(min-width: 768px) 50vw, 100vw"
+            alt={data.name}
+            width={640}
+            height={480}
+            fetchPriority="high"
+            className="w-full"
+          />
+        </figure>
+        <div className="flex flex-col gap-4">
+          <p className="text-sm">
+            <span className="font-medium">{T.category}: </span>
+            <Link to={`/tools?category=${data.category}`} className="link link-primary">
+              {CATEGORY_LABELS[data.category]}
+            </Link>
+          </p>
+          <h1 className="text-3xl font-bold">{data.name}</h1>
+          <p className="text-primary text-2xl font-bold" data-testid="tool-price">
+            {formatDollars(data.price)}
+          </p>
+          <p className={stock.orderable ? "text-success font-medium" : "text-error font-medium"} data-testid="stock-state">
+            {stock.text}
+          </p>
+          <p>
+            <span className="font-medium">{T.minimum}: </span>
+            <span data-testid="minimum-quantity">{data.minimumQuantity}</span>
+          </p>
+          <p className="text-base-content/80 whitespace-pre-line">{data.description}</p>
+          <div className="flex flex-wrap items-start gap-3">
+            <Link to={`/purchase/${data._id}`} className="btn btn-primary">
+              {T.bookNow}
+            </Link>
+            <AddToCartButton key={data._id} tool={data} quantity={data.minimumQuantity} />
+          </div>
         </div>
       </div>
-    </div>
+      <RelatedTools tool={data} />
+    </>
   );
 }

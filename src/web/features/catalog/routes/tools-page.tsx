@@ -6,7 +6,7 @@ import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import { TEXT } from "../../../../contract/texts/site";
 import { QueryView } from "../../../components/ui/states";
 import { toolsQuery } from "../api";
-import { browseApiQuery, browseSearch, changeBrowse, checkPriceRange, hasNextPage, parseBrowse, shownSort, type BrowseState } from "../browse-state";
+import { browseSearch, catalogueQuery, changeBrowse, checkPriceRange, hasNextPage, parseBrowse, shownSort, type BrowseState } from "../browse-state";
 import { SearchBox } from "../components/search-box";
 import { ToolGrid } from "../components/tool-card";
 import { usePageTitle } from "../../../lib/page-title";
@@ -18,7 +18,8 @@ export function ToolsPage() {
   const [params, setParams] = useSearchParams();
   const state = parseBrowse(params);
   const { category, q, page } = state;
-  const query = useQuery(toolsQuery(browseApiQuery(state, PAGE_SIZE_DEFAULT)));
+  // The same list (and query key) the server rendered this URL with (entry-server.tsx).
+  const query = useQuery(toolsQuery(catalogueQuery(params)));
   usePageTitle(category ? CATEGORY_LABELS[category] : T.heading);
   const resultsRef = useRef<HTMLParagraphElement>(null);
 
@@ -38,6 +39,7 @@ export function ToolsPage() {
         <label className="form-control">
           <span className="label-text mb-1 block text-sm font-medium">{T.categoryLabel}</span>
           <select
+            name="category"
             className="select select-bordered"
             value={category ?? ""}
             onChange={(e) => go(changeBrowse(state, { category: (e.target.value || undefined) as BrowseState["category"] }))}
@@ -76,7 +78,7 @@ export function ToolsPage() {
               <p ref={resultsRef} tabIndex={-1} className="text-base-content/80 mb-4 text-sm outline-none" aria-live="polite">
                 {T.results(data.total, data.exact)}
               </p>
-              <ToolGrid tools={data.items} />
+              <ToolGrid tools={data.items} headingLevel={2} />
               {(pages > 1 || page > 1 || next) && (
                 <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
                   <button type="button" className="btn" disabled={page <= 1} onClick={() => goToPage(page - 1)}>

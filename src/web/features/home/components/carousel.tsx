@@ -40,6 +40,8 @@ export function Carousel() {
               height={600}
               className="h-64 w-full object-cover md:h-96"
               fetchPriority={i === 0 ? "high" : "auto"}
+              // Hidden slides load when shown (and are not preloaded with the page).
+              loading={i === 0 ? "eager" : "lazy"}
             />
             <div className="absolute inset-0 flex flex-col justify-center gap-3 bg-gradient-to-r from-neutral/80 to-transparent px-8 text-neutral-content md:px-16">
               <h2 className="max-w-md text-3xl font-bold md:text-5xl">{slide.title}</h2>

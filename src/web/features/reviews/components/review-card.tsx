@@ -12,9 +12,9 @@ export function Stars({ rating }: { rating: number }) {
 }
 
 /** Review text is rendered as text (React escapes it), never as HTML. */
-export function ReviewCard({ review }: { review: Review }) {
+export function ReviewCard({ review, className = "" }: { review: Review; className?: string }) {
   return (
-    <article className="card bg-base-100 border-base-300 border" data-testid="review-card">
+    <article className={`card bg-base-100 border-base-300 border ${className}`} data-testid="review-card">
       <div className="card-body">
         <div className="flex items-center justify-between gap-2">
           <h3 className="font-semibold">

@@ -1,0 +1,221 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatDollars } from "../../contract/money";
+import type { Review, Tool } from "../../contract/schemas";
+import { buildApp } from "../app";
+import { createTool, retireTool, updateTool } from "../catalog/service";
+import { loadConfig } from "../config";
+import { prepareStore } from "../start-up";
+import { createPostgresDatabase, drivers } from "../test-support";
+
+/**
+ * The public pages as a crawler or a browser without JavaScript gets them: plain HTTP, the
+ * built index.html as the template (here the source one), rendered on the server with data.
+ */
+const BASE = "https://shop.example";
+
+/** The HTML entities React and the head writer use, back to text. */
+const decode = (html: string) => html.replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+/** What the page shows, roughly as a reader sees it (tags stripped, entities decoded). */
+const visibleText = (html: string) => decode(html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ");
+const titleOf = (html: string) => decode(/<title>([\s\S]*?)<\/title>/.exec(html)?.[1] ?? "");
+const metaOf = (html: string, attr: "name" | "property", key: string) => decode(new RegExp(`<meta ${attr}="${key}" content="([^"]*)"`).exec(html)?.[1] ?? "");
+const canonicalOf = (html: string) => decode(/<link rel="canonical" href="([^"]*)"/.exec(html)?.[1] ?? "");
+const rootOf = (html: string) => /<div id="root">([\s\S]*?)<\/div><script id="toolyard-state"/.exec(html)?.[1] ?? "";
+
+describe.each(drivers())("server-rendered public pages on %s", (driver) => {
+  let app: FastifyInstance;
+  let webDir: string;
+  let drop: (() => Promise<void>) | undefined;
+  let tools: Tool[];
+  let reviews: Review[];
+
+  const get = async (url: string) => {
+    const res = await app.inject({ url });
+    return { status: res.statusCode, html: res.body, type: String(res.headers["content-type"]) };
+  };
+
+  beforeAll(async () => {
+    webDir = mkdtempSync(path.join(tmpdir(), "toolyard-ssr-"));
+    writeFileSync(path.join(webDir, "index.html"), readFileSync(path.join(import.meta.dirname, "../../web/index.html"), "utf8"));
+    const pg = driver === "postgres" ? await createPostgresDatabase() : undefined;
+    drop = pg?.drop;
+    const config = loadConfig({
+      NODE_ENV: "test",
+      AUTH_SECRET: "s".repeat(40),
+      DATA_DIR: "memory://",
+      SEED: "true",
+      PUBLIC_URL: BASE,
+      LIST_CACHE_SECONDS: "60",
+      ...(pg ? { DATABASE_URL: pg.url } : {}),
+    });
+    app = await buildApp({ ...config, webDir });
+    await prepareStore(app);
+    tools = (await app.inject({ url: "/api/tool?limit=100" })).json<Tool[]>();
+    reviews = (await app.inject({ url: "/api/review?limit=12" })).json<Review[]>();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await drop?.();
+    rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it("renders the home page with its tools, reviews and the spec's texts in the HTML", async () => {
+    const { status, html } = await get("/");
+    expect(status).toBe(200);
+    const text = visibleText(rootOf(html));
+    for (const words of ["Welcome Best Tools", "Hand Tools", "Lawn Mowers", "Power Tools", "Chainsaws", "Our Tools", "Reviews Here", "Special Looks", "Request For Quote", "Contact US", "72", "535+", "273+", "433+", "Book Now"]) {
+      expect(text, words).toContain(words);
+    }
+    expect(tools.length).toBeGreaterThan(0);
+    expect(reviews.length).toBeGreaterThan(0);
+    for (const tool of tools.slice(0, 4)) {
+      expect(text).toContain(tool.name);
+      expect(text).toContain(formatDollars(tool.price));
+      expect(html).toContain(`href="/purchase/${tool._id}"`);
+    }
+    for (const review of reviews.slice(0, 3)) expect(text).toContain(review.name);
+    expect(titleOf(html)).toBe("Toolyard — tools for the workshop, garden and woodland");
+    expect(canonicalOf(html)).toBe(`${BASE}/`);
+  });
+
+  it("renders the catalogue from its query, as the API lists it", async () => {
+    const all = await get("/tools");
+    expect(all.status).toBe(200);
+    expect(visibleText(rootOf(all.html))).toContain("All Tools");
+    for (const tool of tools.slice(0, 12)) expect(visibleText(rootOf(all.html))).toContain(tool.name);
+
+    const chainsaws = await get("/tools?category=chainsaws&utm_source=x");
+    const api = (await app.inject({ url: "/api/tool?category=chainsaws" })).json<Tool[]>();
+    expect(api.length).toBeGreaterThan(0);
+    const text = visibleText(rootOf(chainsaws.html));
+    for (const tool of api) expect(text).toContain(tool.name);
+    for (const tool of tools.filter((t) => t.category !== "chainsaws")) expect(text).not.toContain(tool.name);
+    expect(titleOf(chainsaws.html)).toBe("Chainsaws · Toolyard");
+    // Tracking parameters are not part of the page's address.
+    expect(canonicalOf(chainsaws.html)).toBe(`${BASE}/tools?category=chainsaws`);
+
+    const searched = await get(`/tools?q=${encodeURIComponent(api[0]?.name ?? "")}`);
+    expect(visibleText(rootOf(searched.html))).toContain(api[0]?.name);
+  });
+
+  it("renders a tool's page with everything a shopper needs, its related tools, and Product JSON-LD that matches the API", async () => {
+    const tool = tools[0] as Tool;
+    const { status, html } = await get(`/tools/${tool._id}`);
+    expect(status).toBe(200);
+    const text = visibleText(rootOf(html));
+    for (const words of [tool.name, formatDollars(tool.price), "Minimum order quantity", String(tool.minimumQuantity), tool.description, "Book Now", "Add to Cart", "Related tools"]) {
+      expect(text, words).toContain(words);
+    }
+    expect(text).toMatch(/In stock|Only \d+ left|Out of stock/);
+    expect(html).toContain(`href="/purchase/${tool._id}"`);
+    expect(html).toContain(`href="/tools?category=${tool.category}"`);
+    const related = tools.filter((t) => t.category === tool.category && t._id !== tool._id);
+    if (related[0]) expect(text).toContain(related[0].name);
+
+    expect(titleOf(html)).toBe(`${tool.name} · Toolyard`);
+    expect(metaOf(html, "name", "description")).toBe(tool.description.slice(0, 160));
+    expect(canonicalOf(html)).toBe(`${BASE}/tools/${tool._id}`);
+    expect(metaOf(html, "property", "og:title")).toBe(`${tool.name} · Toolyard`);
+    expect(metaOf(html, "property", "og:image")).toBe(`${BASE}${tool.image}`);
+    expect(metaOf(html, "name", "twitter:card")).toBe("summary_large_image");
+
+    const fromApi = (await app.inject({ url: `/api/tool/${tool._id}` })).json<Tool>();
+    const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "null") as Record<string, unknown> & { offers: Record<string, unknown> };
+    expect(ld).toMatchObject({ "@context": "https://schema.org", "@type": "Product", name: fromApi.name, description: fromApi.description, image: `${BASE}${fromApi.image}`, sku: fromApi._id });
+    expect(ld.offers).toMatchObject({ "@type": "Offer", priceCurrency: "USD", url: `${BASE}/tools/${fromApi._id}` });
+    expect(Number(ld.offers.price)).toBe(fromApi.price);
+    const expected = fromApi.availableQuantity < Math.max(1, fromApi.minimumQuantity) ? "OutOfStock" : fromApi.availableQuantity <= 10 ? "LimitedAvailability" : "InStock";
+    expect(ld.offers.availability).toBe(`https://schema.org/${expected}`);
+  });
+
+  it("gives every public page its own title, description, canonical, OpenGraph and Twitter tags", async () => {
+    const titles = new Set<string>();
+    for (const [url, heading] of [
+      ["/", "Welcome Best Tools"],
+      ["/tools", "All Tools"],
+      [`/tools/${tools[1]?._id}`, tools[1]?.name],
+      ["/about", "About Us"],
+      ["/blogs", "Blogs"],
+      ["/legal", "Terms"],
+    ] as const) {
+      const { status, html } = await get(url);
+      expect(status, url).toBe(200);
+      expect(visibleText(rootOf(html)), url).toContain(heading);
+      titles.add(titleOf(html));
+      expect(metaOf(html, "name", "description"), url).not.toBe("");
+      expect(canonicalOf(html), url).toBe(`${BASE}${url}`);
+      expect(metaOf(html, "property", "og:url"), url).toBe(`${BASE}${url}`);
+      expect(metaOf(html, "property", "og:title"), url).toBe(titleOf(html));
+      expect(metaOf(html, "name", "twitter:title"), url).toBe(titleOf(html));
+      expect(html.match(/<title>/g), url).toHaveLength(1);
+      // No inline code (the CSP would block it): every part of the page is in place as sent.
+      expect(html, url).not.toMatch(/<script>|<script (?!(id="toolyard-state" )?type="(application\/(ld\+)?json|module)")|<template/);
+    }
+    expect(titles.size).toBe(6);
+  });
+
+  it("answers an unknown path, an unknown tool and an archived tool with a 404 status and the 404 page", async () => {
+    const retired = await createTool(app.store.db, { ...(tools[0] as Tool), name: "Retired Rake" });
+    await retireTool(app.store.db, retired._id);
+    for (const url of ["/no-such-page", "/tools/no-such-tool", `/tools/${retired._id}`, "/tools/a/b"]) {
+      const { status, html, type } = await get(url);
+      expect(status, url).toBe(404);
+      expect(type, url).toMatch(/text\/html/);
+      expect(visibleText(rootOf(html)), url).toContain("Page not found");
+      expect(titleOf(html), url).toBe("Page not found · Toolyard");
+      expect(html, url).toContain('<meta name="robots" content="noindex" />');
+    }
+    expect(visibleText(rootOf((await get("/tools/no-such-tool")).html))).toContain("We could not find this tool.");
+  });
+
+  it("leaves signed-in pages to the browser", async () => {
+    for (const url of ["/dashboard", "/purchase/x", "/checkout", "/admin"]) {
+      const { status, html } = await get(url);
+      expect(status, url).toBe(200);
+      expect(html, url).toContain('<div id="root"></div>');
+    }
+  });
+
+  it("keeps a page for a while and renders it again when a tool changes", async () => {
+    const tool = tools[2] as Tool;
+    const before = await get(`/tools/${tool._id}`);
+    expect(before.html).toContain(formatDollars(tool.price));
+    await updateTool(app.store.db, tool._id, { price: tool.price + 1 });
+    const after = await get(`/tools/${tool._id}`);
+    expect(visibleText(rootOf(after.html))).toContain(formatDollars(tool.price + 1));
+    const home = await get("/");
+    expect(visibleText(rootOf(home.html))).toContain(formatDollars(tool.price + 1));
+  });
+
+  it("hands the page's data to the browser in a script tag nothing can break out of", async () => {
+    const nasty = await createTool(app.store.db, { ...(tools[0] as Tool), name: "Saw </script><script>alert(1)</script>", description: "<!-- \u2028 -->" });
+    const { html } = await get(`/tools/${nasty._id}`);
+    expect(html).not.toContain("<script>alert(1)");
+    const state = /<script id="toolyard-state" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+    const parsed = JSON.parse(state) as { data: [unknown[], unknown, number][] };
+    const one = parsed.data.find(([key]) => key[1] === "one");
+    expect(one?.[1]).toMatchObject({ _id: nasty._id, name: nasty.name });
+    const ld = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+    expect((JSON.parse(ld) as { name: string }).name).toBe(nasty.name);
+  });
+
+  it("sends the page compressed to a browser that takes it so", async () => {
+    const res = await app.inject({ url: "/about", headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(res.headers["content-encoding"]).toBe("br");
+    expect(res.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("lists every active tool in the sitemap and points robots.txt at it", async () => {
+    const sitemap = (await app.inject({ url: "/sitemap.xml" })).body;
+    const listed = [...sitemap.matchAll(/<loc>[^<]*\/tools\/([^<]+)<\/loc><lastmod>[^<]+<\/lastmod>/g)].map((m) => m[1]);
+    const active = (await app.inject({ url: "/api/tool?limit=100" })).json<Tool[]>().map((t) => t._id);
+    expect(new Set(listed)).toEqual(new Set(active));
+    const robots = (await app.inject({ url: "/robots.txt" })).body;
+    expect(robots).toContain(`Sitemap: ${BASE}/sitemap.xml`);
+    for (const prefix of ["/dashboard", "/admin", "/api"]) expect(robots).toContain(`Disallow: ${prefix}`);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The home page below its first screen: the info strip, the reviews, 'Special Looks' and the statistics.
+ * A chunk of its own (home-page.tsx loads it lazily): the server's HTML shows these at once,
+ * and the browser takes them over when the chunk arrives, so their code is not part of the
+ * home page's first download.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { HOME_PHONE_REVIEWS, HOME_REVIEWS_COUNT, STATISTICS } from "../../../../contract/constants";
+import { TEXT } from "../../../../contract/texts/site";
+import { QueryView } from "../../../components/ui/states";
+import { HydrationPart, PHONE_HIDDEN } from "../../../lib/responsive";
+import { ReviewCard, reviewsQuery } from "../../reviews";
+import { Section } from "./sections";
+
+/** 'Reviews Here': the newest reviews (a phone shows the first three). */
+export function Reviews() {
+  const reviews = useQuery(reviewsQuery(HOME_REVIEWS_COUNT));
+  return (
+    <Section title={TEXT.home.reviews} id="reviews-heading">
+      <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={TEXT.reviews.empty}>
+        {(data) => (
+          <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="review-grid">
+            {data.items.map((review, i) => (
+              <HydrationPart key={review._id}>
+                <ReviewCard review={review} className={i >= HOME_PHONE_REVIEWS ? PHONE_HIDDEN : ""} />
+              </HydrationPart>
+            ))}
+          </div>
+        )}
+      </QueryView>
+    </Section>
+  );
+}
+
+/** Inline icons: emoji fonts are not installed everywhere (they render as boxes on Debian). */
+const INFO_ICONS = [
+  "M12 6v6l4 2m6-2a10 10 0 1 1-20 0 10 10 0 0 1 20 0z",
+  "M12 21s-7-6.2-7-11a7 7 0 1 1 14 0c0 4.8-7 11-7 11zm0-8.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5z",
+  "M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2z",
+];
+
+export function InfoStrip() {
+  return (
+    <section aria-label={TEXT.a11y.infoStrip} className="mx-auto max-w-7xl px-4 py-8">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
+        {TEXT.home.info.map((card, i) => (
+          <div
+            key={card.title}
+            className={`card ${i === 1 ? "bg-secondary text-secondary-content" : "bg-primary text-primary-content"}`}
+            data-testid="info-card"
+          >
+            <div className="card-body flex-row items-center gap-4">
+              <svg viewBox="0 0 24 24" className="h-10 w-10 shrink-0" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+                <path strokeLinecap="round" strokeLinejoin="round" d={INFO_ICONS[i]} />
+              </svg>
+              <div>
+                <h3 className="card-title">{card.title}</h3>
+                <p>{card.body}</p>
+              </div>
+            </div>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+export function SpecialLooks() {
+  return (
+    <Section title={TEXT.home.specialLooks} id="special-looks-heading">
+      <div className="grid items-center gap-8 md:grid-cols-2">
+        <img src="/images/special-looks.svg" alt={TEXT.a11y.specialLooksImage} width={800} height={600} loading="lazy" className="rounded-box w-full" />
+        <div>
+          <p className="mb-4 text-lg">{TEXT.home.specialLooksLead}</p>
+          <ul className="list-inside list-disc space-y-2">
+            {TEXT.home.specialLooksPoints.map((point) => (
+              <li key={point}>{point}</li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </Section>
+  );
+}
+
+/** Static figures from the spec; the buttons open an e-mail to the shop. */
+export function Statistics() {
+  const mail = (subject: string) => () => {
+    window.location.href = `mailto:hello@toolyard.example?subject=${encodeURIComponent(subject)}`;
+  };
+  return (
+    <section aria-labelledby="stats-heading" className="bg-base-200 py-12">
+      <div className="mx-auto max-w-7xl px-4 text-center">
+        <h2 id="stats-heading" className="text-3xl font-bold">
+          {TEXT.home.statsHeading}
+        </h2>
+        <p className="text-base-content/80 mb-8">{TEXT.home.statsLead}</p>
+        <ul className="grid grid-cols-2 gap-4 md:grid-cols-4" data-testid="statistics">
+          {STATISTICS.map((stat) => (
+            // Reads as the spec writes it ("72 countries"); the label is capitalised by CSS only.
+            <li key={stat.label} className="bg-base-100 rounded-box p-6" data-testid="statistic">
+              <span className="text-primary block text-4xl font-extrabold">{stat.value}</span>{" "}
+              <span className="text-base-content/80 block capitalize">{stat.label}</span>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-8 flex flex-wrap justify-center gap-4">
+          <button type="button" className="btn btn-primary" onClick={mail("Request for quote")}>
+            {TEXT.home.requestQuote}
+          </button>
+          <button type="button" className="btn btn-outline" onClick={mail("Contact")}>
+            {TEXT.home.contactUs}
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+import { expect, test, type Page } from "@playwright/test";
+import { listTools } from "../support/e2e-helpers";
+
+/**
+ * Public pages arrive rendered from the server (entry-server.tsx); the browser takes them over
+ * (hydration) without a mismatch and without fetching again what the HTML holds.
+ */
+
+/** Console errors and warnings of the page, hydration's among them, and the API calls it makes. */
+function watch(page: Page) {
+  const problems: string[] = [];
+  const apiCalls: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/api/") && !url.pathname.startsWith("/api/auth/")) apiCalls.push(`${url.pathname}${url.search}`);
+  });
+  return { problems, apiCalls };
+}
+
+/** React answers clicks only once it has hydrated: a carousel arrow that moves the slide proves it. */
+async function hydrated(page: Page) {
+  await expect(page.locator("#root[data-hydrated]")).toHaveCount(1);
+}
+
+test("the home page hydrates without a warning, fetches no tool or review again, and reacts", async ({ page }) => {
+  const { problems, apiCalls } = watch(page);
+  const response = await page.goto("/");
+  expect(response?.status()).toBe(200);
+  await hydrated(page);
+  await expect(page.getByTestId("tool-card").first()).toBeVisible();
+  // Interactive: the carousel's next arrow shows the second slide without leaving the page.
+  await page.getByRole("link", { name: "Next slide" }).first().click();
+  await expect(page.getByTestId("carousel-slide").nth(1)).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(problems).toEqual([]);
+  expect(apiCalls.filter((call) => call.startsWith("/api/tool") || call.startsWith("/api/review"))).toEqual([]);
+});
+
+test("a tool page hydrates without a warning and without fetching its tool again; its links work", async ({ page, request }) => {
+  const [tool] = await listTools(request);
+  if (!tool) throw new Error("the demo catalogue is empty");
+  const { problems, apiCalls } = watch(page);
+  expect((await page.goto(`/tools/${tool._id}`))?.status()).toBe(200);
+  await hydrated(page);
+  await expect(page.getByRole("heading", { name: tool.name, level: 1 })).toBeVisible();
+  await expect(page).toHaveTitle(`${tool.name} · Toolyard`);
+  await page.waitForLoadState("networkidle");
+  expect(problems).toEqual([]);
+  expect(apiCalls.filter((call) => call.startsWith("/api/tool"))).toEqual([]);
+  // A client-side move: the category link renders the catalogue in the browser.
+  await page.getByRole("main").getByRole("link", { name: /tools|mowers|saws/i }).first().click();
+  await expect(page).toHaveURL(/\/tools\?category=/);
+  await expect(page.getByTestId("tool-card").first()).toBeVisible();
+});
+
+for (const path of ["/tools", "/tools?category=power-tools&page=1", "/about", "/blogs", "/legal", "/no-such-page", "/tools/no-such-tool"]) {
+  test(`${path} hydrates without a warning`, async ({ page }) => {
+    const { problems } = watch(page);
+    await page.goto(path);
+    await hydrated(page);
+    await page.waitForLoadState("networkidle");
+    // The 404 answers are the document's status, which Chromium reports as a console error.
+    expect(problems.filter((text) => !/status of 404/.test(text))).toEqual([]);
+  });
+}
+
+test("no page breaks the Content Security Policy (Chrome's issues, which the console does not show)", async ({ page }) => {
+  const cdp = await page.context().newCDPSession(page);
+  const issues: string[] = [];
+  cdp.on("Audits.issueAdded", (event) => {
+    if (event.issue.code === "ContentSecurityPolicyIssue") issues.push(JSON.stringify(event.issue.details));
+  });
+  await cdp.send("Audits.enable");
+  for (const path of ["/login", "/signup", "/", "/tools"]) {
+    await page.goto(path);
+    await hydrated(page);
+    await page.waitForLoadState("networkidle");
+  }
+  expect(issues).toEqual([]);
+});
