@@ -30,7 +30,8 @@ export const PASSWORD_PATTERN = new RegExp(
 /** A required text: the "required" message alone when empty, then the other rules. */
 const requiredText = (requiredMessage: string) => z.string({ error: requiredMessage }).trim().min(1, requiredMessage);
 
-export const emailSchema = requiredText(V.emailRequired).pipe(
+/** Stored and compared lowercase: `ADMIN@Example.com` is `admin@example.com`. */
+export const emailSchema = requiredText(V.emailRequired).toLowerCase().pipe(
   z.string().max(LIMITS.email, V.emailInvalid).regex(EMAIL_PATTERN, V.emailInvalid),
 );
 export const passwordSchema = z

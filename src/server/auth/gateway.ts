@@ -28,6 +28,8 @@ type LimitKind =
   | "attempt"
   /** Creates an account: per e-mail on arrival; per address only once it fails (an office signs up together). */
   | "signup"
+  /** Sends mail (a reset link, a verification link): per address and per e-mail on arrival, never handed back. */
+  | "mail"
   | "none";
 
 export interface AuthPostPolicy {
@@ -35,6 +37,11 @@ export interface AuthPostPolicy {
   limit: LimitKind;
   /** May end sessions or change who a session belongs to: remembered sessions are forgotten. */
   changesSessions: boolean;
+  /**
+   * The answer is sent no sooner than this many ms after the request arrived, so its timing
+   * does not tell whether the e-mail has an account (the forgot-password form).
+   */
+  minimumMs?: number;
 }
 
 /**
@@ -49,6 +56,9 @@ const fieldRules = z.looseObject({
   newPassword: passwordSchema.optional(),
 });
 
+/** A one-time code from an authenticator app or a backup code. */
+const codeRule = z.string().trim().min(1).max(32);
+
 const DEFAULT_POLICY: AuthPostPolicy = { body: fieldRules, limit: "attempt", changesSessions: true };
 
 /** Endpoints that differ from the default; paths below /api/auth. */
@@ -57,6 +67,24 @@ const POLICIES: Record<string, Partial<AuthPostPolicy>> = {
   "/sign-up/email": { body: z.looseObject(signupSchema.shape), limit: "signup", changesSessions: false },
   "/sign-in/social": { changesSessions: false },
   "/sign-out": { limit: "none" },
+  "/request-password-reset": {
+    body: z.looseObject({ email: emailSchema, redirectTo: z.string().max(200).optional() }),
+    limit: "mail",
+    changesSessions: false,
+    minimumMs: 400,
+  },
+  "/reset-password": { body: z.looseObject({ newPassword: passwordSchema, token: z.string().trim().min(1).max(200) }) },
+  "/send-verification-email": { body: z.looseObject({ email: emailSchema, callbackURL: z.string().max(200).optional() }), limit: "mail", changesSessions: false },
+  "/change-password": {
+    body: z.looseObject({ currentPassword: z.string().min(1).max(128), newPassword: passwordSchema, revokeOtherSessions: z.boolean().optional() }),
+  },
+  "/revoke-session": { body: z.looseObject({ token: z.string().min(1).max(200) }) },
+  "/two-factor/enable": { body: z.looseObject({ password: z.string().min(1).max(128) }) },
+  "/two-factor/disable": { body: z.looseObject({ password: z.string().min(1).max(128) }) },
+  "/two-factor/get-totp-uri": { body: z.looseObject({ password: z.string().min(1).max(128) }), changesSessions: false },
+  "/two-factor/generate-backup-codes": { body: z.looseObject({ password: z.string().min(1).max(128) }), changesSessions: false },
+  "/two-factor/verify-totp": { body: z.looseObject({ code: codeRule, trustDevice: z.boolean().optional() }) },
+  "/two-factor/verify-backup-code": { body: z.looseObject({ code: codeRule, trustDevice: z.boolean().optional() }) },
 };
 
 export function policyFor(path: string): AuthPostPolicy {
@@ -125,6 +153,12 @@ export async function admit(request: FastifyRequest, path: string, limiters: Lim
   const addressKey = `ip:${request.ip}`;
 
   if (policy.limit === "none") return { body, policy, settle: async () => undefined };
+  if (policy.limit === "mail") {
+    // Counted whatever the answer (it is the same for a known and an unknown e-mail).
+    if (!(await byAddress.hit(addressKey))) throw await tooMany(byAddress, addressKey);
+    if (emailKey !== undefined && !(await byEmail.hit(emailKey))) throw await tooMany(byEmail, emailKey);
+    return { body, policy, settle: async () => undefined };
+  }
   if (emailKey !== undefined && !(await byEmail.hit(emailKey))) throw await tooMany(byEmail, emailKey);
   const refundEmail = async () => {
     if (emailKey !== undefined) await byEmail.refund(emailKey);

@@ -117,6 +117,7 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
     // The path we guard must be the path better-auth routes (gateway.ts, rule 1).
     const path = canonicalAuthPath(request.url);
     if (path === undefined) throw nonCanonicalPath();
+    const arrived = Date.now();
     const admission = request.method === "POST" ? await admit(request, path, limiters) : undefined;
     const headers = webHeaders(request);
     // The app's onRequest hook has already refused foreign origins and cross-site requests.
@@ -135,6 +136,8 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
     );
     // A success does not count against the limits; failures do.
     await admission?.settle(response.status < 400);
+    const wait = (admission?.policy.minimumMs ?? 0) - (Date.now() - arrived);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     // Sign-out, revoked sessions, role or user changes: forget every remembered session.
     if (admission?.policy.changesSessions) sessions.clear();
     // better-auth answers a failed database or Redis call with a bare 500.
