@@ -180,6 +180,8 @@ export const sessionUserSchema = z.object({
   name: z.string(),
   email: z.string(),
   role: z.string().nullish(),
+  emailVerified: z.boolean().optional(),
+  twoFactorEnabled: z.boolean().nullish(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 export const sessionResponseSchema = z.object({ user: sessionUserSchema }).nullable();

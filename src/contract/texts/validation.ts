@@ -20,4 +20,5 @@ export const VALIDATION_TEXT = {
   phoneRequired: "A phone number is required",
   paymentMethod: "Choose how you will pay",
   imagePath: "The image must be a photo uploaded to the store or a path of the store's own, such as /images/tools/hammer.svg",
+  codeRequired: "Enter the code from your app",
 } as const;

@@ -14,6 +14,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import { z, type ZodType } from "zod";
+import { changePasswordSchema, forgotPasswordSchema, passwordOnlySchema, resetPasswordSchema, twoFactorCodeSchema } from "../../contract/account-schemas";
 import { emailSchema, loginSchema, nameSchema, passwordSchema, signupSchema } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { AUTH_ERRORS } from "../../contract/texts/auth";
@@ -56,9 +57,6 @@ const fieldRules = z.looseObject({
   newPassword: passwordSchema.optional(),
 });
 
-/** A one-time code from an authenticator app or a backup code. */
-const codeRule = z.string().trim().min(1).max(32);
-
 const DEFAULT_POLICY: AuthPostPolicy = { body: fieldRules, limit: "attempt", changesSessions: true };
 
 /** Endpoints that differ from the default; paths below /api/auth. */
@@ -68,23 +66,23 @@ const POLICIES: Record<string, Partial<AuthPostPolicy>> = {
   "/sign-in/social": { changesSessions: false },
   "/sign-out": { limit: "none" },
   "/request-password-reset": {
-    body: z.looseObject({ email: emailSchema, redirectTo: z.string().max(200).optional() }),
+    body: z.looseObject({ ...forgotPasswordSchema.shape, redirectTo: z.string().max(200).optional() }),
     limit: "mail",
     changesSessions: false,
     minimumMs: 400,
   },
-  "/reset-password": { body: z.looseObject({ newPassword: passwordSchema, token: z.string().trim().min(1).max(200) }) },
+  "/reset-password": { body: z.looseObject(resetPasswordSchema.shape) },
   "/send-verification-email": { body: z.looseObject({ email: emailSchema, callbackURL: z.string().max(200).optional() }), limit: "mail", changesSessions: false },
   "/change-password": {
-    body: z.looseObject({ currentPassword: z.string().min(1).max(128), newPassword: passwordSchema, revokeOtherSessions: z.boolean().optional() }),
+    body: z.looseObject({ ...changePasswordSchema.shape, revokeOtherSessions: z.boolean().optional() }),
   },
   "/revoke-session": { body: z.looseObject({ token: z.string().min(1).max(200) }) },
-  "/two-factor/enable": { body: z.looseObject({ password: z.string().min(1).max(128) }) },
-  "/two-factor/disable": { body: z.looseObject({ password: z.string().min(1).max(128) }) },
-  "/two-factor/get-totp-uri": { body: z.looseObject({ password: z.string().min(1).max(128) }), changesSessions: false },
-  "/two-factor/generate-backup-codes": { body: z.looseObject({ password: z.string().min(1).max(128) }), changesSessions: false },
-  "/two-factor/verify-totp": { body: z.looseObject({ code: codeRule, trustDevice: z.boolean().optional() }) },
-  "/two-factor/verify-backup-code": { body: z.looseObject({ code: codeRule, trustDevice: z.boolean().optional() }) },
+  "/two-factor/enable": { body: z.looseObject(passwordOnlySchema.shape) },
+  "/two-factor/disable": { body: z.looseObject(passwordOnlySchema.shape) },
+  "/two-factor/get-totp-uri": { body: z.looseObject(passwordOnlySchema.shape), changesSessions: false },
+  "/two-factor/generate-backup-codes": { body: z.looseObject(passwordOnlySchema.shape), changesSessions: false },
+  "/two-factor/verify-totp": { body: z.looseObject({ ...twoFactorCodeSchema.shape, trustDevice: z.boolean().optional() }) },
+  "/two-factor/verify-backup-code": { body: z.looseObject({ ...twoFactorCodeSchema.shape, trustDevice: z.boolean().optional() }) },
 };
 
 export function policyFor(path: string): AuthPostPolicy {

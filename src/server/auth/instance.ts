@@ -65,9 +65,10 @@ export function createAuth(config: Config, db: Db, redis: Redis | undefined) {
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       // A reset ends every session: whoever knew the old password is signed out.
       revokeSessionsOnPasswordReset: true,
-      // The link opens our page, which posts the token with the new password (/api/auth/reset-password).
+      // The link opens our page, which posts the token with the new password (/api/auth/reset-password),
+      // then signs in with it (the e-mail in the link names the account).
       sendResetPassword: async ({ user, token }) => {
-        const url = storeLink(config.publicUrl, `/reset-password?token=${encodeURIComponent(token)}`);
+        const url = storeLink(config.publicUrl, `/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`);
         await enqueueMail(db, [{ to: user.email, ...templates.resetPassword(user.name, url) }]);
       },
       onPasswordReset: async ({ user }) => {
