@@ -135,3 +135,32 @@ export function linkIn(mail: ReceivedMail, prefix: string): string {
   if (!match) throw new Error(`no link starting with ${prefix} in:\n${mail.text}`);
   return match[0];
 }
+
+/**
+ * The stand-in's inbox over HTTP on loopback, for Playwright workers (other processes than the
+ * global setup that runs the server): GET /messages?to=<address> answers the messages as JSON.
+ */
+export async function serveInbox(smtp: SmtpStandIn): Promise<{ url: string; close: () => Promise<void> }> {
+  const { createServer } = await import("node:http");
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    const to = url.searchParams.get("to");
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(to ? smtp.to(to) : smtp.messages));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** From a Playwright worker: waits for a message to `to` whose subject contains `subject`. */
+export async function fetchMail(inboxUrl: string, to: string, subject: string, timeoutMs = 15_000): Promise<ReceivedMail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const messages = (await (await fetch(`${inboxUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as ReceivedMail[];
+    const found = messages.find((m) => m.subject.includes(subject));
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} about "${subject}" within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
