@@ -57,6 +57,11 @@ export interface Config {
   authRateLimit: RateLimitSettings;
   /** Failed sign-in and sign-up attempts per client address, across all e-mails. */
   authAddressRateLimit: RateLimitSettings;
+  /**
+   * Failed sign-ins to one account across all addresses before further attempts at it are slowed
+   * down (one at a time, a second apart) and its owner gets one e-mail per window; never refused.
+   */
+  authAccountRateLimit: RateLimitSettings;
   /** How long one instance remembers a resolved session (ms); 0 turns the cache off. */
   sessionCacheMs: number;
   /** How long one instance remembers a page of the public tool and review lists (ms); 0: off. */
@@ -236,6 +241,7 @@ const envSchema = z
     SEED: boolVar(true),
     AUTH_RATE_LIMIT_MAX: intVar(5, 0, 1_000_000),
     AUTH_RATE_LIMIT_ADDRESS_MAX: intVar(30, 0, 1_000_000),
+    AUTH_RATE_LIMIT_ACCOUNT_MAX: intVar(10, 0, 1_000_000),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: intVar(60, 1, 86_400),
     SESSION_CACHE_SECONDS: intVar(10, 0, 300),
     LIST_CACHE_SECONDS: intVar(2, 0, 300),
@@ -302,6 +308,7 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authRateLimit: { max: e.AUTH_RATE_LIMIT_MAX, windowMs: authWindowMs },
     authAddressRateLimit: { max: e.AUTH_RATE_LIMIT_ADDRESS_MAX, windowMs: authWindowMs },
+    authAccountRateLimit: { max: e.AUTH_RATE_LIMIT_ACCOUNT_MAX, windowMs: authWindowMs },
     sessionCacheMs: e.SESSION_CACHE_SECONDS * 1000,
     listCacheMs: e.LIST_CACHE_SECONDS * 1000,
     apiRateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },

@@ -110,7 +110,27 @@ export const nonCanonicalPath = () => new ApiError(400, "BAD_PATH", API_TEXT.bad
 
 export interface Limiters {
   byAddress: Limiter;
+  /** Per (e-mail, address) pair: a guesser's own device is refused, never the owner's. */
   byEmail: Limiter;
+  /** Per e-mail across addresses: past its max, attempts are slowed down and the owner told (never refused). */
+  byAccount?: Limiter;
+  /** One alert per account per window (max 1). */
+  alerts?: Limiter;
+}
+
+/** How far apart attempts at one account are served once it is under attack from many addresses. */
+export const SLOWDOWN_MS = 1000;
+const slowLanes = new Map<string, Promise<void>>();
+
+/** Serves attempts at `key` one at a time, SLOWDOWN_MS apart (in this instance). */
+function slowLane(key: string): Promise<void> {
+  const previous = slowLanes.get(key) ?? Promise.resolve();
+  const mine = previous.then(() => new Promise<void>((resolve) => setTimeout(resolve, SLOWDOWN_MS)));
+  slowLanes.set(key, mine);
+  void mine.then(() => {
+    if (slowLanes.get(key) === mine) slowLanes.delete(key);
+  });
+  return previous;
 }
 
 /** What to do once better-auth has answered: a success hands its attempts back. */
@@ -121,6 +141,8 @@ export interface Admission {
   body: Record<string, unknown>;
   settle: Settle;
   policy: AuthPostPolicy;
+  /** Set when this attempt took the account past its limit: its owner gets one e-mail for the window. */
+  alertOwner?: string;
 }
 
 async function tooMany(limiter: Limiter, key: string): Promise<ApiError> {
@@ -147,8 +169,9 @@ export async function admit(request: FastifyRequest, path: string, limiters: Lim
   const body = { ...(raw as Record<string, unknown>), ...parsed.data };
   const { byEmail, byAddress } = limiters;
   const email = typeof parsed.data.email === "string" ? parsed.data.email : undefined;
-  const emailKey = email === undefined ? undefined : `email:${email}`;
   const addressKey = `ip:${request.ip}`;
+  // Sign-in and sign-up count per (e-mail, address) pair; mail requests per e-mail.
+  const emailKey = email === undefined ? undefined : policy.limit === "mail" ? `email:${email}` : `email:${email}|${addressKey}`;
 
   if (policy.limit === "none") return { body, policy, settle: async () => undefined };
   if (policy.limit === "mail") {
@@ -169,9 +192,17 @@ export async function admit(request: FastifyRequest, path: string, limiters: Lim
     await refundEmail();
     throw await tooMany(byAddress, addressKey);
   }
+  // Many addresses failing at one account: slow them down and tell the owner, never refuse.
+  let alertOwner: string | undefined;
+  const accountKey = email === undefined ? undefined : `account:${email}`;
+  const { byAccount, alerts } = limiters;
+  if (byAccount && accountKey !== undefined && countsOnArrival && !(await byAccount.hit(accountKey))) {
+    if (alerts && (await alerts.hit(accountKey))) alertOwner = email;
+    await slowLane(accountKey);
+  }
   const settle: Settle = async (ok) => {
-    if (ok) await Promise.all([refundEmail(), countsOnArrival ? byAddress.refund(addressKey) : undefined]);
+    if (ok) await Promise.all([refundEmail(), countsOnArrival ? byAddress.refund(addressKey) : undefined, accountKey !== undefined && countsOnArrival ? byAccount?.refund(accountKey) : undefined]);
     else if (!countsOnArrival) await byAddress.hit(addressKey);
   };
-  return { body, policy, settle };
+  return { body, policy, settle, ...(alertOwner ? { alertOwner } : {}) };
 }

@@ -19,6 +19,9 @@ import { createAuth, type Auth } from "./instance";
 import { memoryLimiter, redisLimiter } from "./limiter";
 import { ADMIN_ROLE, roleOf, type Role } from "./roles";
 import { credentialOf } from "./credential";
+import { sql } from "drizzle-orm";
+import { mailOutbox } from "../db/schema";
+import { templates } from "../mail/templates";
 
 /** Runs as an onRequest hook, so an anonymous caller is refused before any body is read. */
 export type Guard = (request: FastifyRequest) => Promise<void>;
@@ -84,7 +87,12 @@ export function isPersonal(request: FastifyRequest): boolean {
 function limitersFor(config: Config, redis: Redis | undefined): Limiters {
   const make = (name: string, { max, windowMs }: RateLimitSettings) =>
     redis ? redisLimiter(redis, `${config.redisKeyPrefix}${name}:`, max, windowMs) : memoryLimiter(max, windowMs);
-  return { byAddress: make("auth-ip", config.authAddressRateLimit), byEmail: make("auth-email", config.authRateLimit) };
+  return {
+    byAddress: make("auth-ip", config.authAddressRateLimit),
+    byEmail: make("auth-email", config.authRateLimit),
+    byAccount: make("auth-account", config.authAccountRateLimit),
+    alerts: make("auth-alert", { max: config.authAccountRateLimit.max === 0 ? 0 : 1, windowMs: config.authAccountRateLimit.windowMs }),
+  };
 }
 
 const authPlugin: FastifyPluginAsyncZod = async (app) => {
@@ -136,6 +144,13 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
     );
     // A success does not count against the limits; failures do.
     await admission?.settle(response.status < 400);
+    if (admission?.alertOwner && response.status >= 400) {
+      // Once per window per account: its owner hears of the failed sign-ins (if the account exists).
+      const m = templates.failedSignIns(config.authAccountRateLimit.max + 1, config.publicUrl);
+      await app.store.db
+        .execute(sql`insert into ${mailOutbox} ("to", subject, text, html, kind) select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where lower(email) = ${admission.alertOwner}`)
+        .catch((error: unknown) => request.log.warn({ err: error }, "could not queue the failed sign-ins mail"));
+    }
     const wait = (admission?.policy.minimumMs ?? 0) - (Date.now() - arrived);
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     // Sign-out, revoked sessions, role or user changes: forget every remembered session.
