@@ -57,7 +57,7 @@ test.describe("account recovery and protection", () => {
     const section = page.getByTestId("two-factor");
     await section.getByLabel("Password").fill(account.password);
     await section.getByRole("button", { name: "Turn on" }).click();
-    await expect(section.getByRole("img")).toBeVisible();
+    await expect(section.getByRole("img", { name: /Scan this code/ })).toBeVisible();
     await expect(section.getByTestId("backup-codes").getByRole("listitem")).toHaveCount(10);
     const secret = (await section.getByTestId("totp-secret").textContent()) ?? "";
     await section.getByLabel("Code").fill(totp(secret));
