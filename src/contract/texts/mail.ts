@@ -55,3 +55,13 @@ export const MAIL_TEXT = {
     view: "Open it in the console",
   },
 } as const;
+
+/** The admin console's mail page (the outbox). */
+export const MAIL_ADMIN_TEXT = {
+  section: "Mail",
+  empty: "No mail yet.",
+  all: "All",
+  filter: "Status",
+  statuses: { pending: "Pending", sent: "Sent", failed: "Failed" },
+  columns: { when: "Written", to: "To", subject: "Subject", status: "Status", attempts: "Attempts", note: "Last error / next attempt" },
+} as const;
