@@ -60,7 +60,7 @@ test.describe("account recovery and protection", () => {
     await expect(section.getByRole("img", { name: /Scan this code/ })).toBeVisible();
     await expect(section.getByTestId("backup-codes").getByRole("listitem")).toHaveCount(10);
     const secret = (await section.getByTestId("totp-secret").textContent()) ?? "";
-    await section.getByLabel("Code").fill(totp(secret));
+    await section.getByLabel("Code", { exact: true }).fill(totp(secret));
     await section.getByRole("button", { name: "Confirm" }).click();
     await expect(section).toContainText("On: sign-in asks for a code");
 
