@@ -231,6 +231,8 @@ describe.each(drivers())("accounts API on %s", (driver) => {
     const res = await new Client(t.app).post("/api/auth/sign-in/social", { provider: "google", callbackURL: "/" });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe("PROVIDER_NOT_FOUND");
+    // The pages learn it beforehand, to say so in place.
+    expect((await t.app.inject({ method: "GET", url: "/api/sign-in-options" })).json()).toEqual({ google: false });
   });
 
   describe("PUT /api/user/:email", () => {

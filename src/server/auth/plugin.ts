@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { z } from "zod";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { userTokenBodySchema, userTokenParamsSchema, userTokenResponseSchema } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
@@ -174,6 +175,13 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.route({ method: ["GET", "POST"], url: "/auth/*", schema: { hide: true }, handler: forward });
+
+  // What the login and sign-up pages offer: 'Continue With Google' says in place when it is not configured.
+  app.get(
+    "/sign-in-options",
+    { schema: { tags: ["accounts"], summary: "Which sign-in methods this store offers", response: { 200: z.object({ google: z.boolean() }) } } },
+    async () => ({ google: Boolean(config.google) }),
+  );
 
   app.put(
     "/user/:email",
