@@ -162,3 +162,24 @@ export const auditListQuerySchema = z.object({
   entityId: z.string().trim().max(LIMITS.id).optional(),
   ...pageQuery,
 });
+
+// ---------------------------------------------------------------- mail outbox
+
+export const MAIL_STATUSES = ["pending", "sent", "failed"] as const;
+export const mailEntrySchema = z.object({
+  _id: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  kind: z.string(),
+  status: z.enum(MAIL_STATUSES),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+});
+export type MailEntry = z.infer<typeof mailEntrySchema>;
+export const mailListQuerySchema = z.object({
+  status: z.enum(MAIL_STATUSES).optional(),
+  ...pageQuery,
+});

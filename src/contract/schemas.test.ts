@@ -16,10 +16,14 @@ describe("login and signup validation (spec §5)", () => {
     ["", VALIDATION_TEXT.emailRequired],
     ["   ", VALIDATION_TEXT.emailRequired],
     ["not-an-email", VALIDATION_TEXT.emailInvalid],
-    ["Ada@Example.com", VALIDATION_TEXT.emailInvalid],
     ["ada@example", VALIDATION_TEXT.emailInvalid],
   ])("email %j → %s", (email, message) => {
     expect(firstMessage(loginSchema.safeParse({ ...ok, email }))).toBe(message);
+  });
+
+  it("lowercases an e-mail typed with capitals (issue 10: ADMIN@Example.com signs in)", () => {
+    const parsed = loginSchema.safeParse({ ...ok, email: " Ada@Example.COM " });
+    expect(parsed.success && parsed.data.email).toBe("ada@example.com");
   });
 
   it.each([

@@ -36,7 +36,8 @@ export const PASSWORD_PATTERN = new RegExp(
 /** A required text: the "required" message alone when empty, then the other rules. */
 const requiredText = (requiredMessage: string) => z.string({ error: requiredMessage }).trim().min(1, requiredMessage);
 
-export const emailSchema = requiredText(V.emailRequired).pipe(
+/** Stored and compared lowercase: `ADMIN@Example.com` is `admin@example.com`. */
+export const emailSchema = requiredText(V.emailRequired).toLowerCase().pipe(
   z.string().max(LIMITS.email, V.emailInvalid).regex(EMAIL_PATTERN, V.emailInvalid),
 );
 export const passwordSchema = z
@@ -202,6 +203,8 @@ export const sessionUserSchema = z.object({
   name: z.string(),
   email: z.string(),
   role: z.string().nullish(),
+  emailVerified: z.boolean().optional(),
+  twoFactorEnabled: z.boolean().nullish(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 export const sessionResponseSchema = z.object({ user: sessionUserSchema }).nullable();

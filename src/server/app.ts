@@ -12,6 +12,7 @@ import caches from "./plugins/caches";
 import crawlers from "./plugins/crawlers";
 import database from "./plugins/database";
 import docs from "./plugins/docs";
+import mail from "./mail/plugin";
 import rateLimit from "./plugins/rate-limit";
 import redis from "./plugins/redis";
 import security from "./plugins/security";
@@ -60,6 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(redis);
     await app.register(database);
     await app.register(caches);
+    await app.register(mail);
     await app.register(security);
     await app.register(rateLimit);
     await app.register(docs);

@@ -21,6 +21,17 @@ export interface GoogleSettings {
   discoveryUrl: string;
 }
 
+export interface MailSettings {
+  smtpUrl: string | undefined;
+  from: string;
+  /** How often the worker looks for due mail (ms). */
+  pollMs: number;
+  /** Attempts before a message is given up as `failed`. */
+  maxAttempts: number;
+  /** Connection, greeting and (twice this) socket timeout of one SMTP attempt (ms). */
+  timeoutMs: number;
+}
+
 export interface Config {
   nodeEnv: string;
   port: number;
@@ -36,6 +47,8 @@ export interface Config {
   authSecret: string;
   google: GoogleSettings | undefined;
   adminEmails: string[];
+  /** Outgoing mail: SMTP_URL (absent: messages stay in the outbox and their text goes to the log) and MAIL_FROM. */
+  mail: MailSettings;
   seed: boolean;
   redisUrl: string | undefined;
   /** Every Redis key starts with this, so several stores (or test runs) can share one Redis. */
@@ -44,6 +57,11 @@ export interface Config {
   authRateLimit: RateLimitSettings;
   /** Failed sign-in and sign-up attempts per client address, across all e-mails. */
   authAddressRateLimit: RateLimitSettings;
+  /**
+   * Failed sign-ins to one account across all addresses before further attempts at it are slowed
+   * down (one at a time, a second apart) and its owner gets one e-mail per window; never refused.
+   */
+  authAccountRateLimit: RateLimitSettings;
   /** How long one instance remembers a resolved session (ms); 0 turns the cache off. */
   sessionCacheMs: number;
   /** How long one instance remembers a page of the public tool and review lists (ms); 0: off. */
@@ -215,9 +233,15 @@ const envSchema = z
     GOOGLE_CLIENT_SECRET: textVar,
     GOOGLE_DISCOVERY_URL: urlVar(["http:", "https:"]).transform((v) => v ?? "https://accounts.google.com/.well-known/openid-configuration"),
     ADMIN_EMAILS: adminEmailsVar,
+    SMTP_URL: urlVar(["smtp:", "smtps:"]),
+    MAIL_FROM: textVar.transform((v) => v ?? "Toolyard <shop@localhost>"),
+    MAIL_POLL_MS: intVar(1000, 50, 3_600_000),
+    MAIL_MAX_ATTEMPTS: intVar(8, 1, 100),
+    MAIL_TIMEOUT_SECONDS: intVar(10, 1, 300),
     SEED: boolVar(true),
     AUTH_RATE_LIMIT_MAX: intVar(5, 0, 1_000_000),
     AUTH_RATE_LIMIT_ADDRESS_MAX: intVar(30, 0, 1_000_000),
+    AUTH_RATE_LIMIT_ACCOUNT_MAX: intVar(10, 0, 1_000_000),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: intVar(60, 1, 86_400),
     SESSION_CACHE_SECONDS: intVar(10, 0, 300),
     LIST_CACHE_SECONDS: intVar(2, 0, 300),
@@ -278,11 +302,13 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, discoveryUrl: e.GOOGLE_DISCOVERY_URL }
         : undefined,
     adminEmails: e.ADMIN_EMAILS,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, pollMs: e.MAIL_POLL_MS, maxAttempts: e.MAIL_MAX_ATTEMPTS, timeoutMs: e.MAIL_TIMEOUT_SECONDS * 1000 },
     seed: e.SEED,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authRateLimit: { max: e.AUTH_RATE_LIMIT_MAX, windowMs: authWindowMs },
     authAddressRateLimit: { max: e.AUTH_RATE_LIMIT_ADDRESS_MAX, windowMs: authWindowMs },
+    authAccountRateLimit: { max: e.AUTH_RATE_LIMIT_ACCOUNT_MAX, windowMs: authWindowMs },
     sessionCacheMs: e.SESSION_CACHE_SECONDS * 1000,
     listCacheMs: e.LIST_CACHE_SECONDS * 1000,
     apiRateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },

@@ -73,7 +73,8 @@ describe("two instances sharing Postgres and Redis", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const app = i % 2 === 0 ? a : b;
-      statuses.push((await new Client(app, `10.9.1.${i + 1}`).signIn(email, `Wr0ng!pass${i}`)).statusCode);
+      // One device on both instances: the (e-mail, address) pair's count is shared through Redis.
+      statuses.push((await new Client(app, "10.9.1.1").signIn(email, `Wr0ng!pass${i}`)).statusCode);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });

@@ -10,6 +10,7 @@ import path from "node:path";
 import { createPostgresDatabase } from "../../src/server/test-support";
 import { ADMIN_EMAIL, ADMIN_SPEC_TOOL, APP_PORT, APP_URL, BUYING_TOOL, CART_TOOLS, OIDC_PORT, PASSWORD } from "./env";
 import { OIDC_CLIENT, startOidcProvider } from "./oidc";
+import { serveInbox, startSmtpStandIn } from "./smtp";
 
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -53,6 +54,10 @@ async function createOwnedTools(): Promise<void> {
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const oidc = await startOidcProvider(OIDC_PORT, APP_URL);
+  // The store's mail goes to a real SMTP server of the test; workers read it over HTTP (E2E_INBOX_URL).
+  const smtp = await startSmtpStandIn();
+  const inbox = await serveInbox(smtp);
+  process.env.E2E_INBOX_URL = inbox.url;
   const dataDir = mkdtempSync(path.join(tmpdir(), "toolyard-e2e-"));
   const pgDb = process.env.DATABASE_URL ? await createPostgresDatabase() : undefined;
   const root = path.resolve(import.meta.dirname, "../..");
@@ -73,6 +78,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       GOOGLE_CLIENT_SECRET: OIDC_CLIENT.secret,
       GOOGLE_DISCOVERY_URL: `${oidc.issuer}/.well-known/openid-configuration`,
       ADMIN_EMAILS: ADMIN_EMAIL,
+      SMTP_URL: smtp.url,
+      MAIL_POLL_MS: "200",
       // No rate-limit overrides: the browser tests run under the shop's default limits, so
       // they also show that many customers signing in from one address are not locked out.
     },
@@ -83,6 +90,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   } catch (error) {
     child.kill("SIGTERM");
     await oidc.close();
+    await inbox.close();
+    await smtp.close();
     throw error;
   }
 
@@ -93,6 +102,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       child.kill("SIGTERM");
     });
     await oidc.close();
+    await inbox.close();
+    await smtp.close();
     await pgDb?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };

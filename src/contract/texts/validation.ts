@@ -23,4 +23,5 @@ export const VALIDATION_TEXT = {
   cursorInvalid: "This cursor is not valid: start again from the first page",
   priceRange: "The lowest price must not be above the highest",
   imagePath: "The image must be a photo uploaded to the store or a path of the store's own, such as /images/tools/hammer.svg",
+  codeRequired: "Enter the code from your app",
 } as const;

@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, orderListQuerySchema } from "../../contract/schemas";
 import { adminOrderListQuerySchema, adminOrderSchema, adminReviewListQuerySchema, adminReviewPatchSchema, adminReviewSchema, adminSummarySchema, adminToolInputSchema, adminToolListQuerySchema, adminToolPatchSchema, adminToolSchema, adminUserListQuerySchema, adminUserPatchSchema, adminUserSchema, auditEntrySchema, auditListQuerySchema, deleteToolResultSchema, orderStatusInputSchema, stockLedgerSchema, stockMovementInputSchema } from "../../contract/admin-schemas";
+import { mailEntrySchema, mailListQuerySchema } from "../../contract/admin-schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { ADMIN_ROLE, CUSTOMER_ROLE } from "../auth/roles";
@@ -17,6 +18,7 @@ import { PHOTO_MAX_BYTES } from "../../contract/images";
 import { ApiError, notFound } from "../http/errors";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
+import { listMail } from "../mail/admin";
 import { moveOrderStatus } from "../orders/service";
 import { setReviewHidden, listAdminReviews } from "../reviews/service";
 import { listMovements } from "../stock/ledger";
@@ -221,7 +223,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
           before: { status: moved.before.status },
           after: { status: moved.after.status },
         });
-      });
+      }, app.mail.orders);
       return getAdminOrder(db, request.params.id);
     },
   );
@@ -341,6 +343,23 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { items, ...total } = await listAudit(db, request.query);
+      pageHeaders(request, reply, total);
+      return items;
+    },
+  );
+
+  app.get(
+    "/mail",
+    {
+      schema: {
+        tags,
+        summary: "The mail outbox, newest first: sent, failed and pending messages (by status); the total is in X-Total-Count",
+        querystring: mailListQuerySchema,
+        response: { 200: z.array(mailEntrySchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { items, ...total } = await listMail(db, request.query);
       pageHeaders(request, reply, total);
       return items;
     },

@@ -14,6 +14,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import { z, type ZodType } from "zod";
+import { changePasswordSchema, forgotPasswordSchema, passwordOnlySchema, resetPasswordSchema, twoFactorCodeSchema } from "../../contract/account-schemas";
 import { emailSchema, loginSchema, nameSchema, passwordSchema, signupSchema } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { AUTH_ERRORS } from "../../contract/texts/auth";
@@ -28,6 +29,8 @@ type LimitKind =
   | "attempt"
   /** Creates an account: per e-mail on arrival; per address only once it fails (an office signs up together). */
   | "signup"
+  /** Sends mail (a reset link, a verification link): per address and per e-mail on arrival, never handed back. */
+  | "mail"
   | "none";
 
 export interface AuthPostPolicy {
@@ -35,6 +38,11 @@ export interface AuthPostPolicy {
   limit: LimitKind;
   /** May end sessions or change who a session belongs to: remembered sessions are forgotten. */
   changesSessions: boolean;
+  /**
+   * The answer is sent no sooner than this many ms after the request arrived, so its timing
+   * does not tell whether the e-mail has an account (the forgot-password form).
+   */
+  minimumMs?: number;
 }
 
 /**
@@ -57,6 +65,24 @@ const POLICIES: Record<string, Partial<AuthPostPolicy>> = {
   "/sign-up/email": { body: z.looseObject(signupSchema.shape), limit: "signup", changesSessions: false },
   "/sign-in/social": { changesSessions: false },
   "/sign-out": { limit: "none" },
+  "/request-password-reset": {
+    body: z.looseObject({ ...forgotPasswordSchema.shape, redirectTo: z.string().max(200).optional() }),
+    limit: "mail",
+    changesSessions: false,
+    minimumMs: 400,
+  },
+  "/reset-password": { body: z.looseObject(resetPasswordSchema.shape) },
+  "/send-verification-email": { body: z.looseObject({ email: emailSchema, callbackURL: z.string().max(200).optional() }), limit: "mail", changesSessions: false },
+  "/change-password": {
+    body: z.looseObject({ ...changePasswordSchema.shape, revokeOtherSessions: z.boolean().optional() }),
+  },
+  "/revoke-session": { body: z.looseObject({ token: z.string().min(1).max(200) }) },
+  "/two-factor/enable": { body: z.looseObject(passwordOnlySchema.shape) },
+  "/two-factor/disable": { body: z.looseObject(passwordOnlySchema.shape) },
+  "/two-factor/get-totp-uri": { body: z.looseObject(passwordOnlySchema.shape), changesSessions: false },
+  "/two-factor/generate-backup-codes": { body: z.looseObject(passwordOnlySchema.shape), changesSessions: false },
+  "/two-factor/verify-totp": { body: z.looseObject({ ...twoFactorCodeSchema.shape, trustDevice: z.boolean().optional() }) },
+  "/two-factor/verify-backup-code": { body: z.looseObject({ ...twoFactorCodeSchema.shape, trustDevice: z.boolean().optional() }) },
 };
 
 export function policyFor(path: string): AuthPostPolicy {
@@ -84,7 +110,27 @@ export const nonCanonicalPath = () => new ApiError(400, "BAD_PATH", API_TEXT.bad
 
 export interface Limiters {
   byAddress: Limiter;
+  /** Per (e-mail, address) pair: a guesser's own device is refused, never the owner's. */
   byEmail: Limiter;
+  /** Per e-mail across addresses: past its max, attempts are slowed down and the owner told (never refused). */
+  byAccount?: Limiter;
+  /** One alert per account per window (max 1). */
+  alerts?: Limiter;
+}
+
+/** How far apart attempts at one account are served once it is under attack from many addresses. */
+export const SLOWDOWN_MS = 1000;
+const slowLanes = new Map<string, Promise<void>>();
+
+/** Serves attempts at `key` one at a time, SLOWDOWN_MS apart (in this instance). */
+function slowLane(key: string): Promise<void> {
+  const previous = slowLanes.get(key) ?? Promise.resolve();
+  const mine = previous.then(() => new Promise<void>((resolve) => setTimeout(resolve, SLOWDOWN_MS)));
+  slowLanes.set(key, mine);
+  void mine.then(() => {
+    if (slowLanes.get(key) === mine) slowLanes.delete(key);
+  });
+  return previous;
 }
 
 /** What to do once better-auth has answered: a success hands its attempts back. */
@@ -95,6 +141,8 @@ export interface Admission {
   body: Record<string, unknown>;
   settle: Settle;
   policy: AuthPostPolicy;
+  /** Set when this attempt took the account past its limit: its owner gets one e-mail for the window. */
+  alertOwner?: string;
 }
 
 async function tooMany(limiter: Limiter, key: string): Promise<ApiError> {
@@ -121,10 +169,17 @@ export async function admit(request: FastifyRequest, path: string, limiters: Lim
   const body = { ...(raw as Record<string, unknown>), ...parsed.data };
   const { byEmail, byAddress } = limiters;
   const email = typeof parsed.data.email === "string" ? parsed.data.email : undefined;
-  const emailKey = email === undefined ? undefined : `email:${email}`;
   const addressKey = `ip:${request.ip}`;
+  // Sign-in and sign-up count per (e-mail, address) pair; mail requests per e-mail.
+  const emailKey = email === undefined ? undefined : policy.limit === "mail" ? `email:${email}` : `email:${email}|${addressKey}`;
 
   if (policy.limit === "none") return { body, policy, settle: async () => undefined };
+  if (policy.limit === "mail") {
+    // Counted whatever the answer (it is the same for a known and an unknown e-mail).
+    if (!(await byAddress.hit(addressKey))) throw await tooMany(byAddress, addressKey);
+    if (emailKey !== undefined && !(await byEmail.hit(emailKey))) throw await tooMany(byEmail, emailKey);
+    return { body, policy, settle: async () => undefined };
+  }
   if (emailKey !== undefined && !(await byEmail.hit(emailKey))) throw await tooMany(byEmail, emailKey);
   const refundEmail = async () => {
     if (emailKey !== undefined) await byEmail.refund(emailKey);
@@ -137,9 +192,17 @@ export async function admit(request: FastifyRequest, path: string, limiters: Lim
     await refundEmail();
     throw await tooMany(byAddress, addressKey);
   }
+  // Many addresses failing at one account: slow them down and tell the owner, never refuse.
+  let alertOwner: string | undefined;
+  const accountKey = email === undefined ? undefined : `account:${email}`;
+  const { byAccount, alerts } = limiters;
+  if (byAccount && accountKey !== undefined && countsOnArrival && !(await byAccount.hit(accountKey))) {
+    if (alerts && (await alerts.hit(accountKey))) alertOwner = email;
+    await slowLane(accountKey);
+  }
   const settle: Settle = async (ok) => {
-    if (ok) await Promise.all([refundEmail(), countsOnArrival ? byAddress.refund(addressKey) : undefined]);
+    if (ok) await Promise.all([refundEmail(), countsOnArrival ? byAddress.refund(addressKey) : undefined, accountKey !== undefined && countsOnArrival ? byAccount?.refund(accountKey) : undefined]);
     else if (!countsOnArrival) await byAddress.hit(addressKey);
   };
-  return { body, policy, settle };
+  return { body, policy, settle, ...(alertOwner ? { alertOwner } : {}) };
 }

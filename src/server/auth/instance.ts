@@ -1,14 +1,20 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { admin, bearer, genericOAuth } from "better-auth/plugins";
+import { admin, bearer, genericOAuth, twoFactor } from "better-auth/plugins";
 import type { SecondaryStorage } from "better-auth";
 import type { Redis } from "ioredis";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { schema } from "../db/schema";
+import { enqueueMail } from "../mail/outbox";
+import { storeLink, templates } from "../mail/templates";
 import { ADMIN_ROLE, CUSTOMER_ROLE, roleForNewAccount } from "./roles";
 
 export const GOOGLE_PROVIDER_ID = "google";
+/** A reset link works for an hour, once (better-auth deletes the token when it is used). */
+export const RESET_TOKEN_SECONDS = 60 * 60;
+/** Where a verification link lands once better-auth has checked it. */
+export const VERIFIED_CALLBACK = "/dashboard/profile";
 
 function redisStorage(redis: Redis, prefix: string): SecondaryStorage {
   const namespace = `${prefix}auth:`;
@@ -54,6 +60,31 @@ export function createAuth(config: Config, db: Db, redis: Redis | undefined) {
       // The form's rule (8–15) is enforced by our zod schema before better-auth sees the request.
       minPasswordLength: 8,
       maxPasswordLength: 128,
+      // Shopping never needs a verified address (linking Google does: accountLinking below).
+      requireEmailVerification: false,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      // A reset ends every session: whoever knew the old password is signed out.
+      revokeSessionsOnPasswordReset: true,
+      // The link opens our page, which posts the token with the new password (/api/auth/reset-password),
+      // then signs in with it (the e-mail in the link names the account).
+      sendResetPassword: async ({ user, token }) => {
+        const url = storeLink(config.publicUrl, `/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`);
+        await enqueueMail(db, [{ to: user.email, ...templates.resetPassword(user.name, url) }]);
+      },
+      onPasswordReset: async ({ user }) => {
+        await enqueueMail(db, [{ to: user.email, ...templates.passwordChanged(user.name, config.publicUrl) }]);
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      expiresIn: 60 * 60 * 24,
+      sendVerificationEmail: async ({ user, token }) => {
+        const url = storeLink(config.publicUrl, `/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(VERIFIED_CALLBACK)}`);
+        await enqueueMail(db, [{ to: user.email, ...templates.verifyEmail(user.name, url) }]);
+      },
+    },
+    user: {
+      changeEmail: { enabled: false },
     },
     session: {
       ...(redis ? { storeSessionInDatabase: true } : {}),
@@ -86,6 +117,12 @@ export function createAuth(config: Config, db: Db, redis: Redis | undefined) {
     },
     plugins: [
       admin({ defaultRole: CUSTOMER_ROLE, adminRoles: [ADMIN_ROLE] }),
+      // TOTP with ten one-use backup codes; five wrong codes in a row lock the second step for 15 minutes.
+      twoFactor({
+        issuer: "Toolyard",
+        backupCodeOptions: { amount: 10 },
+        accountLockout: { enabled: true, maxFailedAttempts: 5, durationSeconds: 15 * 60 },
+      }),
       bearer(),
       genericOAuth({
         config: config.google

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { z } from "zod";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { userTokenBodySchema, userTokenParamsSchema, userTokenResponseSchema } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
@@ -19,6 +20,9 @@ import { createAuth, type Auth } from "./instance";
 import { memoryLimiter, redisLimiter } from "./limiter";
 import { ADMIN_ROLE, roleOf, type Role } from "./roles";
 import { credentialOf } from "./credential";
+import { sql } from "drizzle-orm";
+import { mailOutbox } from "../db/schema";
+import { templates } from "../mail/templates";
 
 /** Runs as an onRequest hook, so an anonymous caller is refused before any body is read. */
 export type Guard = (request: FastifyRequest) => Promise<void>;
@@ -84,7 +88,12 @@ export function isPersonal(request: FastifyRequest): boolean {
 function limitersFor(config: Config, redis: Redis | undefined): Limiters {
   const make = (name: string, { max, windowMs }: RateLimitSettings) =>
     redis ? redisLimiter(redis, `${config.redisKeyPrefix}${name}:`, max, windowMs) : memoryLimiter(max, windowMs);
-  return { byAddress: make("auth-ip", config.authAddressRateLimit), byEmail: make("auth-email", config.authRateLimit) };
+  return {
+    byAddress: make("auth-ip", config.authAddressRateLimit),
+    byEmail: make("auth-email", config.authRateLimit),
+    byAccount: make("auth-account", config.authAccountRateLimit),
+    alerts: make("auth-alert", { max: config.authAccountRateLimit.max === 0 ? 0 : 1, windowMs: config.authAccountRateLimit.windowMs }),
+  };
 }
 
 const authPlugin: FastifyPluginAsyncZod = async (app) => {
@@ -117,6 +126,7 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
     // The path we guard must be the path better-auth routes (gateway.ts, rule 1).
     const path = canonicalAuthPath(request.url);
     if (path === undefined) throw nonCanonicalPath();
+    const arrived = Date.now();
     const admission = request.method === "POST" ? await admit(request, path, limiters) : undefined;
     const headers = webHeaders(request);
     // The app's onRequest hook has already refused foreign origins and cross-site requests.
@@ -135,6 +145,15 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
     );
     // A success does not count against the limits; failures do.
     await admission?.settle(response.status < 400);
+    if (admission?.alertOwner && response.status >= 400) {
+      // Once per window per account: its owner hears of the failed sign-ins (if the account exists).
+      const m = templates.failedSignIns(config.authAccountRateLimit.max + 1, config.publicUrl);
+      await app.store.db
+        .execute(sql`insert into ${mailOutbox} ("to", subject, text, html, kind) select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where lower(email) = ${admission.alertOwner}`)
+        .catch((error: unknown) => request.log.warn({ err: error }, "could not queue the failed sign-ins mail"));
+    }
+    const wait = (admission?.policy.minimumMs ?? 0) - (Date.now() - arrived);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     // Sign-out, revoked sessions, role or user changes: forget every remembered session.
     if (admission?.policy.changesSessions) sessions.clear();
     // better-auth answers a failed database or Redis call with a bare 500.
@@ -156,6 +175,13 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.route({ method: ["GET", "POST"], url: "/auth/*", schema: { hide: true }, handler: forward });
+
+  // What the login and sign-up pages offer: 'Continue With Google' says in place when it is not configured.
+  app.get(
+    "/sign-in-options",
+    { schema: { tags: ["accounts"], summary: "Which sign-in methods this store offers", response: { 200: z.object({ google: z.boolean() }) } } },
+    async () => ({ google: Boolean(config.google) }),
+  );
 
   app.put(
     "/user/:email",

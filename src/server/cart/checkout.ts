@@ -29,6 +29,7 @@ import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { cartLines, idempotencyKeys, orders, profiles, tools } from "../db/schema";
 import { ApiError, conflict } from "../http/errors";
+import type { OrderMail } from "../mail/outbox";
 import { insertOrders, withDetails } from "../orders/service";
 import { allocateCarts } from "./allocate-carts";
 import { cartVersion } from "./service";
@@ -67,7 +68,10 @@ export class CheckoutDesk {
   private queue: Pending[] = [];
   private draining = false;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly mail?: OrderMail,
+  ) {}
 
   checkout(userId: string, input: CheckoutRequest, key: string): Promise<CheckoutOutcome> {
     return new Promise<CheckoutOutcome>((resolve, reject) => {
@@ -99,7 +103,13 @@ export class CheckoutDesk {
   }
 
   private async serve(batch: Pending[]): Promise<Settled[]> {
-    const settled = await this.db.transaction((tx) => serveBatch(tx, batch));
+    const settled = await this.db.transaction(async (tx) => {
+      const outcomes = await serveBatch(tx, batch);
+      // Order mail is written with the orders (a replayed checkout placed nothing new).
+      const placed = outcomes.flatMap((s, i) => ("ok" in s && !s.ok.replayed ? [{ userId: (batch[i] as Pending).userId, order: s.ok.order }] : []));
+      await this.mail?.ordersPlaced(tx, placed);
+      return outcomes;
+    });
     if (settled.some((s) => "ok" in s && !s.ok.replayed)) announceChange(this.db, "tools");
     return settled;
   }

@@ -44,7 +44,26 @@ export const user = pgTable("user", {
   banned: boolean("banned").default(false),
   banReason: text("ban_reason"),
   banExpires: timestamp("ban_expires", { withTimezone: true }),
+  /** better-auth's twoFactor plugin. */
+  twoFactorEnabled: boolean("two_factor_enabled").default(false),
 });
+
+/** better-auth's twoFactor plugin: the TOTP secret and the backup codes (both encrypted by it). */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    verified: boolean("verified").default(true),
+    failedVerificationCount: integer("failed_verification_count").default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (t) => [index("two_factor_user_id_idx").on(t.userId), index("two_factor_secret_idx").on(t.secret)],
+);
 
 export const session = pgTable(
   "session",
@@ -338,12 +357,42 @@ export const listCounts = pgTable("list_counts", {
   n: bigint("n", { mode: "number" }).notNull(),
 });
 
+// ------------------------------------------------------------------ mail
+
+export const mailStatus = pgEnum("mail_status", ["pending", "sent", "failed"]);
+
+/**
+ * Every e-mail, written in the same transaction as what caused it; the mail worker sends it
+ * (src/server/mail/worker.ts), retrying with backoff until `sent` or, after its last attempt, `failed`.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    kind: text("kind").notNull(),
+    status: mailStatus("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`), index("mail_outbox_created_idx").on(t.createdAt)],
+);
+
 export const schema = {
   listCounts,
   user,
   session,
   account,
   verification,
+  twoFactor,
+  mailOutbox,
+  mailStatus,
   tools,
   reviews,
   profiles,

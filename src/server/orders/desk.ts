@@ -16,6 +16,7 @@ import type { Db } from "../db/client";
 import { profiles, tools } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 import { allocate, type Decision } from "./allocate";
+import type { OrderMail } from "../mail/outbox";
 import { insertOrders } from "./service";
 
 interface Pending {
@@ -31,7 +32,10 @@ const MAX_BATCH = 200;
 export class OrderDesk {
   private readonly queues = new Map<string, Pending[]>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly mail?: OrderMail,
+  ) {}
 
   place(userId: string, input: OrderInput): Promise<Order> {
     return new Promise<Order>((resolve, reject) => {
@@ -97,6 +101,10 @@ export class OrderDesk {
           note: "",
           lines: [{ toolId, toolName: tool.name, quantity: p.quantity, unitPriceCents: tool.priceCents, lineTotalCents: tool.priceCents * p.quantity }],
         })),
+      );
+      await this.mail?.ordersPlaced(
+        tx,
+        placed.map((order, k) => ({ userId: (accepted[k] as Pending).userId, order })),
       );
       return { decisions, rows: placed };
     });

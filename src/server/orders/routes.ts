@@ -8,7 +8,7 @@ import { cancelOrder, getOrder, listOrders } from "./service";
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const desk = new OrderDesk(db);
+  const desk = new OrderDesk(db, app.mail.orders);
 
   app.post(
     "/order",
@@ -71,7 +71,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const order = await cancelOrder(db, request.viewer.id, request.params.id);
+      const order = await cancelOrder(db, request.viewer.id, request.params.id, app.mail.orders);
       return order;
     },
   );

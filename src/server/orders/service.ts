@@ -10,6 +10,7 @@ import type { Db, Tx } from "../db/client";
 import { after, cappedCount, decodeCursor, splitPage, type Page } from "../db/paging";
 import { orderEvents, orderLines, orders, stockMovements, tools } from "../db/schema";
 import { recordMovements } from "../stock/ledger";
+import type { OrderMail } from "../mail/outbox";
 import { canMove, returnsStock, type OrderActor, type OrderStatus } from "../../contract/order-lifecycle";
 import { badQuery, conflict, notFound } from "../http/errors";
 import { VALIDATION_TEXT } from "../../contract/texts/validation";
@@ -266,6 +267,8 @@ export async function moveOrderStatus(
   to: OrderStatus,
   actor: MoveActor,
   inTransaction?: (tx: Tx, result: MoveResult) => Promise<void>,
+  /** The customer's e-mail about the move (shipped, cancelled), written in the same transaction. */
+  mail?: OrderMail,
 ): Promise<MoveResult> {
   const result = await db.transaction(async (tx) => {
     const ownOnly = actor.role === "customer" ? eq(orders.userId, actor.id) : undefined;
@@ -291,6 +294,7 @@ export async function moveOrderStatus(
     if (returnsStock(to)) await restockCancelled(tx, after, actor);
     const moved: MoveResult = { before, after, moved: true };
     await inTransaction?.(tx, moved);
+    await mail?.statusMoved(tx, after);
     return moved;
   });
   if (result.moved && returnsStock(to)) announceChange(db, "tools");
@@ -304,7 +308,7 @@ export async function moveOrderStatus(
  * Repeating the cancel changes nothing and says so; a paid or later order is 409; someone
  * else's order is simply not found.
  */
-export async function cancelOrder(db: Db, userId: string, orderId: string): Promise<Order> {
-  await moveOrderStatus(db, orderId, "cancelled", { id: userId, role: "customer" });
+export async function cancelOrder(db: Db, userId: string, orderId: string, mail?: OrderMail): Promise<Order> {
+  await moveOrderStatus(db, orderId, "cancelled", { id: userId, role: "customer" }, undefined, mail);
   return getOrder(db, userId, orderId);
 }

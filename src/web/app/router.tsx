@@ -23,6 +23,9 @@ const BlogsPage = page(() => import("../features/pages/blogs-page"));
 const LegalPage = page(() => import("../features/pages/legal-page"));
 const LoginPage = page(() => import("../features/auth/login-page"));
 const SignupPage = page(() => import("../features/auth/signup-page"));
+const ForgotPasswordPage = page(() => import("../features/auth/forgot-password-page"));
+const ResetPasswordPage = page(() => import("../features/auth/reset-password-page"));
+const TwoFactorPage = page(() => import("../features/auth/two-factor-page"));
 const PurchasePage = page(() => import("../features/purchase/purchase-page"));
 const DashboardLayout = page(() => import("../features/dashboard/dashboard-layout"));
 const MyOrders = page(() => import("../features/dashboard/my-orders"));
@@ -56,6 +59,9 @@ export function AppRoutes() {
         <Route path="legal" element={<Lazy component={LegalPage} />} />
         <Route path="login" element={<Lazy component={LoginPage} />} />
         <Route path="signup" element={<Lazy component={SignupPage} />} />
+        <Route path="forgot-password" element={<Lazy component={ForgotPasswordPage} />} />
+        <Route path="reset-password" element={<Lazy component={ResetPasswordPage} />} />
+        <Route path="two-factor" element={<Lazy component={TwoFactorPage} />} />
         <Route element={<RequireAuth />}>
           <Route path="purchase/:id" element={<Lazy component={PurchasePage} />} />
           <Route path="checkout" element={<Lazy component={CheckoutPage} />} />

@@ -14,9 +14,11 @@ import { useSession } from "../../lib/session";
 import OrdersPage, { OrderPage } from "./orders";
 import ReviewsPage, { AuditPage, UsersPage } from "./people";
 import ToolsPage, { ToolLedgerPage } from "./tools";
+import { MAIL_ADMIN_TEXT } from "../../../contract/texts/mail";
 
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
 const Dashboard = lazy(() => import("./dashboard"));
+const MailPage = lazy(() => import("./mail"));
 
 const S = ADMIN_TEXT.sections;
 const SECTIONS = [
@@ -26,6 +28,7 @@ const SECTIONS = [
   { to: "/admin/reviews", label: S.reviews },
   { to: "/admin/users", label: S.users },
   { to: "/admin/audit", label: S.audit },
+  { to: "/admin/mail", label: MAIL_ADMIN_TEXT.section },
 ];
 
 export default function AdminConsole() {
@@ -67,6 +70,14 @@ export default function AdminConsole() {
             <Route path="reviews" element={<ReviewsPage />} />
             <Route path="users" element={<UsersPage />} />
             <Route path="audit" element={<AuditPage />} />
+            <Route
+              path="mail"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <MailPage />
+                </Suspense>
+              }
+            />
             <Route path="*" element={<Navigate to="/admin" replace />} />
           </Routes>
         </div>

@@ -1,7 +1,8 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
-import { AUTH_TEXT } from "../../../contract/texts/auth";
+import { AUTH_ERRORS, AUTH_TEXT } from "../../../contract/texts/auth";
+import { api } from "../../lib/api";
 import { announceSession, refreshSession } from "../../lib/session";
 import { authErrorMessage, callbackErrorMessage, safeReturnPath, signInWithGoogle } from "./api";
 
@@ -29,12 +30,18 @@ export function useSignedIn() {
 export function GoogleButton({ onError }: { onError: (message: string) => void }) {
   const returnTo = useReturnPath();
   const [busy, setBusy] = useState(false);
+  // The store says whether Google is configured; without it the button says so in place.
+  const options = useQuery({ queryKey: ["sign-in-options"], queryFn: () => api.get<{ google: boolean }>("/api/sign-in-options"), staleTime: Infinity });
+  const unavailable = options.data?.google === false;
   return (
+    <>
     <button
+      aria-describedby={unavailable ? "google-unavailable" : undefined}
       type="button"
       className="btn btn-outline w-full"
       disabled={busy}
       onClick={() => {
+        if (unavailable) return onError(AUTH_ERRORS.googleNotConfigured);
         setBusy(true);
         signInWithGoogle(returnTo).catch((error: unknown) => {
           setBusy(false);
@@ -50,6 +57,12 @@ export function GoogleButton({ onError }: { onError: (message: string) => void }
       </svg>
       {AUTH_TEXT.google}
     </button>
+    {unavailable && (
+      <p id="google-unavailable" className="text-center text-sm" data-testid="google-unavailable">
+        {AUTH_ERRORS.googleNotConfigured}
+      </p>
+    )}
+    </>
   );
 }
 

@@ -1,7 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { Link, Navigate, useLocation } from "react-router";
+import { Link, Navigate, useLocation, useNavigate } from "react-router";
+import { RECOVERY_TEXT } from "../../../contract/texts/account";
 import { loginSchema, type LoginInput } from "../../../contract/schemas";
 import { AUTH_TEXT } from "../../../contract/texts/auth";
 import { useSession } from "../../lib/session";
@@ -15,6 +16,7 @@ export default function LoginPage() {
   const location = useLocation();
   const returnTo = useReturnPath();
   const onSignedIn = useSignedIn();
+  const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
@@ -24,7 +26,12 @@ export default function LoginPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     setError(null);
     try {
-      await signInWithEmail(values);
+      const result = (await signInWithEmail(values)) as { twoFactorRedirect?: boolean } | null;
+      // Two-step sign-in is on: the password was right, now the code (same return path).
+      if (result?.twoFactorRedirect) {
+        navigate(`/two-factor?from=${encodeURIComponent(returnTo)}`, { replace: true });
+        return;
+      }
       await onSignedIn();
     } catch (e) {
       setError(authErrorMessage(e));
@@ -46,6 +53,9 @@ export default function LoginPage() {
             {...form.register("password")}
           />
         </Field>
+        <Link to="/forgot-password" className="link link-primary self-end text-sm">
+          {RECOVERY_TEXT.forgotLink}
+        </Link>
         <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
           {isSubmitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           {AUTH_TEXT.login}

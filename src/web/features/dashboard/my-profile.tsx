@@ -7,6 +7,7 @@ import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { QueryView } from "../../components/ui/states";
 import { profileQuery, useSaveProfile } from "../account";
 import { usePageTitle } from "../../lib/page-title";
+import { SecuritySection } from "./security";
 
 const T = DASHBOARD_TEXT.profile;
 
@@ -19,6 +20,7 @@ export default function MyProfile() {
       <QueryView query={profile} isEmpty={() => false} empty={null}>
         {(data) => <ProfileForm key={`${data.address}|${data.phone}`} profile={data} />}
       </QueryView>
+      <SecuritySection />
     </div>
   );
 }

@@ -1,0 +1,116 @@
+/**
+ * One template per message: a list of blocks (paragraphs, links, lines of an order) that is
+ * rendered twice, as plain text and as simple HTML, so the two never disagree. Every link is
+ * absolute, on the store's PUBLIC_URL; every word comes from src/contract/texts/mail.ts.
+ */
+import { centsToDollars, formatDollars } from "../../contract/money";
+import type { PaymentMethod } from "../../contract/constants";
+import { MAIL_TEXT } from "../../contract/texts/mail";
+import { ORDER_TEXT } from "../../contract/texts/orders";
+
+export type Block = { p: string } | { link: string; label: string } | { rows: [string, string][] };
+
+export interface Rendered {
+  kind: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function render(kind: string, subject: string, blocks: Block[]): Rendered {
+  const text: string[] = [];
+  const html: string[] = [];
+  for (const block of blocks) {
+    if ("p" in block) {
+      text.push(block.p);
+      html.push(`<p>${escapeHtml(block.p)}</p>`);
+    } else if ("link" in block) {
+      text.push(`${block.label}: ${block.link}`);
+      html.push(`<p><a href="${escapeHtml(block.link)}">${escapeHtml(block.label)}</a></p>`);
+    } else {
+      text.push(block.rows.map(([a, b]) => `  ${a}  ${b}`).join("\n"));
+      html.push(`<table>${block.rows.map(([a, b]) => `<tr><td>${escapeHtml(a)}</td><td style="text-align:right">${escapeHtml(b)}</td></tr>`).join("")}</table>`);
+    }
+  }
+  text.push(MAIL_TEXT.signature);
+  html.push(`<p>${escapeHtml(MAIL_TEXT.signature)}</p>`);
+  return {
+    kind,
+    subject,
+    text: `${text.join("\n\n")}\n`,
+    html: `<!doctype html><html><body style="font-family:sans-serif">${html.join("\n")}</body></html>`,
+  };
+}
+
+/** An absolute link on the store: the public URL and a path. */
+export const storeLink = (publicUrl: string, path: string) => new URL(path, publicUrl.endsWith("/") ? publicUrl : `${publicUrl}/`).toString();
+
+const money = (cents: number) => formatDollars(centsToDollars(cents));
+
+export const templates = {
+  verifyEmail: (name: string, url: string) =>
+    render("verify-email", MAIL_TEXT.verify.subject, [{ p: MAIL_TEXT.greeting(name) }, { p: MAIL_TEXT.verify.intro }, { link: url, label: MAIL_TEXT.verify.action }, { p: MAIL_TEXT.ignore }]),
+  resetPassword: (name: string, url: string) =>
+    render("reset-password", MAIL_TEXT.reset.subject, [
+      { p: MAIL_TEXT.greeting(name) },
+      { p: MAIL_TEXT.reset.intro },
+      { link: url, label: MAIL_TEXT.reset.action },
+      { p: MAIL_TEXT.reset.once },
+      { p: MAIL_TEXT.ignore },
+    ]),
+  existingSignup: (name: string, publicUrl: string) =>
+    render("existing-signup", MAIL_TEXT.existingSignup.subject, [
+      { p: MAIL_TEXT.greeting(name) },
+      { p: MAIL_TEXT.existingSignup.intro },
+      { link: storeLink(publicUrl, "/login"), label: MAIL_TEXT.existingSignup.action },
+      { p: MAIL_TEXT.existingSignup.forgot },
+      { link: storeLink(publicUrl, "/forgot-password"), label: MAIL_TEXT.reset.action },
+      { p: MAIL_TEXT.ignore },
+    ]),
+  passwordChanged: (name: string, publicUrl: string) =>
+    render("password-changed", MAIL_TEXT.passwordChanged.subject, [
+      { p: MAIL_TEXT.greeting(name) },
+      { p: MAIL_TEXT.passwordChanged.intro },
+      { link: storeLink(publicUrl, "/forgot-password"), label: MAIL_TEXT.passwordChanged.action },
+    ]),
+  failedSignIns: (count: number, publicUrl: string) =>
+    render("failed-sign-ins", MAIL_TEXT.failedSignIns.subject, [
+      { p: MAIL_TEXT.greeting("") },
+      { p: MAIL_TEXT.failedSignIns.intro(count) },
+      { link: storeLink(publicUrl, "/forgot-password"), label: MAIL_TEXT.failedSignIns.action },
+    ]),
+  orderPlaced: (order: MailOrder, publicUrl: string) =>
+    render("order-placed", MAIL_TEXT.orderPlaced.subject(order.number), [
+      { p: MAIL_TEXT.orderPlaced.intro(order.number) },
+      { rows: [...order.lines.map((l): [string, string] => [`${l.quantity} × ${l.toolName}`, money(l.lineTotalCents)]), [MAIL_TEXT.orderPlaced.total, money(order.totalCents)]] },
+      { p: `${MAIL_TEXT.orderPlaced.payment}: ${ORDER_TEXT.paymentMethod[order.paymentMethod]}. ${ORDER_TEXT.paymentHint[order.paymentMethod]}` },
+      { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderPlaced.view },
+    ]),
+  orderShipped: (order: Pick<MailOrder, "id" | "number">, publicUrl: string) =>
+    render("order-shipped", MAIL_TEXT.orderShipped.subject(order.number), [
+      { p: MAIL_TEXT.orderShipped.intro(order.number) },
+      { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderShipped.view },
+    ]),
+  orderCancelled: (order: Pick<MailOrder, "id" | "number">, publicUrl: string) =>
+    render("order-cancelled", MAIL_TEXT.orderCancelled.subject(order.number), [
+      { p: MAIL_TEXT.orderCancelled.intro(order.number) },
+      { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderCancelled.view },
+    ]),
+  adminNewOrder: (order: MailOrder, publicUrl: string) =>
+    render("admin-new-order", MAIL_TEXT.adminNewOrder.subject(order.number, money(order.totalCents)), [
+      { p: MAIL_TEXT.adminNewOrder.intro(order.number) },
+      { rows: [...order.lines.map((l): [string, string] => [`${l.quantity} × ${l.toolName}`, money(l.lineTotalCents)]), [MAIL_TEXT.orderPlaced.total, money(order.totalCents)]] },
+      { link: storeLink(publicUrl, `/admin/orders/${order.id}`), label: MAIL_TEXT.adminNewOrder.view },
+    ]),
+};
+
+export interface MailOrder {
+  id: string;
+  number: number;
+  userId: string;
+  totalCents: number;
+  paymentMethod: PaymentMethod;
+  lines: { toolName: string; quantity: number; lineTotalCents: number }[];
+}

@@ -1,0 +1,141 @@
+/**
+ * The mail worker: takes due messages from the outbox and sends them.
+ *
+ * - A batch is claimed with `FOR UPDATE SKIP LOCKED` and leased in the same statement (its
+ *   next attempt moves LEASE_MS ahead), so two workers (two instances) never take one message,
+ *   and no transaction stays open while a mail server answers (PGlite has one connection).
+ * - The batch's sent messages are marked in ONE update, the failures in one more: a failure
+ *   waits 2^attempts seconds (at most an hour), and after the last attempt it is `failed`.
+ * - Every SMTP step has a timeout: a mail server that hangs fails the attempt, not the worker.
+ * - Without SMTP_URL a message is written to the log (text and links) and kept as pending with
+ *   no next attempt; the first start with SMTP_URL sends those too.
+ */
+import { sql } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import type { FastifyBaseLogger } from "fastify";
+import type { MailSettings } from "../config";
+import type { Db } from "../db/client";
+import { mailOutbox } from "../db/schema";
+
+const BATCH = 50;
+/** Longer than the timeouts of a whole batch: a crashed worker's claim comes back after it. */
+const LEASE_MS = 10 * 60 * 1000;
+export const NO_SMTP_NOTE = "not sent: no SMTP_URL, the text was written to the log";
+
+interface Claimed {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  attempts: number;
+}
+
+type Send = (message: Claimed) => Promise<void>;
+
+export interface MailWorker {
+  /** Runs one round now (tests; the timer does this every MAIL_POLL_MS). Returns how many were handled. */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBaseLogger, options: { autostart?: boolean } = {}): MailWorker {
+  const transport = settings.smtpUrl ? nodemailer.createTransport({ url: settings.smtpUrl, pool: true,
+        maxConnections: 2,
+        connectionTimeout: settings.timeoutMs,
+        greetingTimeout: settings.timeoutMs,
+        socketTimeout: settings.timeoutMs * 2,
+      }) : undefined;
+  const send: Send | undefined = transport
+    ? async (m) => {
+        await transport.sendMail({ from: settings.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+      }
+    : undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = false;
+  let revived = false;
+
+  async function claim(): Promise<Claimed[]> {
+    const result = await db.execute(sql`
+      update ${mailOutbox} set attempts = attempts + 1, next_attempt_at = now() + ${`${LEASE_MS} milliseconds`}::interval
+       where id in (select id from ${mailOutbox} where status = 'pending' and next_attempt_at <= now()
+                     order by id limit ${BATCH} for update skip locked)
+      returning id, "to", subject, text, html, attempts`);
+    return rowsOf<Claimed & { id: number | string }>(result).map((r) => ({ ...r, id: Number(r.id) }));
+  }
+
+  async function round(): Promise<number> {
+    if (send && !revived) {
+      // Kept while no SMTP_URL was set: due now.
+      await db.execute(sql`update ${mailOutbox} set next_attempt_at = now(), attempts = 0 where status = 'pending' and last_error = ${NO_SMTP_NOTE}`);
+      revived = true;
+    }
+    const batch = await claim();
+    if (batch.length === 0) return 0;
+    if (!send) {
+      for (const m of batch) log.info({ mail: { id: m.id, to: m.to, subject: m.subject } }, `mail not sent (no SMTP_URL) to ${m.to}: ${m.subject}\n${m.text}`);
+      await db.execute(sql`update ${mailOutbox} set next_attempt_at = 'infinity', attempts = 0, last_error = ${NO_SMTP_NOTE}
+                            where id = any(${`{${batch.map((m) => m.id).join(",")}}`}::bigint[])`);
+      return batch.length;
+    }
+    const results = await Promise.all(
+      batch.map((m) =>
+        send(m).then(
+          () => ({ id: m.id, error: undefined as string | undefined }),
+          (error: unknown) => ({ id: m.id, error: error instanceof Error ? error.message : String(error) }),
+        ),
+      ),
+    );
+    const sent = results.filter((r) => r.error === undefined).map((r) => r.id);
+    const failed = results.filter((r) => r.error !== undefined);
+    if (sent.length > 0) {
+      await db.execute(sql`update ${mailOutbox} set status = 'sent', sent_at = now(), last_error = null where id = any(${`{${sent.join(",")}}`}::bigint[])`);
+    }
+    if (failed.length > 0) {
+      await db.execute(sql`
+        update ${mailOutbox} o
+           set last_error = f.error,
+               status = case when o.attempts >= ${settings.maxAttempts} then 'failed'::mail_status else 'pending'::mail_status end,
+               next_attempt_at = now() + least(3600, power(2, o.attempts)) * interval '1 second'
+          from jsonb_to_recordset(${JSON.stringify(failed)}::jsonb) as f(id bigint, error text)
+         where o.id = f.id`);
+      log.warn({ failed: failed.length }, `mail: ${failed.length} message(s) not sent, will retry: ${failed[0]?.error ?? ""}`);
+    }
+    return batch.length;
+  }
+
+  async function runOnce(): Promise<number> {
+    // One round at a time in this process; a second caller waits for it.
+    while (running) await running.catch(() => 0);
+    running = round();
+    try {
+      return await running;
+    } finally {
+      running = undefined;
+    }
+  }
+
+  const tick = () => {
+    timer = undefined;
+    if (stopped) return;
+    runOnce()
+      .catch((error: unknown) => log.warn({ err: error }, "mail worker round failed; trying again"))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, settings.pollMs);
+      });
+  };
+  if (options.autostart !== false) timer = setTimeout(tick, settings.pollMs);
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => 0);
+      transport?.close();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Link } from "react-router";
+import { forgotPasswordSchema, type ForgotPasswordInput } from "../../../contract/account-schemas";
+import { AUTH_TEXT } from "../../../contract/texts/auth";
+import { RECOVERY_TEXT as T } from "../../../contract/texts/account";
+import { usePageTitle } from "../../lib/page-title";
+import { authErrorMessage } from "./api";
+import { AuthCard, Field } from "./components";
+import { requestPasswordReset } from "./recovery-api";
+
+/** Asks for a reset link. The answer is the same whether or not the e-mail has an account. */
+export default function ForgotPasswordPage() {
+  usePageTitle(T.forgotHeading);
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
+  const form = useForm<ForgotPasswordInput>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: "" } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ email }) => {
+    setError(null);
+    try {
+      await requestPasswordReset(email);
+      setSent(true);
+    } catch (e) {
+      setError(authErrorMessage(e));
+    }
+  });
+
+  return (
+    <AuthCard title={T.forgotHeading} error={error}>
+      {sent ? (
+        <p role="status" data-testid="forgot-sent">
+          {T.sent}
+        </p>
+      ) : (
+        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
+          <p className="text-sm">{T.forgotIntro}</p>
+          <Field label={AUTH_TEXT.email} error={errors.email?.message}>
+            <input type="email" autoComplete="email" className="input input-bordered w-full" aria-invalid={Boolean(errors.email)} {...form.register("email")} />
+          </Field>
+          <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
+            {isSubmitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            {T.send}
+          </button>
+        </form>
+      )}
+      <p className="text-center text-sm">
+        <Link to="/login" className="link link-primary">
+          {T.backToLogin}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

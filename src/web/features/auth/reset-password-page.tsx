@@ -1,0 +1,71 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { toast } from "react-toastify";
+import { resetPasswordFormSchema } from "../../../contract/account-schemas";
+import { RECOVERY_TEXT as T } from "../../../contract/texts/account";
+import { ApiRequestError } from "../../lib/api";
+import { usePageTitle } from "../../lib/page-title";
+import { announceSession, refreshSession } from "../../lib/session";
+import { authErrorMessage, signInWithEmail } from "./api";
+import { AuthCard, Field } from "./components";
+import { resetPassword } from "./recovery-api";
+
+/**
+ * The page a reset link opens: a new password (the sign-up rule and messages), then the
+ * customer is signed in with it; every other session has ended (revokeSessionsOnPasswordReset).
+ */
+export default function ResetPasswordPage() {
+  usePageTitle(T.resetHeading);
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  const email = params.get("email");
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(token ? null : T.resetBadLink);
+  const form = useForm<{ newPassword: string }>({ resolver: zodResolver(resetPasswordFormSchema), defaultValues: { newPassword: "" } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ newPassword }) => {
+    setError(null);
+    try {
+      await resetPassword(token, newPassword);
+    } catch (e) {
+      setError(e instanceof ApiRequestError && e.status === 400 && e.code !== "VALIDATION" ? T.resetBadLink : authErrorMessage(e));
+      return;
+    }
+    toast.success(T.resetDone);
+    // Signed in with the new password when the link names the account; else the login page.
+    const signedIn = email ? await signInWithEmail({ email, password: newPassword }).then(() => true, () => false) : false;
+    if (signedIn) {
+      await refreshSession(queryClient);
+      announceSession("signed-in");
+      navigate("/", { replace: true });
+    } else {
+      navigate("/login", { replace: true });
+    }
+  });
+
+  return (
+    <AuthCard title={T.resetHeading} error={error}>
+      {token && (
+        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
+          <Field label={T.newPassword} error={errors.newPassword?.message}>
+            <input type="password" autoComplete="new-password" className="input input-bordered w-full" aria-invalid={Boolean(errors.newPassword)} {...form.register("newPassword")} />
+          </Field>
+          <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
+            {isSubmitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            {T.reset}
+          </button>
+        </form>
+      )}
+      <p className="text-center text-sm">
+        <Link to="/forgot-password" className="link link-primary">
+          {T.askAgain}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,200 @@
+/**
+ * My Profile's Security section: whether the e-mail is verified (and the link again), change
+ * password (other devices signed out), signed-in devices with 'Sign out' each (bearer tokens
+ * included: they are sessions), and two-step sign-in with an authenticator app. The QR code's
+ * library is loaded only when a customer turns two-step sign-in on.
+ */
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { toast } from "react-toastify";
+import { changePasswordSchema, passwordOnlySchema, twoFactorCodeSchema, type ChangePasswordInput, type PasswordOnlyInput, type TwoFactorCodeInput } from "../../../contract/account-schemas";
+import { RECOVERY_TEXT, SECURITY_TEXT as T } from "../../../contract/texts/account";
+import { ApiRequestError } from "../../lib/api";
+import { PERSONAL_KEY, sessionQuery, useSession } from "../../lib/session";
+import { authErrorMessage, changePassword, disableTwoFactor, enableTwoFactor, listSessions, revokeSession, sendVerification, verifyTotp } from "../auth";
+
+const message = (e: unknown) => (e instanceof ApiRequestError && e.code === "INVALID_PASSWORD" ? T.wrongPassword : authErrorMessage(e));
+
+export function SecuritySection() {
+  const { user } = useSession();
+  if (!user) return null;
+  return (
+    <section className="mt-10 flex flex-col gap-8" aria-labelledby="security-heading">
+      <h3 id="security-heading" className="text-xl font-semibold">
+        {T.heading}
+      </h3>
+      <Verification email={user.email} verified={Boolean(user.emailVerified)} />
+      <ChangePassword />
+      <Devices />
+      <TwoFactor enabled={Boolean(user.twoFactorEnabled)} />
+    </section>
+  );
+}
+
+function Verification({ email, verified }: { email: string; verified: boolean }) {
+  const send = useMutation({ mutationFn: () => sendVerification(email), onSuccess: () => toast.success(T.verificationSent), onError: (e) => toast.error(message(e)) });
+  return (
+    <div className="flex flex-wrap items-center gap-3" data-testid="email-verification">
+      <span className={verified ? "badge badge-success" : "badge badge-warning"}>{verified ? T.emailVerified : T.emailNotVerified}</span>
+      {!verified && (
+        <button type="button" className="btn btn-sm" disabled={send.isPending} onClick={() => send.mutate()}>
+          {T.sendAgain}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function ChangePassword() {
+  const form = useForm<ChangePasswordInput>({ resolver: zodResolver(changePasswordSchema), defaultValues: { currentPassword: "", newPassword: "" } });
+  const { errors } = form.formState;
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: changePassword,
+    onSuccess: () => {
+      toast.success(T.passwordChanged);
+      form.reset();
+      void queryClient.invalidateQueries({ queryKey: [PERSONAL_KEY, "devices"] });
+    },
+    onError: (e) => toast.error(message(e)),
+  });
+  return (
+    <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="flex flex-col gap-3" aria-label={T.changePassword}>
+      <h4 className="font-semibold">{T.changePassword}</h4>
+      <label className="block">
+        <span className="mb-1 block text-sm font-medium">{T.currentPassword}</span>
+        <input type="password" autoComplete="current-password" className="input input-bordered w-full" {...form.register("currentPassword")} />
+        {errors.currentPassword && <span role="alert" className="text-error mt-1 block text-sm">{errors.currentPassword.message}</span>}
+      </label>
+      <label className="block">
+        <span className="mb-1 block text-sm font-medium">{T.newPassword}</span>
+        <input type="password" autoComplete="new-password" className="input input-bordered w-full" {...form.register("newPassword")} />
+        {errors.newPassword && <span role="alert" className="text-error mt-1 block text-sm">{errors.newPassword.message}</span>}
+      </label>
+      <button type="submit" className="btn btn-primary self-start" disabled={mutation.isPending}>
+        {T.savePassword}
+      </button>
+    </form>
+  );
+}
+
+function Devices() {
+  const queryClient = useQueryClient();
+  const devices = useQuery({ queryKey: [PERSONAL_KEY, "devices"], queryFn: listSessions });
+  const current = useQuery({ queryKey: ["session-token"], queryFn: () => fetch("/api/auth/get-session", { credentials: "same-origin" }).then((r) => r.json() as Promise<{ session?: { id: string } } | null>) });
+  const revoke = useMutation({
+    mutationFn: revokeSession,
+    onSuccess: () => {
+      toast.success(T.deviceSignedOut);
+      void queryClient.invalidateQueries({ queryKey: [PERSONAL_KEY, "devices"] });
+    },
+    onError: (e) => toast.error(message(e)),
+  });
+  return (
+    <div className="flex flex-col gap-2">
+      <h4 className="font-semibold">{T.devices}</h4>
+      <ul className="flex flex-col gap-2" data-testid="devices">
+        {(devices.data ?? []).map((d) => (
+          <li key={d.id} className="flex items-center justify-between gap-3 border-b border-base-300 pb-2">
+            <span className="text-sm">
+              {d.id === current.data?.session?.id ? <strong>{T.thisDevice}</strong> : (d.userAgent ?? T.unknownDevice).slice(0, 60)}
+              {d.ipAddress ? ` · ${d.ipAddress}` : ""} · {T.signedInSince(new Date(d.createdAt).toLocaleDateString())}
+            </span>
+            {d.id !== current.data?.session?.id && (
+              <button type="button" className="btn btn-sm btn-outline" disabled={revoke.isPending} onClick={() => revoke.mutate(d.token)}>
+                {T.signOutDevice}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function TwoFactor({ enabled }: { enabled: boolean }) {
+  const queryClient = useQueryClient();
+  const [setup, setSetup] = useState<{ svg: string; secret: string; backupCodes: string[] } | null>(null);
+  const passwordForm = useForm<PasswordOnlyInput>({ resolver: zodResolver(passwordOnlySchema), defaultValues: { password: "" } });
+  const codeForm = useForm<TwoFactorCodeInput>({ resolver: zodResolver(twoFactorCodeSchema), defaultValues: { code: "" } });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey });
+
+  const start = useMutation({
+    mutationFn: async ({ password }: PasswordOnlyInput) => {
+      const { totpURI, backupCodes } = await enableTwoFactor(password);
+      const { renderSVG } = await import("uqr");
+      return { svg: renderSVG(totpURI), secret: new URL(totpURI).searchParams.get("secret") ?? "", backupCodes };
+    },
+    onSuccess: (data) => {
+      setSetup(data);
+      passwordForm.reset();
+    },
+    onError: (e) => toast.error(message(e)),
+  });
+  const confirm = useMutation({
+    mutationFn: ({ code }: TwoFactorCodeInput) => verifyTotp(code),
+    onSuccess: () => {
+      toast.success(T.enabled);
+      void refresh();
+    },
+    onError: (e) => toast.error(message(e)),
+  });
+  const stop = useMutation({
+    mutationFn: ({ password }: PasswordOnlyInput) => disableTwoFactor(password),
+    onSuccess: () => {
+      toast.success(T.disabled);
+      setSetup(null);
+      passwordForm.reset();
+      void refresh();
+    },
+    onError: (e) => toast.error(message(e)),
+  });
+
+  return (
+    <div className="flex flex-col gap-3" data-testid="two-factor">
+      <h4 className="font-semibold">{T.twoFactor}</h4>
+      <p className="text-sm">{enabled ? T.twoFactorOn : T.twoFactorOff}</p>
+      {setup && !enabled && (
+        <div className="flex flex-col gap-3">
+          <p className="text-sm">{T.scan}</p>
+          <div className="w-48 bg-white p-2" role="img" aria-label={T.scan} dangerouslySetInnerHTML={{ __html: setup.svg }} />
+          <p className="text-sm">
+            {T.secret} <code data-testid="totp-secret">{setup.secret}</code>
+          </p>
+          <form noValidate className="flex items-end gap-2" onSubmit={codeForm.handleSubmit((v) => confirm.mutate(v))}>
+            <label className="block">
+              <span className="mb-1 block text-sm font-medium">{RECOVERY_TEXT.code}</span>
+              <input type="text" inputMode="numeric" autoComplete="one-time-code" className="input input-bordered" {...codeForm.register("code")} />
+            </label>
+            <button type="submit" className="btn btn-primary" disabled={confirm.isPending}>
+              {T.confirm}
+            </button>
+          </form>
+        </div>
+      )}
+      {setup && (
+        <div>
+          <p className="text-sm">{T.backupCodes}</p>
+          <ul className="grid grid-cols-2 gap-1 font-mono text-sm" data-testid="backup-codes">
+            {setup.backupCodes.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {(!setup || enabled) && (
+        <form noValidate className="flex items-end gap-2" onSubmit={passwordForm.handleSubmit((v) => (enabled ? stop : start).mutate(v))}>
+          <label className="block">
+            <span className="mb-1 block text-sm font-medium">{T.password}</span>
+            <input type="password" autoComplete="current-password" className="input input-bordered" {...passwordForm.register("password")} />
+          </label>
+          <button type="submit" className="btn btn-outline" disabled={start.isPending || stop.isPending}>
+            {enabled ? T.turnOff : T.turnOn}
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
