@@ -29,7 +29,8 @@ export const ADMIN_TEXT = {
     label: "Pages",
     previous: "Previous page",
     next: "Next page",
-    page: (page: number, pages: number, total: number) => `Page ${page} of ${pages} · ${total} in all`,
+    page: (page: number, pages: number, total: number, exact = true) =>
+      exact ? `Page ${page} of ${pages} · ${total} in all` : `Page ${page} of more than ${pages} · more than ${total.toLocaleString("en-US")}`,
   },
   dashboard: {
     sales: "Sales per day, last 30 days",

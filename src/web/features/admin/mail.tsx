@@ -36,7 +36,7 @@ export default function MailPage() {
         </select>
       </label>
       <QueryView query={mail} isEmpty={(d) => d.items.length === 0} empty={M.empty}>
-        {({ items, total }) => (
+        {({ items, total, exact }) => (
           <>
             <Table label={M.section}>
               <thead className="text-base-content">
@@ -62,7 +62,7 @@ export default function MailPage() {
                 ))}
               </tbody>
             </Table>
-            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
           </>
         )}
       </QueryView>

@@ -36,7 +36,7 @@ export default function OrdersPage() {
         </label>
       </div>
       <QueryView query={orders} isEmpty={(d) => d.items.length === 0} empty={T.empty}>
-        {({ items, total }) => (
+        {({ items, total, exact }) => (
           <>
             <Table label={ADMIN_TEXT.sections.orders}>
               <thead className="text-base-content">
@@ -66,7 +66,7 @@ export default function OrdersPage() {
                 ))}
               </tbody>
             </Table>
-            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
           </>
         )}
       </QueryView>

@@ -27,7 +27,7 @@ export default function ReviewsPage() {
         </select>
       </label>
       <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={R.empty}>
-        {({ items, total }) => (
+        {({ items, total, exact }) => (
           <>
             <Table label={ADMIN_TEXT.sections.reviews}>
               <thead className="text-base-content">
@@ -70,7 +70,7 @@ export default function ReviewsPage() {
                 ))}
               </tbody>
             </Table>
-            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
           </>
         )}
       </QueryView>
@@ -91,7 +91,7 @@ export function UsersPage() {
         <input type="search" className="input input-bordered" defaultValue={values.q} onChange={(e) => set("q", e.target.value)} />
       </label>
       <QueryView query={users} isEmpty={(d) => d.items.length === 0} empty={U.empty}>
-        {({ items, total }) => (
+        {({ items, total, exact }) => (
           <>
             <Table label={ADMIN_TEXT.sections.users}>
               <thead className="text-base-content">
@@ -129,7 +129,7 @@ export function UsersPage() {
                 ))}
               </tbody>
             </Table>
-            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
           </>
         )}
       </QueryView>
@@ -147,7 +147,7 @@ export function AuditPage() {
     <div>
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.audit}</h2>
       <QueryView query={audit} isEmpty={(d) => d.items.length === 0} empty={A.empty}>
-        {({ items, total }) => (
+        {({ items, total, exact }) => (
           <>
             <Table label={ADMIN_TEXT.sections.audit}>
               <thead className="text-base-content">
@@ -175,7 +175,7 @@ export function AuditPage() {
                 ))}
               </tbody>
             </Table>
-            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
           </>
         )}
       </QueryView>

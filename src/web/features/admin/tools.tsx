@@ -76,7 +76,7 @@ export default function ToolsPage() {
         </label>
       </div>
       <QueryView query={tools} isEmpty={(d) => d.items.length === 0} empty={T.empty}>
-        {({ items, total }) => (
+        {({ items, total, exact }) => (
           <>
             <Table label={ADMIN_TEXT.sections.tools}>
               <thead className="text-base-content">
@@ -131,7 +131,7 @@ export default function ToolsPage() {
                 ))}
               </tbody>
             </Table>
-            <Pager page={page} total={total} onPage={(p) => set("page", String(p))} />
+            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
           </>
         )}
       </QueryView>

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { hasNextPage } from "../../lib/paging";
 import { PAGE_SIZE } from "./api";
 
 const T = ADMIN_TEXT.paging;
@@ -20,15 +21,17 @@ export function useFilters<K extends string>(keys: readonly K[]) {
   return { values, page, set };
 }
 
-export function Pager({ page, total, onPage }: { page: number; total: number; onPage: (page: number) => void }) {
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+/** A list's pager. Past a capped total (`exact: false`), 'Next' stays while pages come back full. */
+export function Pager({ page, total, exact, shown, onPage }: { page: number; total: number; exact: boolean; shown: number; onPage: (page: number) => void }) {
+  const pages = Math.max(1, page, Math.ceil(total / PAGE_SIZE));
+  const next = hasNextPage({ page, total, exact, shown, limit: PAGE_SIZE });
   return (
     <nav aria-label={T.label} className="mt-4 flex flex-wrap items-center gap-3">
       <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         {T.previous}
       </button>
-      <span className="text-sm">{T.page(page, pages, total)}</span>
-      <button type="button" className="btn btn-sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      <span className="text-sm">{T.page(page, pages, total, exact)}</span>
+      <button type="button" className="btn btn-sm" disabled={!next} onClick={() => onPage(page + 1)}>
         {T.next}
       </button>
     </nav>

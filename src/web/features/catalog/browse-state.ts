@@ -3,7 +3,7 @@
  * so links, reloads and Back all work. These pure functions read and write it; defaults are left out
  * of the URL so that one view has one address.
  */
-import { CATEGORIES, LIMITS, MAX_PAGE, PAGE_SIZE_DEFAULT, TOOL_SORTS, type Category, type ToolSort } from "../../../contract/constants";
+import { CATEGORIES, LIMITS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type Category, type ToolSort } from "../../../contract/constants";
 import { toolListQuerySchema, type ToolListQuery } from "../../../contract/schemas";
 
 export interface BrowseState {
@@ -78,11 +78,8 @@ export function browseApiQuery(state: BrowseState, limit: number): ToolListQuery
 /** The sort the select shows: the chosen one, else the default for the search. */
 export const shownSort = (state: BrowseState): ToolSort => state.sort ?? defaultSort(state.q);
 
-/** Is there a page after this one? Past an inexact total, a full page says there may be more. */
-export function hasNextPage(args: { page: number; total: number; exact: boolean; shown: number; limit: number }): boolean {
-  if (args.exact) return args.page * args.limit < args.total;
-  return args.shown === args.limit && args.page < MAX_PAGE;
-}
+/** The web's one rule for a next page (the console's lists use it too). */
+export { hasNextPage } from "../../lib/paging";
 
 /**
  * The price range the shopper typed, checked with the API's own schema (dollars ≥ 0, max ≥ min)
