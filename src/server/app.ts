@@ -36,6 +36,8 @@ function logger(config: Config) {
 export interface BuildOptions {
   /** Hears every route as it is registered (the endpoint × role test enumerates them so). */
   onRoute?: (route: RouteOptions) => void;
+  /** A memory:// PGlite starts from this migrated image (the test harness; see db/client.ts). */
+  memoryImage?: Blob;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -59,7 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   try {
     // Redis first: a wrong REDIS_URL stops the start before the database is opened.
     await app.register(redis);
-    await app.register(database);
+    await app.register(database, { memoryImage: options.memoryImage });
     await app.register(caches);
     await app.register(mail);
     await app.register(security);

@@ -5,7 +5,7 @@
  * instead of hanging, while the client reconnects in the background.
  */
 import type { FastifyBaseLogger } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { ConfigError, redactUrl } from "./config";
 
 export interface RedisOptions {
@@ -15,6 +15,8 @@ export interface RedisOptions {
 }
 
 export async function connectRedis(url: string, log: FastifyBaseLogger, options: RedisOptions = {}): Promise<Redis> {
+  // Loaded only when there is a REDIS_URL: a one-box store does not pay for it at start-up.
+  const { Redis } = await import("ioredis");
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,

@@ -6,7 +6,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import sharp from "sharp";
 import { PHOTO_DEFAULT_WIDTH, PHOTO_WIDTHS } from "../../contract/images";
 
 export type PhotoType = "jpeg" | "png" | "webp";
@@ -32,6 +31,8 @@ export async function storePhoto(uploadDir: string, toolId: string, bytes: Buffe
   const stem = `${toolId.replace(/[^A-Za-z0-9-]/g, "")}-${randomBytes(6).toString("hex")}`;
   const files: string[] = [];
   try {
+    // Loaded on the first upload, not at start-up: sharp brings its native libvips.
+    const { default: sharp } = await import("sharp");
     const source = sharp(bytes, { failOn: "error", limitInputPixels: 50_000_000 }).rotate();
     for (const width of PHOTO_WIDTHS) {
       const file = path.join(folder, `${stem}-${width}.webp`);

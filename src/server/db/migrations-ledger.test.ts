@@ -51,5 +51,5 @@ describe.each(drivers())("starting the stock ledger on %s", (driver) => {
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(oldMigrations, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two file-backed PGlite starts, each with initdb: slow on a loaded machine
 });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findAppRoot } from "../config";
-import { createPostgresDatabase, drivers } from "../test-support";
+import { createPostgresDatabase, drivers, pgliteImage } from "../test-support";
 import { openDatabase } from "./client";
 import { orderEvents, orderLines, orders } from "./schema";
 
@@ -66,6 +66,30 @@ describe.each(drivers())("migrating orders to lines and history on %s", (driver)
       rmSync(oldMigrations, { recursive: true, force: true });
       rmSync(dataDir, { recursive: true, force: true });
       await pg?.drop();
+    }
+  }, 120_000); // two file-backed PGlite starts, each with initdb: slow on a loaded machine
+});
+
+describe("the test harness's migrated PGlite image", () => {
+  it("holds every migration, so a database started from it has nothing left to apply", async () => {
+    const journal = JSON.parse(readFileSync(path.join(realMigrations, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+    const statements: string[] = [];
+    const database = await openDatabase({
+      databaseUrl: undefined,
+      dataDir: "memory://",
+      migrationsDir: realMigrations,
+      memoryImage: await pgliteImage(realMigrations),
+      logQuery: (query) => statements.push(query),
+    });
+    try {
+      const applied = (await database.db.execute(sql`select count(*)::int as count from drizzle.__drizzle_migrations`)) as unknown as { rows: { count: number }[] };
+      expect(applied.rows[0]?.count).toBe(journal.entries.length);
+      // The migrator records each migration it applies; from the image it applies none.
+      expect(statements.some((query) => query.includes("select"))).toBe(true);
+      expect(statements.filter((query) => /insert into "drizzle"\."__drizzle_migrations"/i.test(query))).toEqual([]);
+      expect(await database.db.$count(orders)).toBe(0);
+    } finally {
+      await database.close();
     }
   });
 });

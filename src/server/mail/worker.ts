@@ -11,7 +11,7 @@
  *   no next attempt; the first start with SMTP_URL sends those too.
  */
 import { sql } from "drizzle-orm";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { FastifyBaseLogger } from "fastify";
 import type { MailSettings } from "../config";
 import type { Db } from "../db/client";
@@ -42,15 +42,22 @@ export interface MailWorker {
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBaseLogger, options: { autostart?: boolean } = {}): MailWorker {
-  const transport = settings.smtpUrl ? nodemailer.createTransport({ url: settings.smtpUrl, pool: true,
-        maxConnections: 2,
-        connectionTimeout: settings.timeoutMs,
-        greetingTimeout: settings.timeoutMs,
-        socketTimeout: settings.timeoutMs * 2,
-      }) : undefined;
-  const send: Send | undefined = transport
+  // nodemailer is loaded with the first message, not at start-up.
+  let transport: Promise<Transporter> | undefined;
+  const { smtpUrl } = settings;
+  const send: Send | undefined = smtpUrl
     ? async (m) => {
-        await transport.sendMail({ from: settings.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+          nodemailer.createTransport({
+            url: smtpUrl,
+            pool: true,
+            maxConnections: 2,
+            connectionTimeout: settings.timeoutMs,
+            greetingTimeout: settings.timeoutMs,
+            socketTimeout: settings.timeoutMs * 2,
+          }),
+        );
+        await (await transport).sendMail({ from: settings.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
       }
     : undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -135,7 +142,7 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
       stopped = true;
       if (timer) clearTimeout(timer);
       await running?.catch(() => 0);
-      transport?.close();
+      (await transport?.catch(() => undefined))?.close();
     },
   };
 }

@@ -9,7 +9,7 @@ import { buildApp } from "../app";
 import { createTool, retireTool, updateTool } from "../catalog/service";
 import { loadConfig } from "../config";
 import { prepareStore } from "../start-up";
-import { createPostgresDatabase, drivers } from "../test-support";
+import { createPostgresDatabase, drivers, harnessOptions } from "../test-support";
 
 /**
  * The public pages as a crawler or a browser without JavaScript gets them: plain HTTP, the
@@ -52,7 +52,7 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
       LIST_CACHE_SECONDS: "60",
       ...(pg ? { DATABASE_URL: pg.url } : {}),
     });
-    app = await buildApp({ ...config, webDir });
+    app = await buildApp({ ...config, webDir }, await harnessOptions(config));
     await prepareStore(app);
     tools = (await app.inject({ url: "/api/tool?limit=100" })).json<Tool[]>();
     reviews = (await app.inject({ url: "/api/review?limit=12" })).json<Review[]>();

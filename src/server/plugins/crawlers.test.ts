@@ -7,7 +7,7 @@ import { buildApp } from "../app";
 import { createTool, retireTool } from "../catalog/service";
 import { loadConfig } from "../config";
 import { prepareStore } from "../start-up";
-import { createPostgresDatabase, drivers } from "../test-support";
+import { createPostgresDatabase, drivers, harnessOptions } from "../test-support";
 
 const TOOL = {
   name: "Sitemap Hammer",
@@ -39,7 +39,7 @@ describe.each(drivers())("pages, 404s and crawler files on %s", (driver) => {
       PUBLIC_URL: "https://shop.example",
       ...(pg ? { DATABASE_URL: pg.url } : {}),
     });
-    app = await buildApp({ ...config, webDir });
+    app = await buildApp({ ...config, webDir }, await harnessOptions(config));
     await prepareStore(app);
     active = (await createTool(app.store.db, TOOL))._id;
     retired = (await createTool(app.store.db, { ...TOOL, name: "Retired Hammer" }))._id;

@@ -30,10 +30,15 @@ async function answers(database: Database, timeoutMs: number): Promise<boolean> 
   }
 }
 
-export default fp(
-  async (app) => {
+export interface DatabasePluginOptions {
+  /** See `DatabaseOptions.memoryImage` (tests). */
+  memoryImage?: Blob;
+}
+
+export default fp<DatabasePluginOptions>(
+  async (app, { memoryImage }) => {
     const { databaseUrl, dataDir, migrationsDir } = app.config;
-    const database = await openDatabase({ databaseUrl, dataDir, migrationsDir });
+    const database = await openDatabase({ databaseUrl, dataDir, migrationsDir, memoryImage });
     app.decorate("store", database);
     app.decorate("dependenciesDown", async () => {
       if (app.redis && app.redis.status !== "ready") return true;

@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app";
 import { loadConfig } from "../config";
+import { harnessOptions } from "../test-support";
 
 describe("the SPA's files", () => {
   let app: FastifyInstance;
@@ -17,7 +18,7 @@ describe("the SPA's files", () => {
     writeFileSync(path.join(webDir, "assets", "app-abc123.js.map"), "{}");
     writeFileSync(path.join(webDir, "logo.png"), "png");
     const config = loadConfig({ NODE_ENV: "test", AUTH_SECRET: "s".repeat(40), DATA_DIR: "memory://", SEED: "false" });
-    app = await buildApp({ ...config, webDir });
+    app = await buildApp({ ...config, webDir }, await harnessOptions(config));
   });
   afterAll(async () => {
     await app?.close();
