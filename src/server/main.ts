@@ -3,6 +3,8 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { prepareStore } from "./start-up";
 
 async function main(): Promise<void> {
+  // Start-up phases, logged with the "serving" line (bench/startup.mjs reads them).
+  const loadedMs = process.uptime() * 1000;
   let config: Config;
   try {
     config = loadConfig();
@@ -15,8 +17,11 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  const building = performance.now();
   const app = await buildApp(config);
+  const preparing = performance.now();
   await prepareStore(app);
+  const prepared = performance.now();
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -35,8 +40,14 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
+  const startup = {
+    modulesMs: Math.round(loadedMs),
+    buildMs: Math.round(preparing - building),
+    prepareMs: Math.round(prepared - preparing),
+    totalMs: Math.round(process.uptime() * 1000),
+  };
   app.log.info(
-    { url: config.publicUrl, db: app.store.driver, google: Boolean(config.google) },
+    { url: config.publicUrl, db: app.store.driver, google: Boolean(config.google), startup },
     `Toolyard is serving on ${config.publicUrl}`,
   );
 }
