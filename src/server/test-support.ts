@@ -3,9 +3,10 @@
  * fresh database on the Postgres server named by DATABASE_URL (dropped afterwards).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { Redis } from "ioredis";
@@ -41,6 +42,20 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
     url: url.toString(),
     drop: () => withAdminClient((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
+}
+
+/** The store's migrations. */
+export const realMigrations = path.join(findAppRoot(), "drizzle");
+
+/** A copy of the migrations folder that stops after the first `count` migrations (the migration tests' old store). */
+export function firstMigrations(count: number): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "toolyard-migrations-"));
+  cpSync(realMigrations, dir, { recursive: true });
+  const journalFile = path.join(dir, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: unknown[] };
+  journal.entries = journal.entries.slice(0, count);
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return dir;
 }
 
 /** Every file of a migrations folder, in a fixed order: what the image was made from. */

@@ -2,27 +2,15 @@
  * Migration 0002 starts the stock ledger on a database that already holds tools: each gets an
  * "initial" movement equal to its stock, so stock = sum(movements) holds from the first minute.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { findAppRoot } from "../config";
-import { createPostgresDatabase, drivers } from "../test-support";
+import { createPostgresDatabase, drivers, firstMigrations, realMigrations } from "../test-support";
 import { openDatabase } from "./client";
 import { stockMovements } from "./schema";
 
-const realMigrations = path.join(findAppRoot(), "drizzle");
-
-function firstMigrations(count: number): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "toolyard-migrations-"));
-  cpSync(realMigrations, dir, { recursive: true });
-  const journalFile = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: unknown[] };
-  journal.entries = journal.entries.slice(0, count);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
 
 describe.each(drivers())("starting the stock ledger on %s", (driver) => {
   it("gives every existing tool an initial movement equal to its stock", async () => {

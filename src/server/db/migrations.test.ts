@@ -2,28 +2,15 @@
  * Migrations keep every order: a database with orders in the first shape (one tool per
  * order) is migrated to orders with lines and history, on both drivers.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { findAppRoot } from "../config";
-import { createPostgresDatabase, drivers, pgliteImage } from "../test-support";
+import { createPostgresDatabase, drivers, firstMigrations, pgliteImage, realMigrations } from "../test-support";
 import { openDatabase } from "./client";
 import { orderEvents, orderLines, orders } from "./schema";
 
-const realMigrations = path.join(findAppRoot(), "drizzle");
-
-/** A copy of the migrations folder that stops after the first `count` migrations. */
-function firstMigrations(count: number): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "toolyard-migrations-"));
-  cpSync(realMigrations, dir, { recursive: true });
-  const journalFile = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: unknown[] };
-  journal.entries = journal.entries.slice(0, count);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
 
 describe.each(drivers())("migrating orders to lines and history on %s", (driver) => {
   it("gives every existing order its line and its history, losing none", async () => {
