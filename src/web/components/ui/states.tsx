@@ -27,7 +27,7 @@ export function EmptyState({ children }: { children: ReactNode }) {
   return <p className="text-base-content/80 rounded-box bg-base-200 my-6 p-8 text-center">{children}</p>;
 }
 
-interface QueryLike<T> {
+export interface QueryLike<T> {
   data: T | undefined;
   isPending: boolean;
   isError: boolean;

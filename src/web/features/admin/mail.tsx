@@ -2,11 +2,10 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { MAIL_STATUSES, type MailEntry } from "../../../contract/admin-schemas";
 import { MAIL_ADMIN_TEXT as M } from "../../../contract/texts/mail";
-import { QueryView } from "../../components/ui/states";
 import { api, withQuery } from "../../lib/api";
 import { usePageTitle } from "../../lib/page-title";
 import { PERSONAL_KEY } from "../../lib/session";
-import { Pager, Table, useFilters, when } from "./ui";
+import { AdminList, useFilters, when } from "./ui";
 
 const PAGE_SIZE = 20;
 const mailQuery = (f: { status?: string; page: number }) =>
@@ -35,37 +34,25 @@ export default function MailPage() {
           ))}
         </select>
       </label>
-      <QueryView query={mail} isEmpty={(d) => d.items.length === 0} empty={M.empty}>
-        {({ items, total, exact }) => (
-          <>
-            <Table label={M.section}>
-              <thead className="text-base-content">
-                <tr>
-                  <th scope="col">{M.columns.when}</th>
-                  <th scope="col">{M.columns.to}</th>
-                  <th scope="col">{M.columns.subject}</th>
-                  <th scope="col">{M.columns.status}</th>
-                  <th scope="col">{M.columns.attempts}</th>
-                  <th scope="col">{M.columns.note}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((m) => (
-                  <tr key={m._id} data-testid="mail-row">
-                    <td>{when(m.createdAt)}</td>
-                    <td>{m.to}</td>
-                    <td>{m.subject}</td>
-                    <td>{M.statuses[m.status]}</td>
-                    <td>{m.attempts}</td>
-                    <td className="max-w-xs text-xs break-all">{m.lastError ?? (m.nextAttemptAt ? when(m.nextAttemptAt) : m.sentAt ? when(m.sentAt) : "")}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
-          </>
+      <AdminList
+        query={mail}
+        label={M.section}
+        empty={M.empty}
+        page={page}
+        onPage={(p) => set("page", String(p))}
+        columns={[M.columns.when, M.columns.to, M.columns.subject, M.columns.status, M.columns.attempts, M.columns.note]}
+      >
+        {(m) => (
+          <tr key={m._id} data-testid="mail-row">
+            <td>{when(m.createdAt)}</td>
+            <td>{m.to}</td>
+            <td>{m.subject}</td>
+            <td>{M.statuses[m.status]}</td>
+            <td>{m.attempts}</td>
+            <td className="max-w-xs text-xs break-all">{m.lastError ?? (m.nextAttemptAt ? when(m.nextAttemptAt) : m.sentAt ? when(m.sentAt) : "")}</td>
+          </tr>
         )}
-      </QueryView>
+      </AdminList>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { QueryView } from "../../components/ui/states";
 import { usePageTitle } from "../../lib/page-title";
 import { orderQuery, ordersQuery, useMoveOrder } from "./api";
-import { Pager, Table, useFilters, when } from "./ui";
+import { AdminList, Table, useFilters, when } from "./ui";
 
 const T = ADMIN_TEXT.orders;
 
@@ -35,41 +35,29 @@ export default function OrdersPage() {
           <input type="search" className="input input-bordered" defaultValue={values.customer} onChange={(e) => set("customer", e.target.value)} />
         </label>
       </div>
-      <QueryView query={orders} isEmpty={(d) => d.items.length === 0} empty={T.empty}>
-        {({ items, total, exact }) => (
-          <>
-            <Table label={ADMIN_TEXT.sections.orders}>
-              <thead className="text-base-content">
-                <tr>
-                  <th scope="col">{T.columns.number}</th>
-                  <th scope="col">{T.columns.date}</th>
-                  <th scope="col">{T.columns.customer}</th>
-                  <th scope="col">{T.columns.tools}</th>
-                  <th scope="col">{T.columns.total}</th>
-                  <th scope="col">{T.columns.status}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((o) => (
-                  <tr key={o._id} data-testid="admin-order-row">
-                    <td>
-                      <Link className="link" to={`/admin/orders/${o._id}`}>
-                        #{o.number}
-                      </Link>
-                    </td>
-                    <td>{when(o.createdAt)}</td>
-                    <td>{o.customer.email}</td>
-                    <td>{o.lines.map((l) => `${l.name} × ${l.quantity}`).join(", ")}</td>
-                    <td>{formatDollars(o.total)}</td>
-                    <td>{ADMIN_TEXT.statuses[o.status]}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
-          </>
+      <AdminList
+        query={orders}
+        label={ADMIN_TEXT.sections.orders}
+        empty={T.empty}
+        page={page}
+        onPage={(p) => set("page", String(p))}
+        columns={[T.columns.number, T.columns.date, T.columns.customer, T.columns.tools, T.columns.total, T.columns.status]}
+      >
+        {(o) => (
+          <tr key={o._id} data-testid="admin-order-row">
+            <td>
+              <Link className="link" to={`/admin/orders/${o._id}`}>
+                #{o.number}
+              </Link>
+            </td>
+            <td>{when(o.createdAt)}</td>
+            <td>{o.customer.email}</td>
+            <td>{o.lines.map((l) => `${l.name} × ${l.quantity}`).join(", ")}</td>
+            <td>{formatDollars(o.total)}</td>
+            <td>{ADMIN_TEXT.statuses[o.status]}</td>
+          </tr>
         )}
-      </QueryView>
+      </AdminList>
     </div>
   );
 }

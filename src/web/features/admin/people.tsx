@@ -1,10 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { toast } from "react-toastify";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
-import { QueryView } from "../../components/ui/states";
 import { usePageTitle } from "../../lib/page-title";
 import { auditQuery, reviewsQuery, usersQuery, useSetReviewHidden, useSetRole } from "./api";
-import { Pager, Table, useFilters, when } from "./ui";
+import { AdminList, useFilters, when } from "./ui";
 
 const R = ADMIN_TEXT.reviews;
 const U = ADMIN_TEXT.users;
@@ -26,54 +25,42 @@ export default function ReviewsPage() {
           <option value="true">{R.hiddenOnly}</option>
         </select>
       </label>
-      <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={R.empty}>
-        {({ items, total, exact }) => (
-          <>
-            <Table label={ADMIN_TEXT.sections.reviews}>
-              <thead className="text-base-content">
-                <tr>
-                  <th scope="col">{R.columns.name}</th>
-                  <th scope="col">{R.columns.rating}</th>
-                  <th scope="col">{R.columns.text}</th>
-                  <th scope="col">{R.columns.author}</th>
-                  <th scope="col">{R.columns.state}</th>
-                  <th scope="col">{R.columns.actions}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((r) => (
-                  <tr key={r._id} data-testid="admin-review-row">
-                    <td>
-                      {r.name}
-                      {r.verifiedBuyer && <span className="badge badge-success badge-soft badge-sm ml-2">{R.verified}</span>}
-                    </td>
-                    <td>{r.rating}</td>
-                    <td className="max-w-md break-words">{r.description}</td>
-                    <td>{r.authorEmail ?? ADMIN_TEXT.orders.none}</td>
-                    <td>{r.hidden ? R.hidden : R.shown}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="btn btn-xs"
-                        disabled={setHidden.isPending}
-                        onClick={() =>
-                          setHidden.mutate(
-                            { id: r._id, hidden: !r.hidden },
-                            { onSuccess: () => toast.success(r.hidden ? R.restoredToast : R.hiddenToast), onError: (e) => toast.error(e.message) },
-                          )
-                        }
-                      >
-                        {r.hidden ? R.restore : R.hide}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
-          </>
+      <AdminList
+        query={reviews}
+        label={ADMIN_TEXT.sections.reviews}
+        empty={R.empty}
+        page={page}
+        onPage={(p) => set("page", String(p))}
+        columns={[R.columns.name, R.columns.rating, R.columns.text, R.columns.author, R.columns.state, R.columns.actions]}
+      >
+        {(r) => (
+          <tr key={r._id} data-testid="admin-review-row">
+            <td>
+              {r.name}
+              {r.verifiedBuyer && <span className="badge badge-success badge-soft badge-sm ml-2">{R.verified}</span>}
+            </td>
+            <td>{r.rating}</td>
+            <td className="max-w-md break-words">{r.description}</td>
+            <td>{r.authorEmail ?? ADMIN_TEXT.orders.none}</td>
+            <td>{r.hidden ? R.hidden : R.shown}</td>
+            <td>
+              <button
+                type="button"
+                className="btn btn-xs"
+                disabled={setHidden.isPending}
+                onClick={() =>
+                  setHidden.mutate(
+                    { id: r._id, hidden: !r.hidden },
+                    { onSuccess: () => toast.success(r.hidden ? R.restoredToast : R.hiddenToast), onError: (e) => toast.error(e.message) },
+                  )
+                }
+              >
+                {r.hidden ? R.restore : R.hide}
+              </button>
+            </td>
+          </tr>
         )}
-      </QueryView>
+      </AdminList>
     </div>
   );
 }
@@ -90,49 +77,38 @@ export function UsersPage() {
         <span className="label-text">{U.search}</span>
         <input type="search" className="input input-bordered" defaultValue={values.q} onChange={(e) => set("q", e.target.value)} />
       </label>
-      <QueryView query={users} isEmpty={(d) => d.items.length === 0} empty={U.empty}>
-        {({ items, total, exact }) => (
-          <>
-            <Table label={ADMIN_TEXT.sections.users}>
-              <thead className="text-base-content">
-                <tr>
-                  <th scope="col">{U.columns.name}</th>
-                  <th scope="col">{U.columns.email}</th>
-                  <th scope="col">{U.columns.role}</th>
-                  <th scope="col">{U.columns.since}</th>
-                  <th scope="col">{U.columns.actions}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((u) => (
-                  <tr key={u._id} data-testid="admin-user-row">
-                    <td>{u.name}</td>
-                    <td>{u.email}</td>
-                    <td>{u.role === "admin" ? U.admin : U.customer}</td>
-                    <td>{when(u.createdAt)}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="btn btn-xs"
-                        disabled={setRole.isPending}
-                        onClick={() =>
-                          setRole.mutate(
-                            { id: u._id, role: u.role === "admin" ? "user" : "admin" },
-                            { onSuccess: () => toast.success(U.changed), onError: (e) => toast.error(e.message) },
-                          )
-                        }
-                      >
-                        {u.role === "admin" ? U.remove : U.grant}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
-          </>
+      <AdminList
+        query={users}
+        label={ADMIN_TEXT.sections.users}
+        empty={U.empty}
+        page={page}
+        onPage={(p) => set("page", String(p))}
+        columns={[U.columns.name, U.columns.email, U.columns.role, U.columns.since, U.columns.actions]}
+      >
+        {(u) => (
+          <tr key={u._id} data-testid="admin-user-row">
+            <td>{u.name}</td>
+            <td>{u.email}</td>
+            <td>{u.role === "admin" ? U.admin : U.customer}</td>
+            <td>{when(u.createdAt)}</td>
+            <td>
+              <button
+                type="button"
+                className="btn btn-xs"
+                disabled={setRole.isPending}
+                onClick={() =>
+                  setRole.mutate(
+                    { id: u._id, role: u.role === "admin" ? "user" : "admin" },
+                    { onSuccess: () => toast.success(U.changed), onError: (e) => toast.error(e.message) },
+                  )
+                }
+              >
+                {u.role === "admin" ? U.remove : U.grant}
+              </button>
+            </td>
+          </tr>
         )}
-      </QueryView>
+      </AdminList>
     </div>
   );
 }
@@ -146,39 +122,28 @@ export function AuditPage() {
   return (
     <div>
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.audit}</h2>
-      <QueryView query={audit} isEmpty={(d) => d.items.length === 0} empty={A.empty}>
-        {({ items, total, exact }) => (
-          <>
-            <Table label={ADMIN_TEXT.sections.audit}>
-              <thead className="text-base-content">
-                <tr>
-                  <th scope="col">{A.columns.when}</th>
-                  <th scope="col">{A.columns.who}</th>
-                  <th scope="col">{A.columns.action}</th>
-                  <th scope="col">{A.columns.record}</th>
-                  <th scope="col">{A.columns.change}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((e) => (
-                  <tr key={e._id} data-testid="audit-row">
-                    <td>{when(e.createdAt)}</td>
-                    <td>{e.actorEmail}</td>
-                    <td>{e.action}</td>
-                    <td>
-                      {e.entity} {e.entityId.slice(0, 8)}
-                    </td>
-                    <td className="max-w-md font-mono text-xs break-all">
-                      {brief(e.before)} → {brief(e.after)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
-          </>
+      <AdminList
+        query={audit}
+        label={ADMIN_TEXT.sections.audit}
+        empty={A.empty}
+        page={page}
+        onPage={(p) => set("page", String(p))}
+        columns={[A.columns.when, A.columns.who, A.columns.action, A.columns.record, A.columns.change]}
+      >
+        {(e) => (
+          <tr key={e._id} data-testid="audit-row">
+            <td>{when(e.createdAt)}</td>
+            <td>{e.actorEmail}</td>
+            <td>{e.action}</td>
+            <td>
+              {e.entity} {e.entityId.slice(0, 8)}
+            </td>
+            <td className="max-w-md font-mono text-xs break-all">
+              {brief(e.before)} → {brief(e.after)}
+            </td>
+          </tr>
         )}
-      </QueryView>
+      </AdminList>
     </div>
   );
 }

@@ -20,7 +20,7 @@ import { QueryView } from "../../components/ui/states";
 import { usePageTitle } from "../../lib/page-title";
 import { photoSrcSet, PHOTO_MAX_BYTES } from "../../../contract/images";
 import { ledgerQuery, toolsQuery, useCreateTool, useDeleteTool, useMoveStock, useUpdateTool, useUploadPhoto } from "./api";
-import { Pager, Table, useFilters, when } from "./ui";
+import { AdminList, Table, useFilters, when } from "./ui";
 
 const T = ADMIN_TEXT.tools;
 const F = ADMIN_TEXT.toolForm;
@@ -75,66 +75,53 @@ export default function ToolsPage() {
           </select>
         </label>
       </div>
-      <QueryView query={tools} isEmpty={(d) => d.items.length === 0} empty={T.empty}>
-        {({ items, total, exact }) => (
-          <>
-            <Table label={ADMIN_TEXT.sections.tools}>
-              <thead className="text-base-content">
-                <tr>
-                  <th scope="col">{T.columns.name}</th>
-                  <th scope="col">{T.columns.category}</th>
-                  <th scope="col">{T.columns.price}</th>
-                  <th scope="col">{T.columns.stock}</th>
-                  <th scope="col">{T.columns.minimum}</th>
-                  <th scope="col">{T.columns.status}</th>
-                  <th scope="col">{T.columns.actions}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((tool) => (
-                  <tr key={tool._id} data-testid="admin-tool-row">
-                    <td>
-                      <Link className="link" to={`/admin/tools/${tool._id}`}>
-                        {tool.name}
-                      </Link>
-                    </td>
-                    <td>{CATEGORY_LABELS[tool.category]}</td>
-                    <td>{formatDollars(tool.price)}</td>
-                    <td>
-                      {tool.availableQuantity}
-                      {tool.availableQuantity < tool.minimumQuantity ? (
-                        <span className="badge text-base-content border-base-content/40 bg-base-200 ml-2">{T.outOfStock}</span>
-                      ) : (
-                        tool.lowStock && <span className="badge text-base-content border-warning bg-warning/15 ml-2">{T.lowStock}</span>
-                      )}
-                    </td>
-                    <td>{tool.minimumQuantity}</td>
-                    <td>{tool.active ? T.active : T.archived}</td>
-                    <td className="flex flex-wrap gap-1">
-                      <button type="button" className="btn btn-xs" onClick={() => setEditing(tool)}>
-                        {T.edit}
-                      </button>
-                      {tool.active ? (
-                        <button type="button" className="btn btn-xs" onClick={() => setActive(tool, false)}>
-                          {T.archive}
-                        </button>
-                      ) : (
-                        <button type="button" className="btn btn-xs" onClick={() => setActive(tool, true)}>
-                          {T.restore}
-                        </button>
-                      )}
-                      <button type="button" className="btn btn-xs btn-error btn-outline" onClick={() => setDeleting(tool)}>
-                        {T.delete}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-            <Pager page={page} total={total} exact={exact} shown={items.length} onPage={(p) => set("page", String(p))} />
-          </>
+      <AdminList
+        query={tools}
+        label={ADMIN_TEXT.sections.tools}
+        empty={T.empty}
+        page={page}
+        onPage={(p) => set("page", String(p))}
+        columns={[T.columns.name, T.columns.category, T.columns.price, T.columns.stock, T.columns.minimum, T.columns.status, T.columns.actions]}
+      >
+        {(tool) => (
+          <tr key={tool._id} data-testid="admin-tool-row">
+            <td>
+              <Link className="link" to={`/admin/tools/${tool._id}`}>
+                {tool.name}
+              </Link>
+            </td>
+            <td>{CATEGORY_LABELS[tool.category]}</td>
+            <td>{formatDollars(tool.price)}</td>
+            <td>
+              {tool.availableQuantity}
+              {tool.availableQuantity < tool.minimumQuantity ? (
+                <span className="badge text-base-content border-base-content/40 bg-base-200 ml-2">{T.outOfStock}</span>
+              ) : (
+                tool.lowStock && <span className="badge text-base-content border-warning bg-warning/15 ml-2">{T.lowStock}</span>
+              )}
+            </td>
+            <td>{tool.minimumQuantity}</td>
+            <td>{tool.active ? T.active : T.archived}</td>
+            <td className="flex flex-wrap gap-1">
+              <button type="button" className="btn btn-xs" onClick={() => setEditing(tool)}>
+                {T.edit}
+              </button>
+              {tool.active ? (
+                <button type="button" className="btn btn-xs" onClick={() => setActive(tool, false)}>
+                  {T.archive}
+                </button>
+              ) : (
+                <button type="button" className="btn btn-xs" onClick={() => setActive(tool, true)}>
+                  {T.restore}
+                </button>
+              )}
+              <button type="button" className="btn btn-xs btn-error btn-outline" onClick={() => setDeleting(tool)}>
+                {T.delete}
+              </button>
+            </td>
+          </tr>
         )}
-      </QueryView>
+      </AdminList>
       <ConfirmDialog
         open={deleting !== null}
         question={T.confirmDelete}

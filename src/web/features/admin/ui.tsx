@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { QueryView, type QueryLike } from "../../components/ui/states";
 import { hasNextPage } from "../../lib/paging";
 import { PAGE_SIZE } from "./api";
 
@@ -45,6 +46,57 @@ export function Table({ children, label }: { children: ReactNode; label: string 
         {children}
       </table>
     </div>
+  );
+}
+
+/** A page of a console list, as the admin API answers it. */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  exact: boolean;
+}
+
+/**
+ * A console list: its loading, error and empty states, the table with one header cell per
+ * column, a row per item (`children` renders the `<tr>`), and the pager.
+ */
+export function AdminList<T>({
+  query,
+  label,
+  empty,
+  columns,
+  page,
+  onPage,
+  children,
+}: {
+  query: QueryLike<ListPage<T>>;
+  label: string;
+  empty: ReactNode;
+  columns: readonly ReactNode[];
+  page: number;
+  onPage: (page: number) => void;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={empty}>
+      {({ items, total, exact }) => (
+        <>
+          <Table label={label}>
+            <thead className="text-base-content">
+              <tr>
+                {columns.map((column, i) => (
+                  <th key={i} scope="col">
+                    {column}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>{items.map((item) => children(item))}</tbody>
+          </Table>
+          <Pager page={page} total={total} exact={exact} shown={items.length} onPage={onPage} />
+        </>
+      )}
+    </QueryView>
   );
 }
 
