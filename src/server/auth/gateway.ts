@@ -145,7 +145,7 @@ export interface Admission {
   alertOwner?: string;
 }
 
-async function tooMany(limiter: Limiter, key: string): Promise<ApiError> {
+export async function tooMany(limiter: Limiter, key: string): Promise<ApiError> {
   const seconds = Math.max(1, Math.ceil((await limiter.retryAfterMs(key)) / 1000));
   return new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests, {}, { "retry-after": String(seconds) });
 }
