@@ -79,6 +79,22 @@ describe("two instances sharing Postgres and Redis", () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
+  it("serve slowed guesses at one account one at a time across both instances", async (ctx) => {
+    const [a, b] = apps;
+    if (!a || !b) return ctx.skip();
+    const email = uniqueEmail("besieged");
+    expect((await new Client(a, "10.9.2.1").signUp("Besieged", email)).statusCode).toBe(200);
+    // AUTH_RATE_LIMIT_ACCOUNT_MAX (10) failures from ten addresses, on both instances, at full speed...
+    for (let i = 0; i < 10; i++) expect((await new Client(i % 2 === 0 ? a : b, `10.9.3.${i + 1}`).signIn(email, `Wr0ng!pass${i}`)).statusCode).toBe(401);
+    // ...then four at once, two on each: one lane in Redis serves them a second apart (slots 0-3 s),
+    // where a lane per instance would have let two through at a time (done in about 1 s).
+    const started = Date.now();
+    const results = await Promise.all([0, 1, 2, 3].map((i) => new Client(i % 2 === 0 ? a : b, `10.9.4.${i + 1}`).signIn(email, `Wr0ng!pass${i}`)));
+    expect(results.map((r) => r.statusCode)).toEqual([401, 401, 401, 401]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+    expect(await testRedis?.redis?.keys(`${testRedis.prefix}auth-slow:*`)).toHaveLength(1);
+  });
+
   it("share one catalogue: stock taken on one instance is gone on the other", async (ctx) => {
     const [a, b] = apps;
     if (!a || !b) return ctx.skip();

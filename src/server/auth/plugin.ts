@@ -17,9 +17,9 @@ import { errorResponses } from "../http/schemas";
 import type { Redis } from "ioredis";
 import type { Config, RateLimitSettings } from "../config";
 import { TtlCache } from "../http/ttl-cache";
-import { admit, canonicalAuthPath, nonCanonicalPath, tooMany, type Limiters } from "./gateway";
+import { admit, canonicalAuthPath, nonCanonicalPath, SLOWDOWN_MS, tooMany, type Limiters } from "./gateway";
 import { createAuth, type Auth } from "./instance";
-import { memoryLimiter, redisLimiter } from "./limiter";
+import { memoryLimiter, memorySlowLane, redisLimiter, redisSlowLane } from "./limiter";
 import { ADMIN_ROLE, roleOf, type Role } from "./roles";
 import { credentialOf } from "./credential";
 import { sql } from "drizzle-orm";
@@ -103,6 +103,8 @@ function limitersFor(config: Config, redis: Redis | undefined): Limiters {
     byEmail: make("auth-email", config.authRateLimit),
     byAccount: make("auth-account", config.authAccountRateLimit),
     alerts: make("auth-alert", { max: config.authAccountRateLimit.max === 0 ? 0 : 1, windowMs: config.authAccountRateLimit.windowMs }),
+    // Shared like the counts: N instances together serve one slowed attempt per second at an account.
+    slowLane: redis ? redisSlowLane(redis, `${config.redisKeyPrefix}auth-slow:`, SLOWDOWN_MS) : memorySlowLane(SLOWDOWN_MS),
   };
 }
 
