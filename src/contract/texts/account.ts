@@ -63,6 +63,7 @@ export const SECURITY_TEXT = {
   deleteConfirm: "Yes, delete my account",
   deleteCancel: "No, keep it",
   deleted: "Your account is deleted. Goodbye!",
+  signInWithGoogleAgain: "Sign in with Google again",
 } as const;
 
 /** What the server answers about deleting an account, and what stays of it. */

@@ -20,7 +20,9 @@ describe.each(drivers())("deleting an account on %s", (driver) => {
   let oidc: { close: () => Promise<void> };
   let toolId: string;
 
-  const count = async (query: ReturnType<typeof sql>) => Number((await t.app.store.db.execute<{ n: number }>(query)).rows[0]?.n);
+  // Both drivers answer raw SQL with `{ rows }` (the shared Db type leaves the result untyped).
+  const rows = async <T>(query: ReturnType<typeof sql>) => ((await t.app.store.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const count = async (query: ReturnType<typeof sql>) => Number((await rows<{ n: number }>(query))[0]?.n);
   const sessionOf = async (c: Client) => (await c.get("/api/auth/get-session")).json() as { user: { id: string; email: string } } | null;
 
   beforeAll(async () => {
@@ -96,9 +98,9 @@ describe.each(drivers())("deleting an account on %s", (driver) => {
       expect(await count(sql`select count(*)::int as n from ${sql.identifier(table)} where ${sql.identifier(column)} = ${id}`), table).toBe(0);
     }
     expect(await count(sql`select count(*)::int as n from mail_outbox where "to" = ${email}`)).toBe(0);
-    const [order] = (await t.app.store.db.execute<{ user_id: string | null; address: string; phone: string; note: string; total_cents: number }>(
+    const [order] = await rows<{ user_id: string | null; address: string; phone: string; note: string; total_cents: number }>(
       sql`select user_id, address, phone, note, total_cents::int as total_cents from orders where id = ${orderId}`,
-    )).rows;
+    );
     expect(order).toEqual({ user_id: null, address: "", phone: "", note: "", total_cents: 2500 });
     expect(await count(sql`select count(*)::int as n from reviews where name = 'Lee Leaver'`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from reviews where name = ${ACCOUNT_DELETION_TEXT.formerCustomer} and description = 'Great saw.'`)).toBe(1);
