@@ -45,9 +45,9 @@ test.describe("deleting the account", () => {
 
     await section.getByRole("button", { name: "Delete my account" }).click();
     await dialog.getByRole("button", { name: "Yes, delete my account" }).click();
-    await expect(page).toHaveURL((url) => url.pathname === "/");
-    await expect(page.getByText("Your account is deleted. Goodbye!")).toBeVisible();
     await expectSignedOut(page);
+    await expect(page).toHaveURL((url) => url.pathname === "/");
+    await expect(page.getByRole("heading", { name: "Welcome Best Tools" })).toBeVisible();
 
     // The password opens nothing any more.
     await navbar(page).getByRole("link", { name: "Login" }).click();
@@ -70,8 +70,8 @@ test.describe("deleting the account", () => {
     await expect(section.getByLabel("Password")).toHaveCount(0);
     await section.getByRole("button", { name: "Delete my account" }).click();
     await page.getByRole("dialog", { name: QUESTION }).getByRole("button", { name: "Yes, delete my account" }).click();
-    await expect(page).toHaveURL((url) => url.pathname === "/");
     await expectSignedOut(page);
+    await expect(page).toHaveURL((url) => url.pathname === "/");
     expect(await (await page.request.get("/api/auth/get-session")).json()).toBeNull();
   });
 });

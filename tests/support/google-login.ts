@@ -35,8 +35,8 @@ class Jar {
  * Signs `login` (the e-mail) in with Google on `client`'s side: the store's state cookie and
  * session cookie stay in `client`. Resolves with the callback's status and Location.
  */
-export async function googleLogin(client: Client, appOrigin: string, login: string): Promise<{ status: number; location: string }> {
-  const start = await client.post("/api/auth/sign-in/social", { provider: "google", callbackURL: "/" });
+export async function googleLogin(client: Client, appOrigin: string, login: string, callbackURL = "/"): Promise<{ status: number; location: string }> {
+  const start = await client.post("/api/auth/sign-in/social", { provider: "google", callbackURL });
   if (start.statusCode !== 200) throw new Error(`sign-in/social answered ${start.statusCode}: ${start.body}`);
   let url = new URL((start.json() as { url: string }).url);
   const jar = new Jar();

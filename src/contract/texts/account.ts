@@ -62,7 +62,6 @@ export const SECURITY_TEXT = {
   deleteQuestion: "Delete your account for good? This cannot be undone.",
   deleteConfirm: "Yes, delete my account",
   deleteCancel: "No, keep it",
-  deleted: "Your account is deleted. Goodbye!",
   signInWithGoogleAgain: "Sign in with Google again",
 } as const;
 

@@ -50,9 +50,10 @@ describe.each(drivers())("two-step sign-in after Google on %s", (driver) => {
   it("sends an account with two-step sign-in to the code page, with no session until the code is right", async () => {
     const { email, secret } = await protectedAccount("10.80.0.1");
     const device = new Client(t.app, "10.80.0.2");
-    const back = await googleLogin(device, ORIGIN, email);
+    // The browser's call names the page to return to as an absolute URL (features/auth/api.ts).
+    const back = await googleLogin(device, ORIGIN, email, `${ORIGIN}/dashboard/profile`);
     expect(back.status).toBe(302);
-    expect(back.location).toBe(`${ORIGIN}/two-factor?from=%2F`);
+    expect(back.location).toBe(`${ORIGIN}/two-factor?from=${encodeURIComponent("/dashboard/profile")}`);
     expect(await sessionOf(device)).toBeNull();
     expect(await t.app.store.db.execute(sql`select 1 from session s join "user" u on u.id = s.user_id where u.email = ${email}`).then((r) => (r as unknown as { rows: unknown[] }).rows)).toHaveLength(1);
 

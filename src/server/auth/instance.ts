@@ -1,5 +1,5 @@
 import { betterAuth } from "better-auth";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { createAuthMiddleware } from "better-auth/api";
 import { deleteSessionCookie } from "better-auth/cookies";
 import { generateRandomString } from "better-auth/crypto";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
@@ -43,8 +43,10 @@ const TWO_FACTOR_STEP_SECONDS = 10 * 60;
 
 /** The path (and query) of a same-origin redirect target, else "/": where to go once the code is right. */
 function returnPathOf(returned: unknown, publicUrl: string): string {
-  if (!(returned instanceof APIError)) return "/";
-  const location = new Headers(returned.headers).get("location");
+  // The callback's redirect: an APIError of better-call's (not the class better-auth/api exports).
+  const headers = returned !== null && typeof returned === "object" && "headers" in returned ? (returned as { headers?: HeadersInit }).headers : undefined;
+  if (!headers) return "/";
+  const location = new Headers(headers).get("location");
   if (!location) return "/";
   const target = new URL(location, publicUrl);
   return target.origin === new URL(publicUrl).origin ? `${target.pathname}${target.search}` : "/";

@@ -7,7 +7,7 @@
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useForm } from "react-hook-form";
 import { toast } from "react-toastify";
@@ -225,16 +225,25 @@ function DeleteAccount() {
   const hasPassword = (methods.data ?? []).some((m) => m.providerId === "credential");
   const [asking, setAsking] = useState<DeleteAccountInput | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const deleted = useRef(false);
+  useEffect(
+    () => () => {
+      if (!deleted.current) return;
+      queryClient.setQueryData(sessionQuery.queryKey, null);
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === PERSONAL_KEY });
+      announceSession("signed-out");
+    },
+    [queryClient],
+  );
   const form = useForm<PasswordOnlyInput>({ resolver: zodResolver(passwordOnlySchema), defaultValues: { password: "" } });
   const { errors } = form.formState;
   const mutation = useMutation({
     mutationFn: deleteAccount,
     onSuccess: () => {
       setAsking(null);
-      queryClient.setQueryData(sessionQuery.queryKey, null);
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === PERSONAL_KEY });
-      announceSession("signed-out");
-      toast.success(T.deleted);
+      deleted.current = true;
+      // Home first; the session is forgotten once this page has gone (below): forgotten while
+      // the protected page is still shown, it would send the browser to /login instead.
       void navigate("/", { replace: true });
     },
     onError: (e) => {
