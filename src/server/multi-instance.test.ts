@@ -95,6 +95,21 @@ describe("two instances sharing Postgres and Redis", () => {
     expect(await testRedis?.redis?.keys(`${testRedis.prefix}auth-slow:*`)).toHaveLength(1);
   });
 
+  it("end a deleted account's sessions on both, Redis copies included", async (ctx) => {
+    const [a, b] = apps;
+    if (!a || !b) return ctx.skip();
+    const email = uniqueEmail("leaving");
+    const onA = new Client(a, "10.9.5.1");
+    expect((await onA.signUp("Leaving", email)).statusCode).toBe(200);
+    const elsewhere = new Client(b, "10.9.5.2");
+    expect((await elsewhere.signIn(email)).statusCode).toBe(200);
+    expect((await elsewhere.get("/api/me/profile")).statusCode).toBe(200);
+    expect((await onA.post("/api/me/delete-account", { password: "Str0ng!pass" })).statusCode).toBe(200);
+    for (const c of [onA, elsewhere]) expect((await c.get("/api/me/profile")).statusCode).toBe(401);
+    const left = await testRedis?.redis?.keys(`${testRedis.prefix}auth:*`);
+    for (const key of left ?? []) expect(await testRedis?.redis?.get(key)).not.toContain(email);
+  });
+
   it("share one catalogue: stock taken on one instance is gone on the other", async (ctx) => {
     const [a, b] = apps;
     if (!a || !b) return ctx.skip();
