@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { ADMIN_EMAIL, APP_URL, PASSWORD } from "../support/env";
 import { completeGoogleLogin, expectSignedIn, expectSignedOut, loginThroughForm, navbar, newAccount, signedInPage, uniqueEmail } from "../support/e2e-helpers";
 
 /**
@@ -73,5 +74,26 @@ test.describe("deleting the account", () => {
     await expectSignedOut(page);
     await expect(page).toHaveURL((url) => url.pathname === "/");
     expect(await (await page.request.get("/api/auth/get-session")).json()).toBeNull();
+  });
+
+  test("the admin still finds a deleted customer's order, as 'Former customer'", async ({ page, browser }) => {
+    const toolId = process.env.E2E_ADMIN_TOOL_ID;
+    if (!toolId) throw new Error("E2E_ADMIN_TOOL_ID is not set: the global setup makes that tool");
+    const customer = await browser.newPage();
+    const account = await signedInPage(customer, newAccount("gone"));
+    const headers = { origin: APP_URL };
+    const placed = await customer.request.post(`${APP_URL}/api/order`, { headers, data: { toolId, quantity: 1 } });
+    expect(placed.status(), await placed.text()).toBe(201);
+    const order = (await placed.json()) as { _id: string; number: number };
+    const deleted = await customer.request.post(`${APP_URL}/api/me/delete-account`, { headers, data: { password: account.password } });
+    expect(deleted.status(), await deleted.text()).toBe(200);
+    await customer.close();
+
+    const signedIn = await page.request.post("/api/auth/sign-in/email", { headers, data: { email: ADMIN_EMAIL, password: PASSWORD } });
+    expect(signedIn.status()).toBe(200);
+    await page.goto(`/admin/orders/${order._id}`);
+    await expect(page.getByRole("heading", { name: `Order #${order.number}` })).toBeVisible();
+    await expect(page.getByText("Former customer ·")).toBeVisible();
+    await expect(page.getByText(account.email)).toHaveCount(0);
   });
 });
