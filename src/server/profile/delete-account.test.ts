@@ -9,6 +9,8 @@ import type { Tool } from "../../contract/schemas";
 import { ACCOUNT_DELETION_TEXT } from "../../contract/texts/account";
 import { googleLogin, freePort } from "../../../tests/support/google-login";
 import { OIDC_CLIENT, startOidcProvider } from "../../../tests/support/oidc";
+import { OrderDesk } from "../orders/desk";
+import { ApiError } from "../http/errors";
 import { Client, drivers, ORIGIN, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 
 const ADMIN = "books@toolyard.example";
@@ -159,5 +161,28 @@ describe.each(drivers())("deleting an account on %s", (driver) => {
     expect((await c.post("/api/me/delete-account", {})).statusCode).toBe(200);
     expect(await count(sql`select count(*)::int as n from "user" where id = ${id}`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from account where user_id = ${id}`)).toBe(0);
+  });
+
+  it("fails only the order of an account deleted while it waited at the desk; its batch is placed", async () => {
+    const ids: string[] = [];
+    for (const name of ["first", "second"]) {
+      const c = new Client(t.app, "10.70.4.1");
+      expect((await c.signUp(name, uniqueEmail(name))).statusCode).toBe(200);
+      ids.push((await sessionOf(c))?.user.id as string);
+    }
+    const [first, second] = ids as [string, string];
+    const desk = new OrderDesk(t.app.store.db);
+    // The first order is served alone; the next two wait for it and are served together,
+    // one of them for an account that no longer exists (as if deleted meanwhile).
+    const results = await Promise.allSettled([
+      desk.place(first, { toolId, quantity: 1 }),
+      desk.place(second, { toolId, quantity: 1 }),
+      desk.place("deleted-account-id", { toolId, quantity: 1 }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    const refused = (results[2] as PromiseRejectedResult).reason as ApiError;
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused.statusCode).toBe(401);
+    expect(await count(sql`select count(*)::int as n from orders where user_id = ${second} and tool_id = ${toolId}`)).toBe(1);
   });
 });
