@@ -22,3 +22,14 @@ export type PasswordOnlyInput = z.infer<typeof passwordOnlySchema>;
 /** A code from an authenticator app (6 digits) or a backup code. */
 export const twoFactorCodeSchema = z.object({ code: z.string().trim().min(1, V.codeRequired).max(32) });
 export type TwoFactorCodeInput = z.infer<typeof twoFactorCodeSchema>;
+
+/**
+ * Deleting the account (My Profile > Security): the password of an account that has one; an
+ * account that signs in only with Google sends none and needs a fresh sign-in instead.
+ */
+export const deleteAccountSchema = z.object({ password: currentPasswordSchema.optional() }).strict();
+export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;
+export const deleteAccountResponseSchema = z.object({ deleted: z.literal(true) });
+
+/** How a session may be this fresh, at most, for a Google-only account to delete itself. */
+export const FRESH_SIGN_IN_SECONDS = 5 * 60;

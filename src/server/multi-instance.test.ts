@@ -79,6 +79,37 @@ describe("two instances sharing Postgres and Redis", () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
+  it("serve slowed guesses at one account one at a time across both instances", async (ctx) => {
+    const [a, b] = apps;
+    if (!a || !b) return ctx.skip();
+    const email = uniqueEmail("besieged");
+    expect((await new Client(a, "10.9.2.1").signUp("Besieged", email)).statusCode).toBe(200);
+    // AUTH_RATE_LIMIT_ACCOUNT_MAX (10) failures from ten addresses, on both instances, at full speed...
+    for (let i = 0; i < 10; i++) expect((await new Client(i % 2 === 0 ? a : b, `10.9.3.${i + 1}`).signIn(email, `Wr0ng!pass${i}`)).statusCode).toBe(401);
+    // ...then four at once, two on each: one lane in Redis serves them a second apart (slots 0-3 s),
+    // where a lane per instance would have let two through at a time (done in about 1 s).
+    const started = Date.now();
+    const results = await Promise.all([0, 1, 2, 3].map((i) => new Client(i % 2 === 0 ? a : b, `10.9.4.${i + 1}`).signIn(email, `Wr0ng!pass${i}`)));
+    expect(results.map((r) => r.statusCode)).toEqual([401, 401, 401, 401]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+    expect(await testRedis?.redis?.keys(`${testRedis.prefix}auth-slow:*`)).toHaveLength(1);
+  });
+
+  it("end a deleted account's sessions on both, Redis copies included", async (ctx) => {
+    const [a, b] = apps;
+    if (!a || !b) return ctx.skip();
+    const email = uniqueEmail("leaving");
+    const onA = new Client(a, "10.9.5.1");
+    expect((await onA.signUp("Leaving", email)).statusCode).toBe(200);
+    const elsewhere = new Client(b, "10.9.5.2");
+    expect((await elsewhere.signIn(email)).statusCode).toBe(200);
+    expect((await elsewhere.get("/api/me/profile")).statusCode).toBe(200);
+    expect((await onA.post("/api/me/delete-account", { password: "Str0ng!pass" })).statusCode).toBe(200);
+    for (const c of [onA, elsewhere]) expect((await c.get("/api/me/profile")).statusCode).toBe(401);
+    const left = await testRedis?.redis?.keys(`${testRedis.prefix}auth:*`);
+    for (const key of left ?? []) expect(await testRedis?.redis?.get(key)).not.toContain(email);
+  });
+
   it("share one catalogue: stock taken on one instance is gone on the other", async (ctx) => {
     const [a, b] = apps;
     if (!a || !b) return ctx.skip();

@@ -54,4 +54,22 @@ export const SECURITY_TEXT = {
   backupCodes: "Backup codes: keep them somewhere safe. Each one works once, if you lose your phone.",
   enabled: "Two-step sign-in is on.",
   disabled: "Two-step sign-in is off.",
+  deleteHeading: "Delete account",
+  deleteIntro:
+    "Your account, saved address and phone, cart, signed-in devices and two-step sign-in are removed for good. Your orders stay in the store's books without your name, e-mail, address or phone; your reviews stay, signed 'Former customer'.",
+  deleteWithGoogle: "Your account signs in with Google: sign in with Google again, then delete it within 5 minutes.",
+  deleteButton: "Delete my account",
+  deleteQuestion: "Delete your account for good? This cannot be undone.",
+  deleteConfirm: "Yes, delete my account",
+  deleteCancel: "No, keep it",
+  signInWithGoogleAgain: "Sign in with Google again",
+} as const;
+
+/** What the server answers about deleting an account, and what stays of it. */
+export const ACCOUNT_DELETION_TEXT = {
+  /** Signs the reviews, and stands for the customer of the orders, of a deleted account. */
+  formerCustomer: "Former customer",
+  passwordRequired: "Enter your password to delete your account.",
+  notFresh: "For your safety, sign in again, then delete your account within 5 minutes.",
+  lastAdmin: "The store needs at least one admin: make someone else admin before deleting this account.",
 } as const;

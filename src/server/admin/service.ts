@@ -8,6 +8,7 @@ import { ORDER_STATUSES, type OrderStatus } from "../../contract/order-lifecycle
 import type { AdminOrder, AdminSummary, AdminUser } from "../../contract/admin-schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
+import { ACCOUNT_DELETION_TEXT } from "../../contract/texts/account";
 import { ADMIN_ROLE, CUSTOMER_ROLE, roleOf, type Role } from "../auth/roles";
 import type { Db } from "../db/client";
 import { cappedCount, type Page } from "../db/paging";
@@ -27,6 +28,16 @@ export interface AdminOrderQuery {
   limit: number;
 }
 
+/**
+ * An order's customer; the orders of a deleted account stay in the books with no one behind
+ * them (decision 0012): 'Former customer', no id, no e-mail.
+ */
+const customerColumns = {
+  id: sql<string>`coalesce(${user.id}, '')`,
+  name: sql<string>`coalesce(${user.name}, ${ACCOUNT_DELETION_TEXT.formerCustomer})`,
+  email: sql<string>`coalesce(${user.email}, '')`,
+};
+
 /** Every customer's orders, newest first, by status and by part of the customer's name or e-mail. */
 export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<Page<AdminOrder>> {
   const filters: SQL[] = [];
@@ -39,14 +50,14 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<P
   const where = filters.length > 0 ? and(...filters) : undefined;
   const [rows, total] = await Promise.all([
     db
-      .select({ row: orders, customer: { id: user.id, name: user.name, email: user.email } })
+      .select({ row: orders, customer: customerColumns })
       .from(orders)
-      .innerJoin(user, eq(user.id, orders.userId))
+      .leftJoin(user, eq(user.id, orders.userId))
       .where(where)
       .orderBy(desc(orders.createdAt), desc(orders.number))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
-    cappedCount(db, db.select({ one: sql`1` }).from(orders).innerJoin(user, eq(user.id, orders.userId)).where(where).$dynamic()),
+    cappedCount(db, db.select({ one: sql`1` }).from(orders).leftJoin(user, eq(user.id, orders.userId)).where(where).$dynamic()),
   ]);
   const detailed = await withDetails(db, rows.map((r) => r.row));
   return { items: detailed.map((order, i) => ({ ...order, customer: (rows[i] as (typeof rows)[number]).customer })), ...total };
@@ -54,9 +65,9 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<P
 
 export async function getAdminOrder(db: Db, id: string): Promise<AdminOrder> {
   const [row] = await db
-    .select({ row: orders, customer: { id: user.id, name: user.name, email: user.email } })
+    .select({ row: orders, customer: customerColumns })
     .from(orders)
-    .innerJoin(user, eq(user.id, orders.userId))
+    .leftJoin(user, eq(user.id, orders.userId))
     .where(eq(orders.id, id));
   if (!row) throw notFound(API_TEXT.orderNotFound);
   const [order] = await withDetails(db, [row.row]);

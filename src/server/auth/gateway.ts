@@ -19,7 +19,7 @@ import { emailSchema, loginSchema, nameSchema, passwordSchema, signupSchema } fr
 import { API_TEXT } from "../../contract/texts/api";
 import { AUTH_ERRORS } from "../../contract/texts/auth";
 import { ApiError } from "../http/errors";
-import type { Limiter } from "./limiter";
+import { memorySlowLane, type Limiter, type SlowLane } from "./limiter";
 
 export const AUTH_BASE = "/api/auth";
 
@@ -116,22 +116,14 @@ export interface Limiters {
   byAccount?: Limiter;
   /** One alert per account per window (max 1). */
   alerts?: Limiter;
+  /** Where slowed attempts wait their turn: this process, or Redis shared by every instance. */
+  slowLane?: SlowLane;
 }
 
 /** How far apart attempts at one account are served once it is under attack from many addresses. */
 export const SLOWDOWN_MS = 1000;
-const slowLanes = new Map<string, Promise<void>>();
-
-/** Serves attempts at `key` one at a time, SLOWDOWN_MS apart (in this instance). */
-function slowLane(key: string): Promise<void> {
-  const previous = slowLanes.get(key) ?? Promise.resolve();
-  const mine = previous.then(() => new Promise<void>((resolve) => setTimeout(resolve, SLOWDOWN_MS)));
-  slowLanes.set(key, mine);
-  void mine.then(() => {
-    if (slowLanes.get(key) === mine) slowLanes.delete(key);
-  });
-  return previous;
-}
+/** The lane of a process whose Limiters bring none (tests that build their own). */
+const defaultSlowLane = memorySlowLane(SLOWDOWN_MS);
 
 /** What to do once better-auth has answered: a success hands its attempts back. */
 export type Settle = (ok: boolean) => Promise<void>;
@@ -145,7 +137,7 @@ export interface Admission {
   alertOwner?: string;
 }
 
-async function tooMany(limiter: Limiter, key: string): Promise<ApiError> {
+export async function tooMany(limiter: Limiter, key: string): Promise<ApiError> {
   const seconds = Math.max(1, Math.ceil((await limiter.retryAfterMs(key)) / 1000));
   return new ApiError(429, "RATE_LIMITED", AUTH_ERRORS.tooManyRequests, {}, { "retry-after": String(seconds) });
 }
@@ -198,7 +190,8 @@ export async function admit(request: FastifyRequest, path: string, limiters: Lim
   const { byAccount, alerts } = limiters;
   if (byAccount && accountKey !== undefined && countsOnArrival && !(await byAccount.hit(accountKey))) {
     if (alerts && (await alerts.hit(accountKey))) alertOwner = email;
-    await slowLane(accountKey);
+    const waitMs = await (limiters.slowLane ?? defaultSlowLane).take(accountKey);
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
   const settle: Settle = async (ok) => {
     if (ok) await Promise.all([refundEmail(), countsOnArrival ? byAddress.refund(addressKey) : undefined, accountKey !== undefined && countsOnArrival ? byAccount?.refund(accountKey) : undefined]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoryLimiter } from "./limiter";
+import { memoryLimiter, memorySlowLane } from "./limiter";
 
 describe("memoryLimiter", () => {
   it("allows max hits per window, then refuses until the window ends", async () => {
@@ -51,5 +51,20 @@ describe("memoryLimiter", () => {
     const limiter = memoryLimiter(0, 1000);
     for (let i = 0; i < 50; i++) expect(await limiter.hit("a")).toBe(true);
     expect(await limiter.exhausted("a")).toBe(false);
+  });
+});
+
+describe("memorySlowLane", () => {
+  it("gives each attempt at a key the next slot, a gap apart; other keys and later attempts go at once", async () => {
+    let now = 0;
+    const lane = memorySlowLane(1000, () => now);
+    expect(await lane.take("a")).toBe(0);
+    expect(await lane.take("a")).toBe(1000);
+    expect(await lane.take("a")).toBe(2000);
+    expect(await lane.take("b")).toBe(0);
+    now = 1500;
+    expect(await lane.take("a")).toBe(1500);
+    now = 10_000;
+    expect(await lane.take("a")).toBe(0);
   });
 });

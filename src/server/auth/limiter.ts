@@ -83,3 +83,46 @@ export function redisLimiter(redis: Redis, prefix: string, max: number, windowMs
     },
   };
 }
+
+/**
+ * Serves attempts at one key one at a time, `gapMs` apart: each caller is given the next free
+ * slot and told how long to wait for it. In memory for one instance; in Redis the slots are
+ * shared, so N instances together still serve one attempt per gap at an account under attack.
+ */
+export interface SlowLane {
+  /** Takes the next slot for `key`; resolves with the milliseconds to wait for it (0: go now). */
+  take(key: string): Promise<number>;
+}
+
+export function memorySlowLane(gapMs: number, now = () => Date.now()): SlowLane {
+  /** The time from which the next slot of a key is free. */
+  const nextFree = new Map<string, number>();
+  return {
+    async take(key) {
+      const t = now();
+      if (nextFree.size > 10_000) for (const [k, free] of nextFree) if (free <= t) nextFree.delete(k);
+      const slot = Math.max(t, nextFree.get(key) ?? 0);
+      nextFree.set(key, slot + gapMs);
+      return slot - t;
+    },
+  };
+}
+
+/**
+ * One round trip: the slot is taken by Redis's own clock (instances' clocks may differ), and the
+ * key lives only as long as a slot is taken (it expires a second after the last one is free).
+ */
+const SLOT_SCRIPT = `local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local gap = tonumber(ARGV[1])
+local slot = math.max(now, tonumber(redis.call('get', KEYS[1]) or '0'))
+redis.call('set', KEYS[1], slot + gap, 'PX', slot + gap - now + 1000)
+return slot - now`;
+
+export function redisSlowLane(redis: Redis, prefix: string, gapMs: number): SlowLane {
+  return {
+    async take(key) {
+      return Number(await redis.eval(SLOT_SCRIPT, 1, `${prefix}${key}`, gapMs));
+    },
+  };
+}

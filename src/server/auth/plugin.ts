@@ -10,14 +10,16 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { userTokenBodySchema, userTokenParamsSchema, userTokenResponseSchema } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { AUTH_ERRORS } from "../../contract/texts/auth";
-import { forbidden, unauthorized, unavailable } from "../http/errors";
+import { ApiError, forbidden, unauthorized, unavailable } from "../http/errors";
+import { FRESH_SIGN_IN_SECONDS } from "../../contract/account-schemas";
+import { ACCOUNT_DELETION_TEXT, SECURITY_TEXT } from "../../contract/texts/account";
 import { errorResponses } from "../http/schemas";
 import type { Redis } from "ioredis";
 import type { Config, RateLimitSettings } from "../config";
 import { TtlCache } from "../http/ttl-cache";
-import { admit, canonicalAuthPath, nonCanonicalPath, type Limiters } from "./gateway";
+import { admit, canonicalAuthPath, nonCanonicalPath, SLOWDOWN_MS, tooMany, type Limiters } from "./gateway";
 import { createAuth, type Auth } from "./instance";
-import { memoryLimiter, redisLimiter } from "./limiter";
+import { memoryLimiter, memorySlowLane, redisLimiter, redisSlowLane } from "./limiter";
 import { ADMIN_ROLE, roleOf, type Role } from "./roles";
 import { credentialOf } from "./credential";
 import { sql } from "drizzle-orm";
@@ -41,6 +43,14 @@ declare module "fastify" {
     requireAdmin: Guard;
     /** Forgets every remembered session: after a role change, the next request sees the new role. */
     forgetSessions: () => void;
+    /**
+     * Proves the signed-in caller is the account's owner before an irreversible step: the
+     * password of an account that has one (wrong ones count like failed sign-ins from this
+     * device), else a sign-in at most FRESH_SIGN_IN_SECONDS old. Throws the ApiError to answer.
+     */
+    confirmOwner: (request: FastifyRequest, password: string | undefined) => Promise<void>;
+    /** Ends every session of an account (Redis included) and expires this caller's cookies. */
+    endAllSessions: (userId: string, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyRequest {
     /** Set by requireUser / requireAdmin. */
@@ -93,6 +103,8 @@ function limitersFor(config: Config, redis: Redis | undefined): Limiters {
     byEmail: make("auth-email", config.authRateLimit),
     byAccount: make("auth-account", config.authAccountRateLimit),
     alerts: make("auth-alert", { max: config.authAccountRateLimit.max === 0 ? 0 : 1, windowMs: config.authAccountRateLimit.windowMs }),
+    // Shared like the counts: N instances together serve one slowed attempt per second at an account.
+    slowLane: redis ? redisSlowLane(redis, `${config.redisKeyPrefix}auth-slow:`, SLOWDOWN_MS) : memorySlowLane(SLOWDOWN_MS),
   };
 }
 
@@ -121,6 +133,44 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
   app.decorate("requireUser", requireUser);
   app.decorate("requireAdmin", requireAdmin);
   app.decorate("forgetSessions", () => sessions.clear());
+
+  app.decorate("confirmOwner", async (request: FastifyRequest, password: string | undefined) => {
+    const context = await auth.$context;
+    const credential = await context.internalAdapter.findCredentialAccount(request.viewer.id);
+    if (credential?.password) {
+      if (!password) {
+        const message = ACCOUNT_DELETION_TEXT.passwordRequired;
+        throw new ApiError(400, "PASSWORD_REQUIRED", message, { details: [{ path: "password", message }] });
+      }
+      // Counted like a sign-in from this device: a stolen session cannot guess the password freely.
+      const key = `email:${request.viewer.email.toLowerCase()}|ip:${request.ip}`;
+      if (!(await limiters.byEmail.hit(key))) throw await tooMany(limiters.byEmail, key);
+      if (!(await context.password.verify({ hash: credential.password, password }))) {
+        throw new ApiError(400, "INVALID_PASSWORD", SECURITY_TEXT.wrongPassword, { details: [{ path: "password", message: SECURITY_TEXT.wrongPassword }] });
+      }
+      await limiters.byEmail.refund(key);
+      return;
+    }
+    // No password (a Google-only account): the caller must have signed in moments ago.
+    const current = await auth.api.getSession({ headers: webHeaders(request), query: { disableCookieCache: true } });
+    if (!current) throw unauthorized();
+    if (Date.now() - new Date(current.session.createdAt).getTime() > FRESH_SIGN_IN_SECONDS * 1000) {
+      throw new ApiError(403, "SESSION_NOT_FRESH", ACCOUNT_DELETION_TEXT.notFresh);
+    }
+  });
+
+  app.decorate("endAllSessions", async (userId: string, reply: FastifyReply) => {
+    const context = await auth.$context;
+    // The database rows may be gone already (a deleted account); Redis keeps its own copies.
+    await context.internalAdapter.deleteUserSessions(userId);
+    sessions.clear();
+    const { sessionToken, sessionData, dontRememberToken } = context.authCookies;
+    const secure = sessionToken.attributes.secure ? "; Secure" : "";
+    reply.header(
+      "set-cookie",
+      [sessionToken, sessionData, dontRememberToken].map((c) => `${c.name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure}`),
+    );
+  });
 
   async function forward(request: FastifyRequest, reply: FastifyReply) {
     // The path we guard must be the path better-auth routes (gateway.ts, rule 1).

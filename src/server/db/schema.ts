@@ -195,9 +195,11 @@ export const orders = pgTable(
     id: text("id").primaryKey().$defaultFn(newId),
     /** Human-friendly order number shown to customers. */
     number: serial("number").notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    /**
+     * Null once the customer deleted their account: the order stays for the store's books,
+     * without the person (their name, e-mail, address and phone are gone; decision 0012).
+     */
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     toolId: text("tool_id")
       .notNull()
       .references(() => tools.id, { onDelete: "restrict" }),

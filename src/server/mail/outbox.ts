@@ -29,7 +29,7 @@ export interface OrderMail {
   /** In the transaction that wrote the orders: the customers' and the admins' messages. */
   ordersPlaced(tx: Tx, placed: PlacedOrder[]): Promise<void>;
   /** In the transaction of a status move: the customer hears of shipped and cancelled orders. */
-  statusMoved(tx: Tx, after: { id: string; number: number; userId: string; status: string }): Promise<void>;
+  statusMoved(tx: Tx, after: { id: string; number: number; userId: string | null; status: string }): Promise<void>;
 }
 
 const mailOrder = ({ userId, order }: PlacedOrder): MailOrder => ({
@@ -50,7 +50,8 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
     async statusMoved(tx, after) {
       const m =
         after.status === "shipped" ? templates.orderShipped(after, publicUrl) : after.status === "cancelled" ? templates.orderCancelled(after, publicUrl) : undefined;
-      if (!m) return;
+      // An order whose customer deleted their account has nobody to tell.
+      if (!m || after.userId === null) return;
       await tx.execute(sql`
         insert into ${mailOutbox} ("to", subject, text, html, kind)
         select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where id = ${after.userId}`);

@@ -13,8 +13,8 @@ import type { OrderInput, Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
-import { profiles, tools } from "../db/schema";
-import { ApiError, conflict, notFound } from "../http/errors";
+import { profiles, tools, user } from "../db/schema";
+import { ApiError, conflict, notFound, unauthorized } from "../http/errors";
 import { allocate, type Decision } from "./allocate";
 import type { OrderMail } from "../mail/outbox";
 import { insertOrders } from "./service";
@@ -24,6 +24,16 @@ interface Pending {
   quantity: number;
   resolve: (order: Order) => void;
   reject: (error: unknown) => void;
+}
+
+/** Postgres's foreign_key_violation, wherever a driver or Drizzle wrapped it (`cause`). */
+function isForeignKeyViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === "object"; depth++) {
+    if ((current as { code?: unknown }).code === "23503") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** Enough to amortise the flush, small enough to keep one transaction short. */
@@ -62,9 +72,34 @@ export class OrderDesk {
       try {
         await this.serve(toolId, batch);
       } catch (error) {
-        for (const p of batch) p.reject(error);
+        if (!isForeignKeyViolation(error)) {
+          for (const p of batch) p.reject(error);
+          continue;
+        }
+        // An account was deleted while its order waited (decision 0012): that order fails
+        // alone, the others in its batch are served again without it.
+        const live = await this.withoutDeletedAccounts(batch).catch((e: unknown) => {
+          for (const p of batch) p.reject(e);
+          return [];
+        });
+        if (live.length === 0) continue;
+        try {
+          await this.serve(toolId, live);
+        } catch (again) {
+          for (const p of live) p.reject(again);
+        }
       }
     }
+  }
+
+  /** The orders of accounts that still exist; the others are answered 401 (the session outlived its account). */
+  private async withoutDeletedAccounts(batch: Pending[]): Promise<Pending[]> {
+    const ids = [...new Set(batch.map((p) => p.userId))];
+    const existing = new Set((await this.db.select({ id: user.id }).from(user).where(inArray(user.id, ids))).map((u) => u.id));
+    return batch.filter((p) => {
+      if (!existing.has(p.userId)) p.reject(unauthorized());
+      return existing.has(p.userId);
+    });
   }
 
   private async serve(toolId: string, batch: Pending[]): Promise<void> {

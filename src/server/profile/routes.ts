@@ -5,6 +5,8 @@ import { API_TEXT } from "../../contract/texts/api";
 import { ApiError } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import { getProfile, saveProfile } from "./service";
+import { deleteAccount } from "./delete-account";
+import { deleteAccountResponseSchema, deleteAccountSchema } from "../../contract/account-schemas";
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
@@ -53,6 +55,26 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await saveProfile(db, request.viewer.id, request.body);
       return load(request.viewer.id);
+    },
+  );
+
+  app.post(
+    "/me/delete-account",
+    {
+      onRequest: requireProfileOwner,
+      schema: {
+        tags: ["profile"],
+        summary:
+          "Delete the caller's account: `{password}` for an account that has one, else a sign-in at most 5 minutes old. Orders stay for the store's books without the person; reviews stay as 'Former customer'",
+        body: deleteAccountSchema,
+        response: { 200: deleteAccountResponseSchema, ...errorResponses(400, 401, 403, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      await app.confirmOwner(request, request.body.password);
+      await deleteAccount(db, request.viewer.id);
+      await app.endAllSessions(request.viewer.id, reply);
+      return { deleted: true as const };
     },
   );
 };

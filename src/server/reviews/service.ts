@@ -45,7 +45,7 @@ async function verifiedAuthors(db: Db, userIds: (string | null)[]): Promise<Set<
     .selectDistinct({ userId: orders.userId })
     .from(orders)
     .where(and(inArray(orders.userId, ids), eq(orders.status, "delivered")));
-  return new Set(rows.map((row) => row.userId));
+  return new Set(rows.flatMap((row) => (row.userId === null ? [] : [row.userId])));
 }
 
 export async function listReviews(db: Db, query: { page: number; limit: number; cursor?: string | undefined }): Promise<Page<Review>> {

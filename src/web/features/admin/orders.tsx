@@ -51,7 +51,8 @@ export default function OrdersPage() {
               </Link>
             </td>
             <td>{when(o.createdAt)}</td>
-            <td>{o.customer.email}</td>
+            {/* A deleted account's order has no e-mail: 'Former customer' (decision 0012). */}
+            <td>{o.customer.email || o.customer.name}</td>
             <td>{o.lines.map((l) => `${l.name} × ${l.quantity}`).join(", ")}</td>
             <td>{formatDollars(o.total)}</td>
             <td>{ADMIN_TEXT.statuses[o.status]}</td>
@@ -81,7 +82,7 @@ export function OrderPage() {
               <div>
                 <h2 className="text-2xl font-semibold">{T.title(o.number)}</h2>
                 <p>
-                  {o.customer.name} · {o.customer.email} · <span data-testid="order-status">{ADMIN_TEXT.statuses[o.status]}</span>
+                  {o.customer.email ? `${o.customer.name} · ${o.customer.email}` : o.customer.name} · <span data-testid="order-status">{ADMIN_TEXT.statuses[o.status]}</span>
                 </p>
               </div>
               <section aria-label={T.moves}>

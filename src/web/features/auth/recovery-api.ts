@@ -1,4 +1,4 @@
-import type { ChangePasswordInput } from "../../../contract/account-schemas";
+import type { ChangePasswordInput, DeleteAccountInput } from "../../../contract/account-schemas";
 import { api } from "../../lib/api";
 
 export const requestPasswordReset = (email: string) => api.post<unknown>("/api/auth/request-password-reset", { email, redirectTo: "/reset-password" });
@@ -19,3 +19,7 @@ export const listSessions = () => api.get<DeviceSession[]>("/api/auth/list-sessi
 export const revokeSession = (token: string) => api.post<unknown>("/api/auth/revoke-session", { token });
 export const enableTwoFactor = (password: string) => api.post<{ totpURI: string; backupCodes: string[] }>("/api/auth/two-factor/enable", { password });
 export const disableTwoFactor = (password: string) => api.post<unknown>("/api/auth/two-factor/disable", { password });
+
+/** The account's ways to sign in: "credential" (a password) and/or "google". */
+export const listSignInMethods = () => api.get<{ providerId: string }[]>("/api/auth/list-accounts");
+export const deleteAccount = (input: DeleteAccountInput) => api.post<{ deleted: true }>("/api/me/delete-account", input);

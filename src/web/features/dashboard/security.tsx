@@ -1,19 +1,34 @@
 /**
  * My Profile's Security section: whether the e-mail is verified (and the link again), change
  * password (other devices signed out), signed-in devices with 'Sign out' each (bearer tokens
- * included: they are sessions), and two-step sign-in with an authenticator app. The QR code's
+ * included: they are sessions), two-step sign-in with an authenticator app, and deleting the
+ * account (the password, or a fresh Google sign-in, then a confirm dialog). The QR code's
  * library is loaded only when a customer turns two-step sign-in on.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router";
 import { useForm } from "react-hook-form";
 import { toast } from "react-toastify";
-import { changePasswordSchema, passwordOnlySchema, twoFactorCodeSchema, type ChangePasswordInput, type PasswordOnlyInput, type TwoFactorCodeInput } from "../../../contract/account-schemas";
+import { changePasswordSchema, passwordOnlySchema, type DeleteAccountInput, twoFactorCodeSchema, type ChangePasswordInput, type PasswordOnlyInput, type TwoFactorCodeInput } from "../../../contract/account-schemas";
 import { RECOVERY_TEXT, SECURITY_TEXT as T } from "../../../contract/texts/account";
 import { ApiRequestError } from "../../lib/api";
-import { PERSONAL_KEY, sessionQuery, useSession } from "../../lib/session";
-import { authErrorMessage, changePassword, disableTwoFactor, enableTwoFactor, listSessions, revokeSession, sendVerification, verifyTotp } from "../auth";
+import { announceSession, PERSONAL_KEY, sessionQuery, useSession } from "../../lib/session";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
+import {
+  authErrorMessage,
+  changePassword,
+  deleteAccount,
+  disableTwoFactor,
+  enableTwoFactor,
+  listSessions,
+  listSignInMethods,
+  revokeSession,
+  sendVerification,
+  signInWithGoogle,
+  verifyTotp,
+} from "../auth";
 
 const message = (e: unknown) => (e instanceof ApiRequestError && e.code === "INVALID_PASSWORD" ? T.wrongPassword : authErrorMessage(e));
 
@@ -29,6 +44,7 @@ export function SecuritySection() {
       <ChangePassword />
       <Devices />
       <TwoFactor enabled={Boolean(user.twoFactorEnabled)} />
+      <DeleteAccount />
     </section>
   );
 }
@@ -195,6 +211,92 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
           </button>
         </form>
       )}
+    </div>
+  );
+}
+
+/** The server's reason in the customer's words: a wrong password, a stale Google sign-in, the last admin. */
+const deleteMessage = (e: unknown) => (e instanceof ApiRequestError && e.status !== 429 && e.status !== 0 && e.code !== "INVALID_PASSWORD" ? e.message : message(e));
+
+function DeleteAccount() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const methods = useQuery({ queryKey: [PERSONAL_KEY, "sign-in-methods"], queryFn: listSignInMethods });
+  const hasPassword = (methods.data ?? []).some((m) => m.providerId === "credential");
+  const [asking, setAsking] = useState<DeleteAccountInput | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const deleted = useRef(false);
+  useEffect(
+    () => () => {
+      if (!deleted.current) return;
+      queryClient.setQueryData(sessionQuery.queryKey, null);
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === PERSONAL_KEY });
+      announceSession("signed-out");
+    },
+    [queryClient],
+  );
+  const form = useForm<PasswordOnlyInput>({ resolver: zodResolver(passwordOnlySchema), defaultValues: { password: "" } });
+  const { errors } = form.formState;
+  const mutation = useMutation({
+    mutationFn: deleteAccount,
+    onSuccess: () => {
+      setAsking(null);
+      deleted.current = true;
+      // Home first; the session is forgotten once this page has gone (below): forgotten while
+      // the protected page is still shown, it would send the browser to /login instead.
+      void navigate("/", { replace: true });
+    },
+    onError: (e) => {
+      setAsking(null);
+      setProblem(deleteMessage(e));
+    },
+  });
+  const ask = (input: DeleteAccountInput) => {
+    setProblem(null);
+    setAsking(input);
+  };
+  if (!methods.data) return null;
+  return (
+    <div className="flex flex-col gap-3" data-testid="delete-account">
+      <h4 className="font-semibold">{T.deleteHeading}</h4>
+      <p className="text-sm">{T.deleteIntro}</p>
+      {hasPassword ? (
+        <form noValidate className="flex flex-wrap items-end gap-2" aria-label={T.deleteHeading} onSubmit={form.handleSubmit((v) => ask({ password: v.password }))}>
+          <label className="block">
+            <span className="mb-1 block text-sm font-medium">{T.password}</span>
+            <input type="password" autoComplete="current-password" className="input input-bordered" {...form.register("password")} />
+            {errors.password && <span role="alert" className="text-error mt-1 block text-sm">{errors.password.message}</span>}
+          </label>
+          <button type="submit" className="btn btn-error btn-outline" disabled={mutation.isPending}>
+            {T.deleteButton}
+          </button>
+        </form>
+      ) : (
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="text-sm">{T.deleteWithGoogle}</p>
+          <button type="button" className="btn btn-sm" onClick={() => void signInWithGoogle("/dashboard/profile").catch((e: unknown) => setProblem(authErrorMessage(e)))}>
+            {T.signInWithGoogleAgain}
+          </button>
+          <button type="button" className="btn btn-error btn-outline" disabled={mutation.isPending} onClick={() => ask({})}>
+            {T.deleteButton}
+          </button>
+        </div>
+      )}
+      {problem && (
+        <p role="alert" className="text-error text-sm" data-testid="delete-account-error">
+          {problem}
+        </p>
+      )}
+      <ConfirmDialog
+        open={asking !== null}
+        question={T.deleteQuestion}
+        description={T.deleteIntro}
+        confirmLabel={T.deleteConfirm}
+        cancelLabel={T.deleteCancel}
+        busy={mutation.isPending}
+        onConfirm={() => asking && mutation.mutate(asking)}
+        onCancel={() => setAsking(null)}
+      />
     </div>
   );
 }
