@@ -6,8 +6,7 @@
  * Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:checkout
  */
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import { databaseCpu, databaseCpuBetween, ms, signUpForToken, startBenchServer } from "./support";
+import { databaseCpu, databaseCpuBetween, LeanConnection, ms, signUpForToken, startBenchServer } from "./support";
 
 if (!process.env.DATABASE_URL) {
   console.error("bench:checkout needs DATABASE_URL (a Postgres server; a fresh database is created and dropped).");
@@ -24,39 +23,21 @@ const server = await startBenchServer({ ADMIN_EMAILS: ADMIN, SEED: "false" });
 
 const signUp = (email: string) => signUpForToken(server.url, email);
 
-// node:http on a keep-alive agent: fetch costs the load generator as much CPU as the store
-// spends serving the request, and on two cores that CPU is taken from the store.
-const agent = new http.Agent({ keepAlive: true, maxSockets: CUSTOMERS + 1 });
-const call = (token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; json: Record<string, unknown> }>((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      `${server.url}${path}`,
-      {
-        method,
-        agent,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown> }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
+// One lean keep-alive connection per customer (support.ts): the load generator's CPU is taken
+// from the store on two cores.
+const connections: LeanConnection[] = [];
+const connectionFor = (token: string) => {
+  const connection = new LeanConnection(server.url);
+  connections.push(connection);
+  const authorization = `Bearer ${token}`;
+  return (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => connection.json(method, path, { authorization, ...headers }, body);
+};
 
 try {
-  const adminToken = await signUp(ADMIN);
+  const admin = connectionFor(await signUp(ADMIN));
   const toolIds: string[] = [];
   for (let i = 0; i < HOT_TOOLS; i++) {
-    const { json } = await call(adminToken, "POST", "/api/tool", {
+    const { json } = await admin("POST", "/api/tool", {
       name: `Hot tool ${i}`,
       image: "/images/tools/cordless-drill.svg",
       price: 19.5 + i,
@@ -68,14 +49,14 @@ try {
     if (typeof json._id !== "string") throw new Error(`could not create a tool: ${JSON.stringify(json)}`);
     toolIds.push(json._id);
   }
-  const tokens = await Promise.all(Array.from({ length: CUSTOMERS }, (_, i) => signUp(`shopper${i}@bench.example`)));
+  const customers = (await Promise.all(Array.from({ length: CUSTOMERS }, (_, i) => signUp(`shopper${i}@bench.example`)))).map(connectionFor);
 
   const cpuBefore = { server: server.cpuSeconds(), database: await databaseCpu(server.databaseUrl), load: process.cpuUsage() };
   const latencies: number[] = [];
   const failures = new Map<string, number>();
   const deadline = Date.now() + DURATION * 1000;
   await Promise.all(
-    tokens.map(async (token, c) => {
+    customers.map(async (call, c) => {
       for (let round = 0; Date.now() < deadline; round++) {
         // Three of the hot tools, in an order of this customer's own, put in the cart in one
         // call (as a visitor's cart joins at sign-in); the answer is the cart with its version.
@@ -83,10 +64,9 @@ try {
           toolId: toolIds[(c + round + k * (1 + (c % 2))) % toolIds.length] as string,
           quantity: 1 + ((c + k) % 3),
         }));
-        const cart = await call(token, "POST", "/api/cart/merge", { lines });
+        const cart = await call("POST", "/api/cart/merge", { lines });
         const started = performance.now();
         const res = await call(
-          token,
           "POST",
           "/api/checkout",
           { address: "1 Bench St", phone: "555 0100", paymentMethod: "cash_on_delivery", cartVersion: cart.json.version },
@@ -137,6 +117,6 @@ try {
   console.error(error);
   process.exitCode = 1;
 } finally {
-  agent.destroy();
+  for (const connection of connections) connection.close();
   await server.close();
 }
