@@ -99,13 +99,13 @@ export async function signUpForToken(serverUrl: string, email: string): Promise<
 /**
  * A lean HTTP/1.1 keep-alive client for the load generator: one socket per caller, one request
  * in flight on it, the request written as one string and the answer read by its Content-Length.
- * On two cores the generator's CPU is taken from the store; node:http spends ~4x as much a call
- * (agents, header objects, streams), and fetch more. Enough for the store's JSON answers, not a
- * general client (no chunked bodies, no redirects).
+ * On two cores the generator's CPU is taken from the store; node:http spent about twice as much
+ * a round (agents, header objects, streams). Enough for the store's JSON answers, not a general
+ * client (no chunked bodies, no redirects).
  */
 export class LeanConnection {
   private readonly socket: Socket;
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private waiting: { resolve: (r: { status: number; body: string }) => void; reject: (e: Error) => void } | undefined;
   private readonly host: string;
 
