@@ -1,6 +1,8 @@
 /**
  * Shared by the benchmarks: the real app in its own process, on a throw-away database.
  * BENCH_CPU_PROF=<folder> writes the server's CPU profile there (open it in Chrome DevTools).
+ * The server runs bundled by esbuild as `npm start` runs it (scripts/build-server.mjs), or
+ * from the sources under tsx with BENCH_SERVER=tsx.
  */
 import { fork } from "node:child_process";
 import { connect, type Socket } from "node:net";
@@ -13,8 +15,10 @@ export async function startBenchServer(env: Record<string, string> = {}) {
   // or a PGlite DATA_DIR, as bench/scale.ts does with its filled one).
   const ownDatabase = env.DATABASE_URL !== undefined || env.DATA_DIR !== undefined;
   const pgDb = process.env.DATABASE_URL && !ownDatabase ? await createPostgresDatabase() : undefined;
-  const child = fork(path.join(import.meta.dirname, "server-process.ts"), {
-    execArgv: ["--import", "tsx", ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+  const fromSources = process.env.BENCH_SERVER === "tsx";
+  const entry = fromSources ? path.join(import.meta.dirname, "server-process.ts") : await bundleServer();
+  const child = fork(entry, {
+    execArgv: [...(fromSources ? ["--import", "tsx"] : []), ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     env: { ...process.env, BENCH_ENV: JSON.stringify({ ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -35,6 +39,14 @@ export async function startBenchServer(env: Record<string, string> = {}) {
       await pgDb?.drop();
     },
   };
+}
+
+/** bench/server-process.ts bundled as scripts/build-server.mjs bundles the server (dist/bench/, so the app finds its root). */
+async function bundleServer(): Promise<string> {
+  const { build } = await import("esbuild");
+  const outfile = path.join(import.meta.dirname, "..", "dist", "bench", "server-process.mjs");
+  await build({ entryPoints: [path.join(import.meta.dirname, "server-process.ts")], outfile, bundle: true, platform: "node", target: "node20", format: "esm", packages: "external", logLevel: "warning" });
+  return outfile;
 }
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
