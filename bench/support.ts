@@ -1,8 +1,11 @@
 /**
  * Shared by the benchmarks: the real app in its own process, on a throw-away database.
  * BENCH_CPU_PROF=<folder> writes the server's CPU profile there (open it in Chrome DevTools).
+ * The server runs bundled by esbuild as `npm start` runs it (scripts/build-server.mjs), or
+ * from the sources under tsx with BENCH_SERVER=tsx.
  */
 import { fork } from "node:child_process";
+import { connect, type Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createPostgresDatabase } from "../src/server/test-support";
@@ -12,8 +15,10 @@ export async function startBenchServer(env: Record<string, string> = {}) {
   // or a PGlite DATA_DIR, as bench/scale.ts does with its filled one).
   const ownDatabase = env.DATABASE_URL !== undefined || env.DATA_DIR !== undefined;
   const pgDb = process.env.DATABASE_URL && !ownDatabase ? await createPostgresDatabase() : undefined;
-  const child = fork(path.join(import.meta.dirname, "server-process.ts"), {
-    execArgv: ["--import", "tsx", ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+  const fromSources = process.env.BENCH_SERVER === "tsx";
+  const entry = fromSources ? path.join(import.meta.dirname, "server-process.ts") : await bundleServer();
+  const child = fork(entry, {
+    execArgv: [...(fromSources ? ["--import", "tsx"] : []), ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     env: { ...process.env, BENCH_ENV: JSON.stringify({ ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -34,6 +39,14 @@ export async function startBenchServer(env: Record<string, string> = {}) {
       await pgDb?.drop();
     },
   };
+}
+
+/** bench/server-process.ts bundled as scripts/build-server.mjs bundles the server (dist/bench/, so the app finds its root). */
+async function bundleServer(): Promise<string> {
+  const { build } = await import("esbuild");
+  const outfile = path.join(import.meta.dirname, "..", "dist", "bench", "server-process.mjs");
+  await build({ entryPoints: [path.join(import.meta.dirname, "server-process.ts")], outfile, bundle: true, platform: "node", target: "node20", format: "esm", packages: "external", logLevel: "warning" });
+  return outfile;
 }
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -93,4 +106,71 @@ export async function signUpForToken(serverUrl: string, email: string): Promise<
     body: JSON.stringify({ email }),
   });
   return ((await tokenRes.json()) as { token: string }).token;
+}
+
+/**
+ * A lean HTTP/1.1 keep-alive client for the load generator: one socket per caller, one request
+ * in flight on it, the request written as one string and the answer read by its Content-Length.
+ * On two cores the generator's CPU is taken from the store; node:http spent about twice as much
+ * a round (agents, header objects, streams). Enough for the store's JSON answers, not a general
+ * client (no chunked bodies, no redirects).
+ */
+export class LeanConnection {
+  private readonly socket: Socket;
+  private buffer: Buffer = Buffer.alloc(0);
+  private waiting: { resolve: (r: { status: number; body: string }) => void; reject: (e: Error) => void } | undefined;
+  private readonly host: string;
+
+  constructor(serverUrl: string) {
+    const url = new URL(serverUrl);
+    this.host = url.host;
+    this.socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true });
+    this.socket.on("data", (chunk: Buffer) => this.onData(chunk));
+    this.socket.on("error", (error) => this.fail(error));
+    this.socket.on("close", () => this.fail(new Error("connection closed")));
+  }
+
+  request(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+    if (this.waiting) return Promise.reject(new Error("one request at a time on a LeanConnection"));
+    let head = `${method} ${path} HTTP/1.1\r\nhost: ${this.host}\r\n`;
+    for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
+    if (body !== undefined) head += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`;
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.socket.write(`${head}\r\n${body ?? ""}`);
+    });
+  }
+
+  /** JSON in, JSON out. */
+  async json(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+    const res = await this.request(method, path, headers, body === undefined ? undefined : JSON.stringify(body));
+    return { status: res.status, json: (res.body ? JSON.parse(res.body) : {}) as Record<string, unknown> };
+  }
+
+  close(): void {
+    this.socket.removeAllListeners("close");
+    this.socket.destroy();
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const end = this.buffer.indexOf("\r\n\r\n");
+    if (end < 0) return;
+    const head = this.buffer.toString("latin1", 0, end);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (!length) return this.fail(new Error(`no content-length in ${head.split("\r\n")[0] ?? ""}`));
+    const total = end + 4 + Number(length[1]);
+    if (this.buffer.length < total) return;
+    const body = this.buffer.toString("utf8", end + 4, total);
+    this.buffer = this.buffer.subarray(total);
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.resolve({ status: Number(head.slice(9, 12)), body });
+  }
+
+  private fail(error: Error): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.reject(error);
+  }
 }

@@ -202,6 +202,36 @@ describe.each(drivers())("cart and checkout API on %s", (driver) => {
     expect((await c.get("/api/order")).json()).toEqual([]);
   });
 
+  it("gives a refused checkout's key back, also when another checkout of its batch made an order", async () => {
+    const tool = await newTool(10);
+    const short = await newTool(10);
+    const first = await customer();
+    const good = await customer();
+    const bad = await customer();
+    await first.put(`/api/cart/lines/${tool._id}`, { quantity: 1 });
+    await good.put(`/api/cart/lines/${tool._id}`, { quantity: 2 });
+    await bad.put(`/api/cart/lines/${short._id}`, { quantity: 5 });
+    await admin.put(`/api/tool/${short._id}`, { availableQuantity: 3 });
+    const key = randomUUID();
+    // Sent together: while the first one's transaction runs, the other two wait for the next
+    // batch, which writes one order and gives one key back.
+    const [opened, placed, refused] = await Promise.all([
+      checkout(first, { ...DELIVERY, cartVersion: (await cartOf(first)).version }),
+      checkout(good, { ...DELIVERY, cartVersion: (await cartOf(good)).version }),
+      checkout(bad, { ...DELIVERY, cartVersion: (await cartOf(bad)).version }, key),
+    ]);
+    expect([opened.statusCode, placed.statusCode, refused.statusCode]).toEqual([201, 201, 409]);
+    expect(refused.json().error).toBe("CART_PROBLEMS");
+
+    // The customer fixes the line and sends the same key again: a new attempt, not a replay.
+    await bad.put(`/api/cart/lines/${short._id}`, { quantity: 3 });
+    const retried = await checkout(bad, { ...DELIVERY, cartVersion: (await cartOf(bad)).version }, key);
+    expect(retried.statusCode).toBe(201);
+    expect(retried.headers["idempotent-replayed"]).toBeUndefined();
+    expect([await stock(tool._id), await stock(short._id)]).toEqual([7, 0]);
+    expect((await bad.get("/api/order")).json()).toHaveLength(1);
+  });
+
   it("refuses an empty cart, a cart changed elsewhere, bad delivery details and a missing key", async () => {
     const tool = await newTool(10);
     const c = await customer();

@@ -19,9 +19,13 @@
  * - An `Idempotency-Key` is claimed first in the transaction, so a retry (a double click, a
  *   lost answer) waits for the first attempt and then returns its order; the same key with
  *   another body is refused (409). A refused checkout gives its key back.
+ *
+ * A batch costs three statements whatever its size: checkout_lock (migration 0005: keys, carts,
+ * tools, in that order), the writes (orders with their lines, history and stock movements, the
+ * new stock, the emptied cart lines, the keys, the profiles) and the order mail.
  */
-import { createHash } from "node:crypto";
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { createHash, randomUUID } from "node:crypto";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { dollarsToCents } from "../../contract/money";
 import type { CheckoutResult, Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
@@ -115,21 +119,33 @@ export class CheckoutDesk {
   }
 }
 
-/** One batch in one transaction; returns each checkout's outcome in batch order. */
+/** What checkout_lock (migration 0005) answers: the claimed keys, the locked carts and tools. */
+interface Locked {
+  claimed: [string, string][];
+  carts: [string, string, number][];
+  tools: { id: string; name: string; price_cents: number; available_quantity: number; minimum_quantity: number; active: boolean }[];
+}
+type CartRow = { userId: string; toolId: string; quantity: number };
+type LockedTool = { id: string; name: string; priceCents: number; availableQuantity: number; minimumQuantity: number; active: boolean };
+
+/**
+ * One batch in one transaction; returns each checkout's outcome in batch order. Round trips:
+ * the locks (one function call), the writes (one statement), the mail (one), whatever the batch.
+ */
 async function serveBatch(tx: Tx, batch: Pending[]): Promise<Settled[]> {
   const settled: (Settled | undefined)[] = batch.map(() => undefined);
 
-  // 1. Claim the keys. A key already claimed is a retry: of a checkout in this batch (it
-  //    shares that one's outcome) or of an earlier one (its order is returned).
-  const claimed = new Set(
-    (
-      await tx
-        .insert(idempotencyKeys)
-        .values(batch.map((p) => ({ userId: p.userId, key: p.key, requestHash: p.hash })))
-        .onConflictDoNothing()
-        .returning({ userId: idempotencyKeys.userId, key: idempotencyKeys.key })
-    ).map(keyOf),
-  );
+  // 1. Claim the keys, then lock the customers' carts, then their tools in id order. A key
+  //    already claimed is a retry: of a checkout in this batch (it shares that one's outcome)
+  //    or of an earlier one (its order is returned).
+  const keys = JSON.stringify(batch.map((p) => ({ user_id: p.userId, key: p.key, request_hash: p.hash })));
+  const users = JSON.stringify([...new Set(batch.map((p) => p.userId))]);
+  const result = await tx.execute(sql`select checkout_lock(${keys}::jsonb, array(select jsonb_array_elements_text(${users}::jsonb))) as locked`);
+  const raw = (result as unknown as { rows: { locked: Locked | string }[] }).rows[0]?.locked;
+  if (raw === undefined) throw new Error("checkout_lock answered nothing");
+  const locked = typeof raw === "string" ? (JSON.parse(raw) as Locked) : raw;
+
+  const claimed = new Set(locked.claimed.map(([userId, key]) => keyOf({ userId, key })));
   const owner = new Map<string, number>();
   const followers: [number, number][] = [];
   const earlier: number[] = [];
@@ -145,7 +161,7 @@ async function serveBatch(tx: Tx, batch: Pending[]): Promise<Settled[]> {
   await replayEarlier(tx, batch, earlier, settled);
 
   const live = [...owner.values()];
-  if (live.length > 0) await placeOrders(tx, batch, live, settled);
+  if (live.length > 0) await placeOrders(tx, batch, live, settled, locked);
   for (const [i, first] of followers) {
     const result = settled[first] as Settled;
     settled[i] = "ok" in result ? { ok: { ...result.ok, replayed: true } } : result;
@@ -174,17 +190,14 @@ async function replayEarlier(tx: Tx, batch: Pending[], indexes: number[], settle
 }
 
 /** The checkouts that claimed their key: decide, take the stock and write the orders. */
-async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (Settled | undefined)[]): Promise<void> {
-  const users = [...new Set(live.map((i) => (batch[i] as Pending).userId))];
-  // The carts' rows are locked too: two checkouts of one cart cannot both take it.
-  const cartRows = await tx
-    .select()
-    .from(cartLines)
-    .where(inArray(cartLines.userId, users))
-    .orderBy(asc(cartLines.userId), asc(cartLines.addedAt), asc(cartLines.toolId))
-    .for("update");
-  const cartOf = new Map<string, (typeof cartRows)[number][]>();
-  for (const row of cartRows) cartOf.set(row.userId, [...(cartOf.get(row.userId) ?? []), row]);
+async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (Settled | undefined)[], locked: Locked): Promise<void> {
+  // The carts' rows are locked: two checkouts of one cart cannot both take it.
+  const cartOf = new Map<string, CartRow[]>();
+  for (const [userId, toolId, quantity] of locked.carts) {
+    const cart = cartOf.get(userId);
+    if (cart) cart.push({ userId, toolId, quantity });
+    else cartOf.set(userId, [{ userId, toolId, quantity }]);
+  }
 
   // A cart is checked out once: a second checkout of it in the batch finds it empty.
   const taken = new Set<string>();
@@ -200,12 +213,12 @@ async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (S
     }
   }
 
-  const toolIds = [...new Set(candidates.flatMap((i) => (cartOf.get((batch[i] as Pending).userId) ?? []).map((l) => l.toolId)))];
-  // NO KEY UPDATE: the lock an UPDATE of the stock takes anyway. It does not block the key-share
-  // locks that adding a tool to a cart (a foreign key to it) takes, so shoppers filling carts
-  // never wait for a checkout batch, nor it for them.
-  const locked = toolIds.length > 0 ? await tx.select().from(tools).where(inArray(tools.id, toolIds)).orderBy(asc(tools.id)).for("no key update") : [];
-  const toolOf = new Map(locked.map((t) => [t.id, t]));
+  const toolOf = new Map<string, LockedTool>(
+    locked.tools.map((t) => [
+      t.id,
+      { id: t.id, name: t.name, priceCents: t.price_cents, availableQuantity: t.available_quantity, minimumQuantity: t.minimum_quantity, active: t.active },
+    ]),
+  );
   const { decisions, remaining } = allocateCarts(
     toolOf,
     candidates.map((i) => ({ lines: cartOf.get((batch[i] as Pending).userId) ?? [] })),
@@ -219,36 +232,56 @@ async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (S
   });
 
   // Keys of checkouts that made no order are given back: a corrected retry may use them.
-  const unplaced = live.filter((i) => !accepted.includes(i)).map((i) => batch[i] as Pending);
-  if (unplaced.length > 0) {
-    await tx.delete(idempotencyKeys).where(or(...unplaced.map((p) => and(eq(idempotencyKeys.userId, p.userId), eq(idempotencyKeys.key, p.key)))));
-  }
-  if (accepted.length === 0) return;
-
-  // Every tool's new stock in one statement (the rows are locked: these values are current).
-  const changed = locked.filter((tool) => remaining.get(tool.id) !== tool.availableQuantity);
-  if (changed.length > 0) {
-    const stockOf = sql.join(
-      changed.map((tool) => sql`when ${tool.id} then ${remaining.get(tool.id) ?? tool.availableQuantity}::integer`),
-      sql` `,
-    );
-    await tx
-      .update(tools)
-      .set({ availableQuantity: sql`case ${tools.id} ${stockOf} end` })
-      .where(inArray(tools.id, changed.map((tool) => tool.id)));
+  const acceptedSet = new Set(accepted);
+  const unplaced = JSON.stringify(live.filter((i) => !acceptedSet.has(i)).map((i) => ({ user_id: (batch[i] as Pending).userId, key: (batch[i] as Pending).key })));
+  const giveBack = sql`given_back as (
+      delete from ${idempotencyKeys} k using jsonb_to_recordset(${unplaced}::jsonb) as u(user_id text, key text)
+       where k.user_id = u.user_id and k.key = u.key)`;
+  if (accepted.length === 0) {
+    await tx.execute(sql`with ${giveBack} select 1`);
+    return;
   }
 
   const drafts = accepted.map((i) => {
     const p = batch[i] as Pending;
     const lines = (cartOf.get(p.userId) ?? []).map((line) => {
-      const tool = toolOf.get(line.toolId) as (typeof locked)[number];
+      const tool = toolOf.get(line.toolId) as LockedTool;
       return { toolId: tool.id, toolName: tool.name, quantity: line.quantity, unitPriceCents: tool.priceCents, lineTotalCents: tool.priceCents * line.quantity };
     });
-    return { p, lines, totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0) };
+    return { p, id: randomUUID(), lines, totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0) };
   });
+
+  // Everything else the batch writes travels with its orders, in the same statement:
+  // - every tool's new stock (the rows are locked: these values are current);
+  const stock = JSON.stringify(locked.tools.filter((t) => remaining.get(t.id) !== t.available_quantity).map((t) => ({ id: t.id, quantity: remaining.get(t.id) })));
+  // - the ordered lines leave the carts, by their keys (a line added meanwhile in another tab stays);
+  const ordered = JSON.stringify(drafts.flatMap(({ p, lines }) => lines.map((l) => ({ user_id: p.userId, tool_id: l.toolId }))));
+  // - each key now names its order;
+  const keyed = JSON.stringify(drafts.map(({ p, id }) => ({ user_id: p.userId, key: p.key, order_id: id })));
+  // - one delivery per customer saved to My Profile (their last checkout in the batch wins, as it would one by one).
+  const deliveries = JSON.stringify([
+    ...new Map(drafts.filter(({ p }) => p.input.saveToProfile).map(({ p }) => [p.userId, { user_id: p.userId, address: p.input.address, phone: p.input.phone }])).values(),
+  ]);
+  const alongside = [
+    giveBack,
+    sql`stock as (
+      update ${tools} t set available_quantity = s.quantity from jsonb_to_recordset(${stock}::jsonb) as s(id text, quantity integer)
+       where t.id = s.id)`,
+    sql`emptied as (
+      delete from ${cartLines} c using jsonb_to_recordset(${ordered}::jsonb) as d(user_id text, tool_id text)
+       where c.user_id = d.user_id and c.tool_id = d.tool_id)`,
+    sql`keyed as (
+      update ${idempotencyKeys} k set order_id = r.order_id from jsonb_to_recordset(${keyed}::jsonb) as r(user_id text, key text, order_id text)
+       where k.user_id = r.user_id and k.key = r.key)`,
+    sql`saved as (
+      insert into ${profiles} (user_id, address, phone)
+      select d.user_id, d.address, d.phone from jsonb_to_recordset(${deliveries}::jsonb) as d(user_id text, address text, phone text)
+      on conflict (user_id) do update set address = excluded.address, phone = excluded.phone, updated_at = now())`,
+  ];
   const placed = await insertOrders(
     tx,
-    drafts.map(({ p, lines }) => ({
+    drafts.map(({ p, id, lines }) => ({
+      id,
       userId: p.userId,
       address: p.input.address,
       phone: p.input.phone,
@@ -256,27 +289,8 @@ async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (S
       note: p.input.note,
       lines,
     })),
+    alongside,
   );
-
-  // The ordered lines leave the carts, by their keys (a line added meanwhile in another tab stays).
-  const ordered = drafts.flatMap(({ p, lines }) => lines.map((l) => sql`(${p.userId}, ${l.toolId})`));
-  await tx.delete(cartLines).where(sql`(${cartLines.userId}, ${cartLines.toolId}) in (${sql.join(ordered, sql`, `)})`);
-  // Each key now names its order.
-  await tx
-    .insert(idempotencyKeys)
-    .values(drafts.map(({ p }, k) => ({ userId: p.userId, key: p.key, requestHash: p.hash, orderId: placed[k]?._id ?? null })))
-    .onConflictDoUpdate({ target: [idempotencyKeys.userId, idempotencyKeys.key], set: { orderId: sql`excluded.order_id` } });
-
-  // One delivery per customer (their last checkout in the batch wins, as it would one by one).
-  const deliveries = new Map(
-    drafts.filter(({ p }) => p.input.saveToProfile).map(({ p }) => [p.userId, { userId: p.userId, address: p.input.address, phone: p.input.phone }]),
-  );
-  if (deliveries.size > 0) {
-    await tx
-      .insert(profiles)
-      .values([...deliveries.values()])
-      .onConflictDoUpdate({ target: profiles.userId, set: { address: sql`excluded.address`, phone: sql`excluded.phone`, updatedAt: new Date() } });
-  }
 
   drafts.forEach(({ p, totalCents }, k) => {
     const i = accepted[k] as number;

@@ -106,33 +106,15 @@ export async function clearCart(db: Db | Tx, userId: string): Promise<void> {
  * capped at the stock; tools that are gone are left out. One statement, one round trip: the
  * upsert (atomic per line, so two tabs merging at once cannot lose a line) and the read of the
  * whole cart, its lines as the upsert left them and the others as they were. The lines travel
- * as one JSON parameter.
+ * as one JSON parameter. The statement lives in the function cart_merge (migration 0005), so
+ * Postgres plans it once per connection, not on every call (a hot path: the cart's refill).
  */
 export async function mergeCart(db: Db, userId: string, input: CartMergeInput): Promise<Cart> {
   const wanted = new Map<string, number>();
   for (const line of input.lines) wanted.set(line.toolId, (wanted.get(line.toolId) ?? 0) + line.quantity);
   if (wanted.size === 0) return getCart(db, userId);
   const lines = JSON.stringify([...wanted].map(([tool_id, quantity]) => ({ tool_id, quantity })));
-  // mergedQuantity() in SQL: least(mine + theirs, stock); a tool out of stock adds nothing.
-  const result = await db.execute(sql`
-    with merged as (
-      insert into ${cartLines} (user_id, tool_id, quantity)
-      select ${userId}, t.id, least(w.quantity, t.available_quantity)
-        from jsonb_to_recordset(${lines}::jsonb) as w(tool_id text, quantity integer)
-        join ${tools} t on t.id = w.tool_id and t.active
-       where least(w.quantity, t.available_quantity) >= 1
-      on conflict (user_id, tool_id) do update
-        set quantity = least(cart_lines.quantity + excluded.quantity, (select s.available_quantity from ${tools} s where s.id = excluded.tool_id))
-      returning tool_id, quantity, created_at
-    ), cart as (
-      select tool_id, quantity, created_at from merged
-      union all
-      select c.tool_id, c.quantity, c.created_at from ${cartLines} c
-       where c.user_id = ${userId} and c.tool_id not in (select tool_id from merged)
-    )
-    select cart.quantity, t.id, t.name, t.image, t.price_cents, t.minimum_quantity, t.available_quantity, t.active
-      from cart join ${tools} t on t.id = cart.tool_id
-     order by cart.created_at, cart.tool_id`);
+  const result = await db.execute(sql`select * from cart_merge(${userId}, ${lines}::jsonb)`);
   type Row = { quantity: number; id: string; name: string; image: string; price_cents: number; minimum_quantity: number; available_quantity: number; active: boolean };
   return cartOf(
     (result as unknown as { rows: Row[] }).rows.map((r) => ({

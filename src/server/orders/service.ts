@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { PaymentMethod } from "../../contract/constants";
 import { centsToDollars } from "../../contract/money";
 import type { Order, OrderEvent } from "../../contract/schemas";
@@ -89,10 +89,13 @@ export interface NewOrder {
  * Writes new orders, their lines and the first step of their history in ONE statement: one
  * round trip while the tools' rows are locked, and three parameters however many orders (the
  * rows travel as JSON), so building the query costs the same for one order as for a batch of
- * two hundred. Ids are made here, numbers by the database. Nothing else is read back: the
- * answer is built from what was written (a hot path: both order desks call it for every batch).
+ * two hundred. Ids are made here (or by the caller), numbers by the database. Nothing else is
+ * read back: the answer is built from what was written (a hot path: both order desks call it for
+ * every batch). `alongside`: more data-modifying CTEs (`name as (...)`) run by the same
+ * statement, so a caller's other writes cost no round trip of their own; they see the
+ * statement's snapshot, not the new orders (reference them by the ids the caller made).
  */
-export async function insertOrders(tx: Tx, drafts: NewOrder[]): Promise<Order[]> {
+export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string })[], alongside: SQL[] = []): Promise<Order[]> {
   if (drafts.length === 0) return [];
   const createdAt = new Date();
   const at = createdAt.toISOString();
@@ -100,7 +103,7 @@ export async function insertOrders(tx: Tx, drafts: NewOrder[]): Promise<Order[]>
     const first = draft.lines[0];
     if (!first) throw new Error("an order needs at least one line");
     return {
-      id: randomUUID(),
+      id: draft.id ?? randomUUID(),
       user_id: draft.userId,
       tool_id: first.toolId,
       tool_name: first.toolName,
@@ -145,7 +148,7 @@ export async function insertOrders(tx: Tx, drafts: NewOrder[]): Promise<Order[]>
       select r.tool_id, -r.quantity, 'order', o.id, o.user_id, ${at}::timestamptz
         from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as r(order_id text, tool_id text, quantity integer)
         join o on o.id = r.order_id
-    )
+    )${alongside.length > 0 ? sql`, ${sql.join(alongside, sql`, `)}` : sql``}
     select id, number from o`);
   const numberOf = new Map((result as unknown as { rows: { id: string; number: number | string }[] }).rows.map((r) => [r.id, Number(r.number)]));
   return drafts.map((draft, i) => {
