@@ -2,7 +2,7 @@
  * Public pages rendered on the server (src/web/entry-server.tsx) into the built index.html:
  * the page's own head (title, description, canonical, OpenGraph, Twitter, JSON-LD), its
  * HTML in #root, its data for the browser's hydration, and the loader (src/web/boot.ts) that
- * asks for the app and its route's chunk once the page is painted. The finished page is kept compressed for a short while (LIST_CACHE_SECONDS) and
+ * asks for the app and its route's chunks at low priority, one task each. The finished page is kept compressed for a short while (LIST_CACHE_SECONDS) and
  * forgotten when a tool or a review changes, like the lists.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -52,8 +52,8 @@ const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="\/(assets
 
 /**
  * The template with the app's entry and its preloads taken out, and the files they named (the
- * entry first), when the build has the loader (src/web/boot.ts) that asks for them after the
- * first paint; otherwise the template as it is, and no files.
+ * entry first), when the build has the loader (src/web/boot.ts) that asks for them at low
+ * priority; otherwise the template as it is, and no files.
  */
 function deferApp(template: string, manifest: Record<string, ManifestChunk>): { template: string; app: string[]; boot: string | null } {
   const boot = manifest["boot.ts"]?.file ?? null;
@@ -122,35 +122,52 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     },
   };
 
-  /** A route's chunk and what it imports, minus what the app's entry already loads. */
-  function routeModules(pattern: string | null, status: number): string[] {
+  /**
+   * A route's chunk and what it imports, minus what the app's entry already loads, each after the
+   * chunks it imports; `needsEntry`: the chunk imports the app's entry (directly or not).
+   */
+  function routeModules(pattern: string | null, status: number): { file: string; needsEntry: boolean }[] {
     if (pattern === "/") return [];
     const entries = status === 404 && pattern !== "/tools/:id" ? NOT_FOUND_MODULES : ((pattern ? ROUTE_MODULES[pattern] : undefined) ?? NOT_FOUND_MODULES);
-    const files = new Set<string>();
-    const walk = (key: string) => {
+    const files = new Map<string, boolean>();
+    const walk = (key: string): boolean => {
       const chunk = manifest[key];
-      if (!chunk || files.has(chunk.file)) return;
-      files.add(chunk.file);
-      for (const imported of chunk.imports ?? []) walk(imported);
+      if (!chunk) return false;
+      if (key === "index.html" || appModules[0] === chunk.file) return true;
+      const known = files.get(chunk.file);
+      if (known !== undefined) return known;
+      files.set(chunk.file, false);
+      const needsEntry = (chunk.imports ?? []).map(walk).some(Boolean);
+      // Set again: a Map keeps the first insertion's place, so delete to put it after its imports.
+      files.delete(chunk.file);
+      files.set(chunk.file, needsEntry);
+      return needsEntry;
     };
     for (const entry of entries) walk(entry);
-    return [...files].filter((file) => !appModules.includes(file) && !template.includes(`/${file}"`));
+    return [...files].filter(([file]) => !appModules.includes(file) && !template.includes(`/${file}"`)).map(([file, needsEntry]) => ({ file, needsEntry }));
   }
 
   /**
    * How the page gets its code. With the loader: the loader alone, which asks for the app and the
-   * route's chunks once the page is painted (boot.ts). Without (a template not from the build):
-   * modulepreload links for the route's chunks beside the template's own entry.
+   * route's chunks at low priority and runs them one per task (boot.ts), in an order
+   * where each comes after what it imports: the entry's imports, the route's chunks that do not
+   * need the entry, the entry, the route's chunks that do (so its lazy page is there when
+   * hydration reaches it). Without (a template not from the build): modulepreload links for the
+   * route's chunks beside the template's own entry.
    */
   function scripts(pattern: string | null, status: number): string {
     const route = routeModules(pattern, status);
     if (boot) {
-      // The entry's own imports first, the entry last: each runs in a task of its own (boot.ts).
       const [entry, ...imported] = appModules;
-      const list = (files: string[]) => files.map((file) => `/${file}`).join(" ");
-      return `<script type="module" crossorigin src="/${boot}" data-modules="${list([...imported, entry as string])}" data-preload="${list(route)}"></script>`;
+      const order = [
+        ...imported,
+        ...route.filter((chunk) => !chunk.needsEntry).map((chunk) => chunk.file),
+        entry as string,
+        ...route.filter((chunk) => chunk.needsEntry).map((chunk) => chunk.file),
+      ];
+      return `<script type="module" crossorigin src="/${boot}" data-modules="${order.map((file) => `/${file}`).join(" ")}"></script>`;
     }
-    return route.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join("");
+    return route.map(({ file }) => `<link rel="modulepreload" crossorigin href="/${file}">`).join("");
   }
 
   function documentFor(url: URL, page: RenderedPage): string {
