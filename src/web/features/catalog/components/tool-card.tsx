@@ -23,7 +23,7 @@ export function ToolCard({ tool, headingLevel = 3, className = "", eager = false
   return (
     <article className={`card bg-base-100 border-base-300 border shadow-sm transition hover:shadow-md ${className}`} data-testid="tool-card">
       <figure className="bg-base-200 aspect-[4/3]">
-        <img src={tool.image} srcSet={photoSrcSet(tool.image)} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" alt={tool.name} width={640} height={480} loading={eager ? "eager" : "lazy"} fetchPriority={eager ? "high" : "auto"} className="h-full w-full object-cover" />
+        <img src={tool.image} srcSet={photoSrcSet(tool.image)} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" alt={tool.name} width={640} height={480} loading={eager ? "eager" : "lazy"} fetchPriority={eager ? "high" : "auto"} decoding={eager ? "sync" : "auto"} className="h-full w-full object-cover" />
       </figure>
       <div className="card-body">
         <Heading className="card-title text-lg">
