@@ -56,10 +56,24 @@ export default defineConfig({
     manifest: true,
     // Every browser we support preloads modules itself (Chrome 66, Firefox 115, Safari 17):
     // no polyfill in the home page's budget.
-    modulePreload: { polyfill: false },
+    // A lazy page's import preloads the chunks that page imports, in parallel with the page's own
+    // chunk, but neither that chunk (import() asks for it at once) nor the ones the app's entry
+    // has loaded already (vendor, runtime): shorter dependency lists in the home page's entry.
+    // index.html keeps its preloads of the entry's imports.
+    modulePreload: {
+      polyfill: false,
+      resolveDependencies: (file, deps, { hostType }) =>
+        hostType === "html" ? deps : deps.filter((dep) => dep !== file && !/\/(vendor|rolldown-runtime)-/.test(dep)),
+    },
     // React, the router and what every page uses in one chunk: one download, and one
     // compression context (smaller than the same code split over several chunks).
     rolldownOptions: {
+      // The app (index.html) and the small script server-rendered pages load in its place, which
+      // asks for the app's files at low priority, one task each (src/web/boot.ts, pages/render.ts).
+      input: {
+        index: path.resolve(import.meta.dirname, "src/web/index.html"),
+        boot: path.resolve(import.meta.dirname, "src/web/boot.ts"),
+      },
       output: {
         advancedChunks: {
           groups: [

@@ -4,9 +4,12 @@
 // the home page, the catalogue and a tool page. Prints the four category scores, LCP and CLS.
 // Usage: npm run build && npm run bench:lighthouse
 //        BASE_URL=http://127.0.0.1:3000 npm run bench:lighthouse   (a store already running)
+//        RUNS=3 npm run bench:lighthouse   (each page three times, then the median of each figure)
+//        LH_JSON_DIR=/tmp/lh npm run bench:lighthouse   (also keeps each run's full report)
+//        PAGES=/,/tools/:tool npm run bench:lighthouse   (only these; :tool is the first tool's id)
 // Targets (issue 12): performance ≥ 98, the other three 100, LCP ≤ 1.5 s, CLS ≤ 0.02.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,6 +20,9 @@ import lighthouse from "lighthouse";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const RUNS = Number(process.env.RUNS ?? 1);
+const JSON_DIR = process.env.LH_JSON_DIR;
+if (JSON_DIR) mkdirSync(JSON_DIR, { recursive: true });
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -63,30 +69,42 @@ const chrome = await chromeLauncher.launch({
 let failed = false;
 try {
   const [tool] = await fetch(`${store.url}/api/tool?limit=1`).then((r) => r.json());
-  const pages = ["/", "/tools", `/tools/${tool._id}`, ...(process.env.EXTRA_PAGES ? process.env.EXTRA_PAGES.split(",") : [])];
+  const pages = process.env.PAGES ? process.env.PAGES.split(",").map((p) => p.replace(":tool", tool._id)) : ["/", "/tools", `/tools/${tool._id}`, ...(process.env.EXTRA_PAGES ? process.env.EXTRA_PAGES.split(",") : [])];
   const score = (category) => Math.round((category?.score ?? 0) * 100);
+  const line = (label, r) =>
+    `${label.padEnd(48)} perf ${r.performance}  a11y ${r.accessibility}  bp ${r.bestPractices}  seo ${r.seo}  LCP ${r.lcp.toFixed(2)} s  CLS ${r.cls.toFixed(3)}  FCP ${r.fcp.toFixed(2)} s  TBT ${r.tbt.toFixed(0)} ms`;
   for (const page of pages) {
+    const rows = [];
     for (let run = 0; run < RUNS; run += 1) {
-      const result = await lighthouse(`${store.url}${page}`, { port: chrome.port, output: "json", logLevel: "error" });
+      let result = await lighthouse(`${store.url}${page}`, { port: chrome.port, output: "json", logLevel: "error" });
+      // A trace Chromium failed to record (NO_NAVSTART and the like) measured nothing: once more.
+      for (let retry = 0; result.lhr.runtimeError && retry < 2; retry += 1) {
+        console.log(`    ${page}: ${result.lhr.runtimeError.code}, run again`);
+        result = await lighthouse(`${store.url}${page}`, { port: chrome.port, output: "json", logLevel: "error" });
+      }
       const { categories, audits } = result.lhr;
-      const perf = score(categories.performance);
-      const lcp = audits["largest-contentful-paint"].numericValue / 1000;
-      const cls = audits["cumulative-layout-shift"].numericValue;
+      if (JSON_DIR) writeFileSync(path.join(JSON_DIR, `${page.replace(/[^a-z0-9]+/gi, "_") || "_"}-${run + 1}.json`), result.report);
       const row = {
-        performance: perf,
+        performance: score(categories.performance),
         accessibility: score(categories.accessibility),
-        "best-practices": score(categories["best-practices"]),
+        bestPractices: score(categories["best-practices"]),
         seo: score(categories.seo),
+        lcp: audits["largest-contentful-paint"].numericValue / 1000,
+        cls: audits["cumulative-layout-shift"].numericValue,
+        fcp: audits["first-contentful-paint"].numericValue / 1000,
+        tbt: audits["total-blocking-time"].numericValue,
       };
-      console.log(
-        `${page.padEnd(48)} perf ${row.performance}  a11y ${row.accessibility}  bp ${row["best-practices"]}  seo ${row.seo}  LCP ${lcp.toFixed(2)} s  CLS ${cls.toFixed(3)}  FCP ${(audits["first-contentful-paint"].numericValue / 1000).toFixed(2)} s  TBT ${audits["total-blocking-time"].numericValue.toFixed(0)} ms`,
-      );
+      rows.push(row);
+      console.log(line(page, row));
       const below = Object.entries(categories)
         .filter(([, c]) => c.score !== null && c.score < 1)
         .flatMap(([, c]) => c.auditRefs.filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 0.9).map((ref) => `${ref.id} (${audits[ref.id].displayValue ?? audits[ref.id].score})`));
       if (below.length > 0) console.log(`    below par: ${[...new Set(below)].join(", ")}`);
-      if (perf < 98 || row.accessibility < 100 || row["best-practices"] < 100 || row.seo < 100 || lcp > 1.5 || cls > 0.02) failed = true;
     }
+    // Judged on the median of each figure: one run disturbed by the machine's load is not the page.
+    const mid = Object.fromEntries(Object.keys(rows[0]).map((key) => [key, median(rows.map((r) => r[key]))]));
+    if (RUNS > 1) console.log(line(`  median of ${RUNS}`, mid));
+    if (mid.performance < 98 || mid.accessibility < 100 || mid.bestPractices < 100 || mid.seo < 100 || mid.lcp > 1.5 || mid.cls > 0.02) failed = true;
   }
 } finally {
   await chrome.kill();

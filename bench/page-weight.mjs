@@ -18,7 +18,8 @@ if (!process.argv.includes("--no-build")) {
 const manifest = JSON.parse(readFileSync(path.join(out, ".vite", "manifest.json"), "utf8"));
 const gz = (file) => gzipSync(readFileSync(path.join(out, file))).length;
 
-const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+// The app's entry (index.html); the build's other entry is the loader server-rendered pages start with (boot.ts).
+const entryKey = manifest["index.html"] ? "index.html" : Object.keys(manifest).find((key) => manifest[key].isEntry);
 const js = new Set();
 const css = new Set();
 const visit = (key) => {
@@ -29,6 +30,7 @@ const visit = (key) => {
   for (const imported of chunk.imports ?? []) visit(imported);
 };
 visit(entryKey);
+if (manifest["boot.ts"]) visit("boot.ts");
 
 // What the store really sends: the build's own .br files (vite.config.ts), where a file has one.
 const br = (file) => {

@@ -14,13 +14,16 @@ function pressOnSpace(event: KeyboardEvent<HTMLAnchorElement>) {
   }
 }
 
-/** `headingLevel`: the card's name is a heading one level below the section it sits in. */
-export function ToolCard({ tool, headingLevel = 3, className = "" }: { tool: Tool; headingLevel?: 2 | 3; className?: string }) {
+/**
+ * `headingLevel`: the card's name is a heading one level below the section it sits in.
+ * `eager`: the picture is the page's largest on a phone's first screen: loaded at once, first.
+ */
+export function ToolCard({ tool, headingLevel = 3, className = "", eager = false }: { tool: Tool; headingLevel?: 2 | 3; className?: string; eager?: boolean }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className={`card bg-base-100 border-base-300 border shadow-sm transition hover:shadow-md ${className}`} data-testid="tool-card">
       <figure className="bg-base-200 aspect-[4/3]">
-        <img src={tool.image} srcSet={photoSrcSet(tool.image)} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" alt={tool.name} width={640} height={480} loading="lazy" className="h-full w-full object-cover" />
+        <img src={tool.image} srcSet={photoSrcSet(tool.image)} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" alt={tool.name} width={640} height={480} loading={eager ? "eager" : "lazy"} fetchPriority={eager ? "high" : "auto"} decoding={eager ? "sync" : "auto"} className="h-full w-full object-cover" />
       </figure>
       <div className="card-body">
         <Heading className="card-title text-lg">
@@ -43,13 +46,13 @@ export function ToolCard({ tool, headingLevel = 3, className = "" }: { tool: Too
   );
 }
 
-/** 1, 2 or 3 columns by screen width (spec §9); `phoneCount`: a phone shows only the first few. */
-export function ToolGrid({ tools, headingLevel, phoneCount }: { tools: Tool[]; headingLevel?: 2 | 3; phoneCount?: number }) {
+/** 1, 2 or 3 columns by screen width (spec §9); `phoneCount`: a phone shows only the first few; `eagerFirst`: the grid opens the page. */
+export function ToolGrid({ tools, headingLevel, phoneCount, eagerFirst }: { tools: Tool[]; headingLevel?: 2 | 3; phoneCount?: number; eagerFirst?: boolean }) {
   return (
     <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="tool-grid">
       {tools.map((tool, i) => (
         <HydrationPart key={tool._id}>
-          <ToolCard tool={tool} headingLevel={headingLevel} className={phoneCount !== undefined && i >= phoneCount ? PHONE_HIDDEN : ""} />
+          <ToolCard tool={tool} headingLevel={headingLevel} className={phoneCount !== undefined && i >= phoneCount ? PHONE_HIDDEN : ""} eager={eagerFirst && i === 0} />
         </HydrationPart>
       ))}
     </div>

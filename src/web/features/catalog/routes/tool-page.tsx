@@ -106,6 +106,8 @@ export default function ToolPage() {
             width={640}
             height={480}
             fetchPriority="high"
+            // The largest paint: drawn with the first frame it is ready for, not a frame later.
+            decoding="sync"
             className="w-full"
           />
         </figure>

@@ -78,7 +78,7 @@ export function ToolsPage() {
               <p ref={resultsRef} tabIndex={-1} className="text-base-content/80 mb-4 text-sm outline-none" aria-live="polite">
                 {T.results(data.total, data.exact)}
               </p>
-              <ToolGrid tools={data.items} headingLevel={2} />
+              <ToolGrid tools={data.items} headingLevel={2} eagerFirst />
               {(pages > 1 || page > 1 || next) && (
                 <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
                   <button type="button" className="btn" disabled={page <= 1} onClick={() => goToPage(page - 1)}>

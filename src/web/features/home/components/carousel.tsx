@@ -40,6 +40,8 @@ export function Carousel() {
               height={600}
               className="h-64 w-full object-cover md:h-96"
               fetchPriority={i === 0 ? "high" : "auto"}
+              // The first slide is the largest paint: drawn with the first frame it is ready for.
+              decoding={i === 0 ? "sync" : "async"}
               // Hidden slides load when shown (and are not preloaded with the page).
               loading={i === 0 ? "eager" : "lazy"}
             />
