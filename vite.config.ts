@@ -68,12 +68,6 @@ export default defineConfig({
     // React, the router and what every page uses in one chunk: one download, and one
     // compression context (smaller than the same code split over several chunks).
     rolldownOptions: {
-      // The app (index.html) and the small script server-rendered pages load in its place, which
-      // asks for the app's files at low priority, one task each (src/web/boot.ts, pages/render.ts).
-      input: {
-        index: path.resolve(import.meta.dirname, "src/web/index.html"),
-        boot: path.resolve(import.meta.dirname, "src/web/boot.ts"),
-      },
       output: {
         advancedChunks: {
           groups: [

@@ -18,8 +18,7 @@ if (!process.argv.includes("--no-build")) {
 const manifest = JSON.parse(readFileSync(path.join(out, ".vite", "manifest.json"), "utf8"));
 const gz = (file) => gzipSync(readFileSync(path.join(out, file))).length;
 
-// The app's entry (index.html); the build's other entry is the loader server-rendered pages start with (boot.ts).
-const entryKey = manifest["index.html"] ? "index.html" : Object.keys(manifest).find((key) => manifest[key].isEntry);
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
 const js = new Set();
 const css = new Set();
 const visit = (key) => {
@@ -30,7 +29,6 @@ const visit = (key) => {
   for (const imported of chunk.imports ?? []) visit(imported);
 };
 visit(entryKey);
-if (manifest["boot.ts"]) visit("boot.ts");
 
 // What the store really sends: the build's own .br files (vite.config.ts), where a file has one.
 const br = (file) => {

@@ -1,4 +1,4 @@
-import { StrictMode, startTransition, useEffect } from "react";
+import { StrictMode, useEffect } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { seedFromPage } from "./app/page-state";
@@ -31,11 +31,5 @@ const app = (
 );
 
 // Public pages come rendered from the server (entry-server.tsx): take them over. Signed-in pages come empty.
-// Hydrating inside a transition lets React yield to the browser every few milliseconds (a
-// default-priority hydration runs to the end in one task): the page stays responsive while it is
-// taken over, and a click on a part not yet hydrated hydrates that part first.
-if (serverRendered)
-  startTransition(() => {
-    hydrateRoot(root, app);
-  });
+if (serverRendered) hydrateRoot(root, app);
 else createRoot(root).render(app);

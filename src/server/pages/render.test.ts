@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -217,71 +217,5 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
     const robots = (await app.inject({ url: "/robots.txt" })).body;
     expect(robots).toContain(`Sitemap: ${BASE}/sitemap.xml`);
     for (const prefix of ["/dashboard", "/admin", "/api"]) expect(robots).toContain(`Disallow: ${prefix}`);
-  });
-});
-
-/**
- * With the build's template (entry script and module preloads in the head, boot.ts in the
- * manifest), a server-rendered page starts with the loader alone, which asks for the app once
- * the page is painted; a page the browser renders (signed-in) keeps the app's entry as built.
- */
-describe("the app's code on a server-rendered page", () => {
-  let app: FastifyInstance;
-  let webDir: string;
-  const built = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta name="description" content="x" />
-    <title>Toolyard</title>
-    <script type="module" crossorigin src="/assets/index-E1.js"></script>
-    <link rel="modulepreload" crossorigin href="/assets/rolldown-runtime-R1.js">
-    <link rel="modulepreload" crossorigin href="/assets/vendor-V1.js">
-  </head>
-  <body>
-    <div id="root"></div>
-  </body>
-</html>`;
-  const manifest = {
-    "index.html": { file: "assets/index-E1.js", isEntry: true, imports: ["_rolldown-runtime-R1.js", "_vendor-V1.js"] },
-    "boot.ts": { file: "assets/boot-B1.js", isEntry: true },
-    "_rolldown-runtime-R1.js": { file: "assets/rolldown-runtime-R1.js" },
-    "_vendor-V1.js": { file: "assets/vendor-V1.js", imports: ["_rolldown-runtime-R1.js"] },
-    "_schemas-S1.js": { file: "assets/schemas-S1.js", imports: ["_vendor-V1.js"] },
-    "features/catalog/routes/tools-page.tsx": { file: "assets/tools-page-T1.js", imports: ["_vendor-V1.js", "_schemas-S1.js", "index.html"] },
-  };
-
-  beforeAll(async () => {
-    webDir = mkdtempSync(path.join(tmpdir(), "toolyard-ssr-built-"));
-    writeFileSync(path.join(webDir, "index.html"), built);
-    mkdirSync(path.join(webDir, ".vite"));
-    writeFileSync(path.join(webDir, ".vite", "manifest.json"), JSON.stringify(manifest));
-    const config = loadConfig({ NODE_ENV: "test", AUTH_SECRET: "s".repeat(40), DATA_DIR: "memory://", SEED: "true", PUBLIC_URL: BASE });
-    app = await buildApp({ ...config, webDir });
-    await prepareStore(app);
-  });
-  afterAll(async () => {
-    await app?.close();
-    rmSync(webDir, { recursive: true, force: true });
-  });
-
-  const bootOf = (html: string) => /<script type="module" crossorigin src="\/assets\/boot-B1\.js" data-modules="([^"]*)"><\/script>/.exec(html)?.[1];
-
-  it("loads the loader alone, with the app's and the route's chunks each after what it imports", async () => {
-    const home = (await app.inject({ url: "/" })).body;
-    expect(home).not.toContain('src="/assets/index-E1.js"');
-    expect(home).not.toContain("modulepreload");
-    expect(bootOf(home)).toBe("/assets/rolldown-runtime-R1.js /assets/vendor-V1.js /assets/index-E1.js");
-
-    const catalogue = (await app.inject({ url: "/tools" })).body;
-    expect(catalogue).not.toContain("modulepreload");
-    // The route's chunks, less what the entry loads already: what needs no entry before it, the page after it.
-    expect(bootOf(catalogue)).toBe("/assets/rolldown-runtime-R1.js /assets/vendor-V1.js /assets/schemas-S1.js /assets/index-E1.js /assets/tools-page-T1.js");
-  });
-
-  it("leaves a page the browser renders with the app's entry and its preloads, as built", async () => {
-    const html = (await app.inject({ url: "/dashboard" })).body;
-    expect(html).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/vendor-V1.js">');
-    expect(html).not.toContain("boot-B1.js");
   });
 });

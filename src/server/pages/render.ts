@@ -1,8 +1,8 @@
 /**
  * Public pages rendered on the server (src/web/entry-server.tsx) into the built index.html:
  * the page's own head (title, description, canonical, OpenGraph, Twitter, JSON-LD), its
- * HTML in #root, its data for the browser's hydration, and the loader (src/web/boot.ts) that
- * asks for the app and its route's chunks at low priority, one task each. The finished page is kept compressed for a short while (LIST_CACHE_SECONDS) and
+ * HTML in #root, its data for the browser's hydration, and a modulepreload of its route's
+ * chunk. The finished page is kept compressed for a short while (LIST_CACHE_SECONDS) and
  * forgotten when a tool or a review changes, like the lists.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -46,23 +46,6 @@ interface ManifestChunk {
   imports?: string[];
 }
 
-/** The app's entry script and the chunks the template preloads for it. */
-const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="\/(assets\/[^"]+\.js)"><\/script>/;
-const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">/g;
-
-/**
- * The template with the app's entry and its preloads taken out, and the files they named (the
- * entry first), when the build has the loader (src/web/boot.ts) that asks for them at low
- * priority; otherwise the template as it is, and no files.
- */
-function deferApp(template: string, manifest: Record<string, ManifestChunk>): { template: string; app: string[]; boot: string | null } {
-  const boot = manifest["boot.ts"]?.file ?? null;
-  const entry = ENTRY_SCRIPT.exec(template)?.[1];
-  if (!boot || !entry) return { template, app: [], boot: null };
-  const preloaded = [...template.matchAll(MODULE_PRELOAD)].map((match) => match[1] as string);
-  return { template: template.replace(ENTRY_SCRIPT, "").replace(MODULE_PRELOAD, ""), app: [entry, ...preloaded], boot };
-}
-
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** JSON inside a script element: nothing in it may close the element. */
@@ -102,9 +85,9 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   const built = readFileSync(path.join(webDir, "index.html"), "utf8");
   // A template without the app's root (a test's stand-in page) is served as it is.
   if (!built.includes('<div id="root"></div>')) return null;
+  const template = inlineStylesheet(built, webDir);
   const manifestFile = path.join(webDir, ".vite", "manifest.json");
   const manifest: Record<string, ManifestChunk> = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>) : {};
-  const { template, app: appModules, boot } = deferApp(inlineStylesheet(built, webDir), manifest);
   const base = app.config.publicUrl.replace(/\/$/, "");
   const { db } = app.store;
 
@@ -122,52 +105,22 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     },
   };
 
-  /**
-   * A route's chunk and what it imports, minus what the app's entry already loads, each after the
-   * chunks it imports; `needsEntry`: the chunk imports the app's entry (directly or not).
-   */
-  function routeModules(pattern: string | null, status: number): { file: string; needsEntry: boolean }[] {
-    if (pattern === "/") return [];
+  /** modulepreload links for a route's chunk and what it imports, minus what the template already loads. */
+  function preloads(pattern: string | null, status: number): string {
+    if (pattern === "/") return "";
     const entries = status === 404 && pattern !== "/tools/:id" ? NOT_FOUND_MODULES : ((pattern ? ROUTE_MODULES[pattern] : undefined) ?? NOT_FOUND_MODULES);
-    const files = new Map<string, boolean>();
-    const walk = (key: string): boolean => {
+    const files = new Set<string>();
+    const walk = (key: string) => {
       const chunk = manifest[key];
-      if (!chunk) return false;
-      if (key === "index.html" || appModules[0] === chunk.file) return true;
-      const known = files.get(chunk.file);
-      if (known !== undefined) return known;
-      files.set(chunk.file, false);
-      const needsEntry = (chunk.imports ?? []).map(walk).some(Boolean);
-      // Set again: a Map keeps the first insertion's place, so delete to put it after its imports.
-      files.delete(chunk.file);
-      files.set(chunk.file, needsEntry);
-      return needsEntry;
+      if (!chunk || files.has(chunk.file)) return;
+      files.add(chunk.file);
+      for (const imported of chunk.imports ?? []) walk(imported);
     };
     for (const entry of entries) walk(entry);
-    return [...files].filter(([file]) => !appModules.includes(file) && !template.includes(`/${file}"`)).map(([file, needsEntry]) => ({ file, needsEntry }));
-  }
-
-  /**
-   * How the page gets its code. With the loader: the loader alone, which asks for the app and the
-   * route's chunks at low priority and runs them one per task (boot.ts), in an order
-   * where each comes after what it imports: the entry's imports, the route's chunks that do not
-   * need the entry, the entry, the route's chunks that do (so its lazy page is there when
-   * hydration reaches it). Without (a template not from the build): modulepreload links for the
-   * route's chunks beside the template's own entry.
-   */
-  function scripts(pattern: string | null, status: number): string {
-    const route = routeModules(pattern, status);
-    if (boot) {
-      const [entry, ...imported] = appModules;
-      const order = [
-        ...imported,
-        ...route.filter((chunk) => !chunk.needsEntry).map((chunk) => chunk.file),
-        entry as string,
-        ...route.filter((chunk) => chunk.needsEntry).map((chunk) => chunk.file),
-      ];
-      return `<script type="module" crossorigin src="/${boot}" data-modules="${order.map((file) => `/${file}`).join(" ")}"></script>`;
-    }
-    return route.map(({ file }) => `<link rel="modulepreload" crossorigin href="/${file}">`).join("");
+    return [...files]
+      .filter((file) => !template.includes(`/${file}"`))
+      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+      .join("");
   }
 
   function documentFor(url: URL, page: RenderedPage): string {
@@ -194,7 +147,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       `<meta name="twitter:description" content="${escapeHtml(description)}" />`,
       `<meta name="twitter:image" content="${escapeHtml(image)}" />`,
       head.jsonLd ? `<script type="application/ld+json">${scriptJson(absoluteJsonLd(head.jsonLd, base))}</script>` : "",
-      scripts(page.pattern, page.status),
+      preloads(page.pattern, page.status),
       hoisted,
     ].join("\n    ");
     return template
