@@ -52,7 +52,7 @@ async function pgliteModules() {
 /**
  * PGlite starts Postgres with shared_buffers = 128MB, all of it resident from the start; a
  * one-box store's working set fits in far less, and the files stay in the OS page cache. 32MB
- * takes about 95 MB off the server's idle memory (bench/startup.mjs, README).
+ * took the idle server from about 405 MB to 290 MB (bench/startup.mjs, decision 0013).
  */
 const PGLITE_SHARED_BUFFERS = "32MB";
 
