@@ -10,12 +10,12 @@
 // Targets (issue 12): performance ≥ 98, the other three 100, LCP ≤ 1.5 s, CLS ≤ 0.02.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { freePort } from "../scripts/free-port.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
@@ -23,17 +23,6 @@ const RUNS = Number(process.env.RUNS ?? 1);
 const JSON_DIR = process.env.LH_JSON_DIR;
 if (JSON_DIR) mkdirSync(JSON_DIR, { recursive: true });
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The built store (dist/), on a fresh demo database, unless BASE_URL names one already running. */
 async function startStore() {

@@ -9,10 +9,10 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres RUNS=5 npm run bench:startup
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { freePort } from "../scripts/free-port.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const main = path.join(root, "dist/server/main.js");
@@ -22,16 +22,6 @@ if (!existsSync(main)) {
 }
 const RUNS = Number(process.env.RUNS ?? 5);
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 5);
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 const rssMb = (pid) => {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);

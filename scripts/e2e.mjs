@@ -3,7 +3,7 @@
 // Without a browser: skipped with a message locally, a failure under CI=true.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "./free-port.mjs";
 
 const chrome = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chrome)) {
@@ -14,18 +14,6 @@ if (!existsSync(chrome)) {
   }
   console.warn(`${message} Skipping the browser tests.`);
   process.exit(0);
-}
-
-/** A port the OS says is free now (the store and the OpenID provider bind them moments later). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 // Ports picked at run time, so another checkout's browser tests on this machine do not collide;

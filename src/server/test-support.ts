@@ -73,6 +73,7 @@ function migrationsKey(migrationsDir: string): string {
   return hash.update(pglite.version).digest("hex").slice(0, 16);
 }
 
+/** Per migrations folder: this process reads the folder and the image once. */
 const images = new Map<string, Promise<Blob>>();
 
 /**
@@ -82,10 +83,10 @@ const images = new Map<string, Promise<Blob>>();
  * the last rename wins; a changed migration makes a new key, and older images are removed.
  */
 export function pgliteImage(migrationsDir: string): Promise<Blob> {
-  const key = migrationsKey(migrationsDir);
-  let image = images.get(key);
+  let image = images.get(migrationsDir);
   if (!image) {
     image = (async () => {
+      const key = migrationsKey(migrationsDir);
       const cacheDir = path.join(findAppRoot(), "node_modules", ".cache", "toolyard");
       const file = path.join(cacheDir, `pglite-${key}.tar`);
       const kept = await readFile(file).catch(() => undefined);
@@ -100,7 +101,7 @@ export function pgliteImage(migrationsDir: string): Promise<Blob> {
       }
       return made;
     })();
-    images.set(key, image);
+    images.set(migrationsDir, image);
   }
   return image;
 }

@@ -108,3 +108,13 @@ export function Field({
     </label>
   );
 }
+
+/** An auth form's one submit button: disabled, with a spinner, while the form is sent. */
+export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <button type="submit" className="btn btn-primary mt-2 w-full" disabled={busy}>
+      {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+      {children}
+    </button>
+  );
+}

@@ -7,7 +7,7 @@ import { AUTH_TEXT } from "../../../contract/texts/auth";
 import { RECOVERY_TEXT as T } from "../../../contract/texts/account";
 import { usePageTitle } from "../../lib/page-title";
 import { authErrorMessage } from "./api";
-import { AuthCard, Field } from "./components";
+import { AuthCard, Field, SubmitButton } from "./components";
 import { requestPasswordReset } from "./recovery-api";
 
 /** Asks for a reset link. The answer is the same whether or not the e-mail has an account. */
@@ -40,10 +40,7 @@ export default function ForgotPasswordPage() {
           <Field label={AUTH_TEXT.email} error={errors.email?.message}>
             <input type="email" autoComplete="email" className="input input-bordered w-full" aria-invalid={Boolean(errors.email)} {...form.register("email")} />
           </Field>
-          <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
-            {isSubmitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {T.send}
-          </button>
+          <SubmitButton busy={isSubmitting}>{T.send}</SubmitButton>
         </form>
       )}
       <p className="text-center text-sm">

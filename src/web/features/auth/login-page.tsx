@@ -7,7 +7,7 @@ import { loginSchema, type LoginInput } from "../../../contract/schemas";
 import { AUTH_TEXT } from "../../../contract/texts/auth";
 import { useSession } from "../../lib/session";
 import { authErrorMessage, signInWithEmail } from "./api";
-import { AuthCard, Field, GoogleButton, useReturnPath, useSignedIn } from "./components";
+import { AuthCard, Field, GoogleButton, SubmitButton, useReturnPath, useSignedIn } from "./components";
 import { usePageTitle } from "../../lib/page-title";
 
 export default function LoginPage() {
@@ -56,10 +56,7 @@ export default function LoginPage() {
         <Link to="/forgot-password" className="link link-primary self-end text-sm">
           {RECOVERY_TEXT.forgotLink}
         </Link>
-        <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
-          {isSubmitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {AUTH_TEXT.login}
-        </button>
+        <SubmitButton busy={isSubmitting}>{AUTH_TEXT.login}</SubmitButton>
       </form>
       <p className="text-center text-sm">
         {AUTH_TEXT.newHere}{" "}

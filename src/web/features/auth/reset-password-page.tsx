@@ -10,7 +10,7 @@ import { ApiRequestError } from "../../lib/api";
 import { usePageTitle } from "../../lib/page-title";
 import { announceSession, refreshSession } from "../../lib/session";
 import { authErrorMessage, signInWithEmail } from "./api";
-import { AuthCard, Field } from "./components";
+import { AuthCard, Field, SubmitButton } from "./components";
 import { resetPassword } from "./recovery-api";
 
 /**
@@ -55,10 +55,7 @@ export default function ResetPasswordPage() {
           <Field label={T.newPassword} error={errors.newPassword?.message}>
             <input type="password" autoComplete="new-password" className="input input-bordered w-full" aria-invalid={Boolean(errors.newPassword)} {...form.register("newPassword")} />
           </Field>
-          <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
-            {isSubmitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {T.reset}
-          </button>
+          <SubmitButton busy={isSubmitting}>{T.reset}</SubmitButton>
         </form>
       )}
       <p className="text-center text-sm">

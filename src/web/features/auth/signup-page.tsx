@@ -6,7 +6,7 @@ import { signupSchema, type SignupInput } from "../../../contract/schemas";
 import { AUTH_TEXT } from "../../../contract/texts/auth";
 import { useSession } from "../../lib/session";
 import { authErrorMessage, signUpWithEmail } from "./api";
-import { AuthCard, Field, GoogleButton, useReturnPath, useSignedIn } from "./components";
+import { AuthCard, Field, GoogleButton, SubmitButton, useReturnPath, useSignedIn } from "./components";
 import { usePageTitle } from "../../lib/page-title";
 
 export default function SignupPage() {
@@ -53,10 +53,7 @@ export default function SignupPage() {
             {...form.register("password")}
           />
         </Field>
-        <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
-          {isSubmitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {AUTH_TEXT.signup}
-        </button>
+        <SubmitButton busy={isSubmitting}>{AUTH_TEXT.signup}</SubmitButton>
       </form>
       <p className="text-center text-sm">
         {AUTH_TEXT.haveAccount}{" "}

@@ -7,7 +7,7 @@ import { RECOVERY_TEXT as T } from "../../../contract/texts/account";
 import { ApiRequestError } from "../../lib/api";
 import { usePageTitle } from "../../lib/page-title";
 import { authErrorMessage } from "./api";
-import { AuthCard, Field, useSignedIn } from "./components";
+import { AuthCard, Field, SubmitButton, useSignedIn } from "./components";
 import { verifyBackupCode, verifyTotp } from "./recovery-api";
 
 /** After the password, for an account with two-step sign-in: a code from the app, or a backup code. */
@@ -47,10 +47,7 @@ export default function TwoFactorPage() {
             {...form.register("code")}
           />
         </Field>
-        <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
-          {isSubmitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {T.verify}
-        </button>
+        <SubmitButton busy={isSubmitting}>{T.verify}</SubmitButton>
       </form>
       <button type="button" className="btn btn-ghost btn-sm" onClick={() => setBackup((b) => !b)}>
         {backup ? T.useApp : T.useBackup}
