@@ -13,6 +13,7 @@ import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { TEXT } from "../contract/texts/site";
 import { findAppRoot } from "./config";
 
 const root = findAppRoot();
@@ -137,6 +138,18 @@ describe("npm start under a process manager", () => {
         if (ok) break;
         if (Date.now() > deadline) throw new Error(`no answer on /api/health:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      // The bundled server (scripts/build-server.mjs bundles the npm packages) finds the files
+      // packages serve of their own: the API docs' UI, and a page rendered on the server.
+      for (const [url, type] of [
+        ["/api/docs/static/index.css", "text/css"],
+        ["/api/docs/static/logo.svg", "image/svg+xml"],
+        ["/about", "text/html"],
+      ] as const) {
+        const res = await fetch(`http://127.0.0.1:${port}${url}`);
+        expect(res.status, url).toBe(200);
+        expect(res.headers.get("content-type"), url).toContain(type);
+        if (url === "/about") expect(await res.text()).toContain(`>${TEXT.about.heading}<`);
       }
       const below = descendants(npmPid);
       started.push(...below.map((p) => p.pid));

@@ -12,7 +12,8 @@ import type { FastifyInstance } from "fastify";
 import { toolListQuerySchema } from "../../contract/schemas";
 import { TEXT } from "../../contract/texts/site";
 import { PAGE_STATE_ID, serializePageState } from "../../web/app/page-state";
-import { renderPage, type PageLoaders, type RenderedPage } from "../../web/entry-server";
+import type * as ServerEntry from "../../web/entry-server";
+import type { PageLoaders, RenderedPage } from "../../web/entry-server";
 import { getTool, listTools } from "../catalog/service";
 import { onChange } from "../db/changes";
 import { reviewListKey, toolListKey } from "../plugins/caches";
@@ -80,6 +81,14 @@ function inlineStylesheet(template: string, webDir: string): string {
     return /<\/style/i.test(css) ? tag : `<style>${css}</style>`;
   });
 }
+
+/**
+ * The web app's server entry (react-dom/server and the public pages, about a megabyte of code):
+ * loaded once, when the store has started listening (the spa plugin's `warm`), so that compiling
+ * it does not lengthen the start; a page asked for before that waits for it.
+ */
+let serverEntry: Promise<typeof ServerEntry> | undefined;
+const loadServerEntry = () => (serverEntry ??= import("../../web/entry-server"));
 
 export function createPageRenderer(app: FastifyInstance, webDir: string) {
   const built = readFileSync(path.join(webDir, "index.html"), "utf8");
@@ -169,6 +178,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     const key = `${url.pathname}${url.search}`;
     const hit = cache.peek(key);
     if (hit) return hit;
+    const { renderPage } = await loadServerEntry();
     const page = await renderPage(key, loaders, (error) => app.log.error({ err: error, url: key }, "server rendering failed"));
     if (!page) return null;
     const html = documentFor(url, page);
@@ -184,5 +194,5 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     return response;
   }
 
-  return { render, cache };
+  return { render, cache, warm: () => loadServerEntry().then(() => undefined) };
 }

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import fp from "fastify-plugin";
-import { openDatabase, type Database } from "../db/client";
+import { databaseOptions, openDatabase, type Database } from "../db/client";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -33,12 +33,13 @@ async function answers(database: Database, timeoutMs: number): Promise<boolean> 
 export interface DatabasePluginOptions {
   /** See `DatabaseOptions.memoryImage` (tests). */
   memoryImage?: Blob;
+  /** See `BuildOptions.database`: opened by the caller, used instead of opening one here. */
+  opening?: Promise<Database>;
 }
 
 export default fp<DatabasePluginOptions>(
-  async (app, { memoryImage }) => {
-    const { databaseUrl, dataDir, migrationsDir } = app.config;
-    const database = await openDatabase({ databaseUrl, dataDir, migrationsDir, memoryImage });
+  async (app, { memoryImage, opening }) => {
+    const database = await (opening ?? openDatabase({ ...databaseOptions(app.config), memoryImage }));
     app.decorate("store", database);
     app.decorate("dependenciesDown", async () => {
       if (app.redis && app.redis.status !== "ready") return true;

@@ -40,6 +40,9 @@ export default fp(
         root: webDir,
         wildcard: false,
         index: false,
+        // One route per file is made at start-up; the compressed copies are found through their
+        // file's route (preCompressed), so they need none of their own.
+        globIgnore: ["**/*.br", "**/*.gz", "**/*.map"],
         // The build writes .br and .gz beside each text asset (vite.config.ts).
         preCompressed: true,
         // Runs for every file this plugin sends, the SPA fallback's index.html included.
@@ -65,6 +68,12 @@ export default fp(
 
     // Public pages come rendered with their data (pages/render.ts); signed-in pages get the bare app.
     const pages = hasWeb ? createPageRenderer(app, webDir) : null;
+    // The renderer's code loads once the store listens, before anyone is likely to ask for a page.
+    if (pages) {
+      app.addHook("onListen", async () => {
+        pages.warm().catch((error: unknown) => app.log.error({ err: error }, "loading the page renderer failed"));
+      });
+    }
 
     function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageResponse) {
       const accepts = String(request.headers["accept-encoding"] ?? "");
