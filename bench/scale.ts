@@ -5,7 +5,8 @@
  * otherwise) it fills a fresh database (bench/scale-fixture.ts; sizes from SCALE_TOOLS,
  * SCALE_USERS, SCALE_REVIEWS, SCALE_ORDERS), prints the plan Postgres chose for each list's
  * own SQL (as the app sends it), then runs the store on it with the list cache off and times
- * REQUESTS requests per list at CONCURRENCY: p50, p95, p99 and the server's CPU per request.
+ * REQUESTS requests per list at CONCURRENCY (a list such as "1,4" runs each): p50, p95, p99 and
+ * the server's CPU per request.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:scale
  *   SCALE_DRIVERS=pglite SCALE_TOOLS=10000 … npm run bench:scale
@@ -25,7 +26,8 @@ import { fillScale, sizeFromEnv } from "./scale-fixture";
 import { BENCH_ORIGIN, signUpForToken, startBenchServer } from "./support";
 
 const REQUESTS = Number(process.env.REQUESTS ?? 400);
-const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
+/** How many requests at a time; a list ("1,4") runs the timings once for each. */
+const CONCURRENCIES = (process.env.CONCURRENCY ?? "4").split(",").map(Number);
 const size = sizeFromEnv();
 const drivers = (process.env.SCALE_DRIVERS ?? (process.env.DATABASE_URL ? "pg,pglite" : "pglite")).split(",");
 const migrationsDir = path.join(import.meta.dirname, "..", "drizzle");
@@ -75,7 +77,7 @@ function targets(cursors: { tools?: string | undefined; reviews?: string | undef
   ];
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(...CONCURRENCIES) });
 function get(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { agent, headers }, (res) => {
@@ -86,14 +88,14 @@ function get(url: string, headers: Record<string, string>): Promise<number> {
   });
 }
 
-async function time(url: string, headers: Record<string, string>) {
+async function time(url: string, headers: Record<string, string>, concurrency: number) {
   for (let i = 0; i < 30; i++) await get(url, headers);
   const latencies: number[] = [];
   let next = 0;
   let failures = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (next++ < REQUESTS) {
         const t0 = performance.now();
         const status = await get(url, headers);
@@ -165,16 +167,18 @@ for (const driver of drivers) {
         });
         if (res.status !== 201) throw new Error(`order failed: ${res.status} ${await res.text()}`);
       }
-      console.log(`\n== ${driver}: ${REQUESTS} requests each, ${CONCURRENCY} at a time, list cache off`);
-      console.log(`  ${"list".padEnd(30)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)} ${"req/s".padStart(7)} ${"server CPU/req".padStart(15)}`);
-      for (const target of targets(cursors)) {
-        const cpuBefore = server.cpuSeconds();
-        const r = await time(`${server.url}${target.path}`, target.path.startsWith("/api/order") ? auth : {});
-        const cpu = ((server.cpuSeconds() - cpuBefore) / REQUESTS) * 1e6;
-        console.log(
-          `  ${target.label.padEnd(30)} ${r.p50.toFixed(1).padStart(6)}ms ${r.p95.toFixed(1).padStart(6)}ms ${r.p99.toFixed(1).padStart(6)}ms ${r.rps.toFixed(0).padStart(7)} ${cpu.toFixed(0).padStart(12)} µs${r.failures ? `  ${r.failures} FAILED` : ""}`,
-        );
-        if (r.failures) process.exitCode = 1;
+      for (const concurrency of CONCURRENCIES) {
+        console.log(`\n== ${driver}: ${REQUESTS} requests each, ${concurrency} at a time, list cache off`);
+        console.log(`  ${"list".padEnd(30)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)} ${"req/s".padStart(7)} ${"server CPU/req".padStart(15)}`);
+        for (const target of targets(cursors)) {
+          const cpuBefore = server.cpuSeconds();
+          const r = await time(`${server.url}${target.path}`, target.path.startsWith("/api/order") ? auth : {}, concurrency);
+          const cpu = ((server.cpuSeconds() - cpuBefore) / REQUESTS) * 1e6;
+          console.log(
+            `  ${target.label.padEnd(30)} ${r.p50.toFixed(1).padStart(6)}ms ${r.p95.toFixed(1).padStart(6)}ms ${r.p99.toFixed(1).padStart(6)}ms ${r.rps.toFixed(0).padStart(7)} ${cpu.toFixed(0).padStart(12)} µs${r.failures ? `  ${r.failures} FAILED` : ""}`,
+          );
+          if (r.failures) process.exitCode = 1;
+        }
       }
     } finally {
       await server.close();

@@ -4,7 +4,7 @@
  * The server runs bundled by esbuild as `npm start` runs it (scripts/build-server.mjs), or
  * from the sources under tsx with BENCH_SERVER=tsx.
  */
-import { fork } from "node:child_process";
+import { execFileSync, fork } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -41,12 +41,11 @@ export async function startBenchServer(env: Record<string, string> = {}) {
   };
 }
 
-/** bench/server-process.ts bundled as scripts/build-server.mjs bundles the server (dist/bench/, so the app finds its root). */
+/** bench/server-process.ts bundled as the server is (scripts/build-server.mjs), in dist/bench/ so that the app finds its root. */
 async function bundleServer(): Promise<string> {
-  const { build } = await import("esbuild");
-  const outfile = path.join(import.meta.dirname, "..", "dist", "bench", "server-process.mjs");
-  await build({ entryPoints: [path.join(import.meta.dirname, "server-process.ts")], outfile, bundle: true, platform: "node", target: "node20", format: "esm", packages: "external", logLevel: "warning" });
-  return outfile;
+  const root = path.join(import.meta.dirname, "..");
+  execFileSync(process.execPath, ["scripts/build-server.mjs", "bench/server-process.ts", "dist/bench"], { cwd: root, stdio: "inherit" });
+  return path.join(root, "dist", "bench", "server-process.js");
 }
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;

@@ -155,6 +155,14 @@ describe.each(drivers())("lists at a merchant's size on %s", (driver) => {
     const typo = await get("/api/tool?q=chainsw");
     expect(names(typo).length).toBeGreaterThan(0);
     for (const name of names(typo)) expect(name.toLowerCase()).toContain("chainsaw");
+    // The last word may still be being typed; the words before it are whole.
+    const lawnMow = names(await get("/api/tool?q=lawn%20mow"));
+    expect(lawnMow[0]).toBe("40 V Cordless Lawn Mower 38 cm");
+    for (const name of lawnMow) expect(name.toLowerCase()).toContain("mower");
+    // A page of ranked results beyond the first holds the next rows of the same order.
+    const all = names(await get("/api/tool?q=saw&limit=50"));
+    expect(all.length).toBeGreaterThan(2);
+    expect([...names(await get("/api/tool?q=saw&limit=2")), ...names(await get("/api/tool?q=saw&limit=2&page=2"))]).toEqual(all.slice(0, 4));
     const nothing = await get("/api/tool?q=xyzzyplugh");
     expect(nothing.json()).toEqual([]);
     expect(nothing.headers["x-total-count"]).toBe("0");
@@ -162,6 +170,23 @@ describe.each(drivers())("lists at a merchant's size on %s", (driver) => {
     const byPrice = (await get("/api/tool?q=chain&sort=price-asc")).json() as Tool[];
     expect(byPrice.map((tool) => tool.price)).toEqual(byPrice.map((tool) => tool.price).sort((a, b) => a - b));
     expect(byPrice.length).toBe(names(chain).length);
+  });
+
+  it("keeps the search indexes without a pending list and asks the trigram index for typos", async () => {
+    const options = (await t.app.store.db.execute(
+      sql`select relname, reloptions from pg_class where relname in ('tools_search_idx', 'tools_name_trgm_idx') order by relname`,
+    )) as unknown as { rows: { relname: string; reloptions: string[] | null }[] };
+    expect(options.rows).toEqual([
+      { relname: "tools_name_trgm_idx", reloptions: ["fastupdate=off"] },
+      { relname: "tools_search_idx", reloptions: ["fastupdate=off"] },
+    ]);
+    const cost = (await t.app.store.db.execute(sql`select procost from pg_proc where proname = 'word_similarity_op'`)) as unknown as { rows: { procost: number }[] };
+    expect(cost.rows.map((row) => Number(row.procost))).toEqual([50]);
+    // Postgres compiles no statement of ours (PGlite has no JIT to turn off).
+    if (driver === "pg") {
+      const jit = (await t.app.store.db.execute(sql`select current_setting('jit') as jit`)) as unknown as { rows: { jit: string }[] };
+      expect(jit.rows).toEqual([{ jit: "off" }]);
+    }
   });
 
   it("suggests at most 8 names as the customer types", async () => {

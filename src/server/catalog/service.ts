@@ -49,13 +49,16 @@ type KeyedSort = keyof typeof TOOL_ORDERS;
 const searchVector = sql`"tools"."search_vector"`;
 
 /**
- * A customer's search as a full-text query: every word, each also as the start of a longer
- * one ('chain' finds chainsaws), stemmed as the index is. Null when the text has no word.
+ * A customer's search as a full-text query: every word, stemmed as the index is, and the last
+ * one also as the start of a longer word, since it may still be being typed ('chain' finds
+ * chainsaws). Only the last: each prefix makes the index merge every word it starts (a
+ * 'hedge:* & trimmer:*' search took 7 ms at 100,000 tools, 'hedge & trimmer:*' 0.5 ms). Null
+ * when the text has no word.
  */
 export function searchWords(text: string): string | null {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
   if (!words) return null;
-  return words.map((word) => `${word}:*`).join(" & ");
+  return words.map((word, i) => (i === words.length - 1 ? `${word}:*` : word)).join(" & ");
 }
 
 const byDate = (sort: KeyedSort) => sort === "oldest" || sort === "newest";
@@ -196,7 +199,8 @@ async function searchPage(db: Db, query: ToolQuery, filters: SQL[], sort: ToolSo
   }
   // Ranked results have no stable key to continue from: page numbers only. Ranking every match
   // of a broad word ('drill' in 10,000 names) costs the catalogue, so the first COUNT_CAP + 1
-  // matches the index gives are ranked (and counted) in one statement.
+  // matches the index gives are ranked (and counted) in one statement, and only the page's own
+  // rows are read whole (joining all 1,001 took 37 ms at 100,000 tools, the page's 12 under 1).
   const candidates = db.$with("candidates").as(
     db
       .select({ id: tools.id, rank: sql<number>`${rank}`.as("rank") })
@@ -204,16 +208,23 @@ async function searchPage(db: Db, query: ToolQuery, filters: SQL[], sort: ToolSo
       .where(where)
       .limit(COUNT_CAP + 1),
   );
+  const onPage = db.$with("on_page").as(
+    db
+      .select({ id: candidates.id, rank: candidates.rank })
+      .from(candidates)
+      .orderBy(desc(candidates.rank), asc(candidates.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+  );
   const rows = await db
-    .with(candidates)
-    .select({ row: tools, n: sql<number>`(select count(*) from candidates)`.mapWith(Number) })
-    .from(candidates)
-    .innerJoin(tools, eq(tools.id, candidates.id))
-    .orderBy(desc(candidates.rank), asc(tools.id))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
+    .with(candidates, onPage)
+    .select({ row: tools, n: sql<number>`(select count(*) from ${candidates})`.mapWith(Number) })
+    .from(onPage)
+    .innerJoin(tools, eq(tools.id, onPage.id))
+    .orderBy(desc(onPage.rank), asc(tools.id));
   const first = rows[0];
-  if (!first) return { items: [], ...(await count()) };
+  // An empty first page is an exact 0; a page past the end still needs the total.
+  if (!first) return { items: [], ...(query.page === 1 ? { total: 0, exact: true } : await count()) };
   return { items: rows.map(({ row }) => toToolDto(row)), ...(first.n > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total: first.n, exact: true }) };
 }
 
