@@ -6,17 +6,24 @@
 // library, pino's transport workers) stay external; CommonJS code in the bundle gets a
 // `require` for the Node built-ins it loads.
 // Code splitting: what a page or feature loads with `import()` (the signed-in pages and the
-// console with their form and chart libraries, the QR code) becomes its own chunk, so start-up
-// does not load the npm packages only they use; the public pages the server renders are static.
+// console with their form and chart libraries, the QR code, the server-rendering entry, loaded
+// once the store listens) becomes its own chunk, so start-up does not compile it.
+//   node scripts/build-server.mjs                          → dist/server/main.js
+//   node scripts/build-server.mjs <entry.ts> <out folder>  → the same bundle of another entry
+//                                                            (bench/support.ts: the bench server)
 import { rmSync } from "node:fs";
+import path from "node:path";
 import { build } from "esbuild";
 
 const external = ["@electric-sql/pglite", "sharp", "pino", "pino-pretty", "pg-native"];
 
-rmSync("dist/server", { recursive: true, force: true });
+const [entry = "src/server/main.ts", outdir = "dist/server"] = process.argv.slice(2);
+const name = entry === "src/server/main.ts" ? "main" : path.basename(entry).replace(/\.[cm]?tsx?$/, "");
+
+rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { main: "src/server/main.ts" },
-  outdir: "dist/server",
+  entryPoints: { [name]: entry },
+  outdir,
   chunkNames: "chunks/[name]-[hash]",
   splitting: true,
   bundle: true,
