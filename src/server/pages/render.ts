@@ -90,25 +90,11 @@ function inlineStylesheet(template: string, webDir: string): string {
 let serverEntry: Promise<typeof ServerEntry> | undefined;
 const loadServerEntry = () => (serverEntry ??= import("../../web/entry-server"));
 
-/**
- * The app's code on a rendered page is fetched at once but at low priority: the page is on
- * screen without it, and at high priority its ~100 KB would share a slow phone's bandwidth with
- * the stylesheet and the largest picture (Lighthouse counts it into FCP and LCP). It is still
- * asked for from the start, so the page hydrates as early as before and input is never lost to
- * a late start (decision 0011).
- */
-const LOW = 'fetchpriority="low"';
-function lowPriorityCode(template: string): string {
-  return template
-    .replace(/<script type="module" crossorigin src=/g, `<script type="module" crossorigin ${LOW} src=`)
-    .replace(/<link rel="modulepreload" crossorigin href=/g, `<link rel="modulepreload" crossorigin ${LOW} href=`);
-}
-
 export function createPageRenderer(app: FastifyInstance, webDir: string) {
   const built = readFileSync(path.join(webDir, "index.html"), "utf8");
   // A template without the app's root (a test's stand-in page) is served as it is.
   if (!built.includes('<div id="root"></div>')) return null;
-  const template = lowPriorityCode(inlineStylesheet(built, webDir));
+  const template = inlineStylesheet(built, webDir);
   const manifestFile = path.join(webDir, ".vite", "manifest.json");
   const manifest: Record<string, ManifestChunk> = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>) : {};
   const base = app.config.publicUrl.replace(/\/$/, "");
@@ -142,7 +128,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     for (const entry of entries) walk(entry);
     return [...files]
       .filter((file) => !template.includes(`/${file}"`))
-      .map((file) => `<link rel="modulepreload" crossorigin ${LOW} href="/${file}">`)
+      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
       .join("");
   }
 
