@@ -22,8 +22,8 @@ import { createAuth, type Auth } from "./instance";
 import { memoryLimiter, memorySlowLane, redisLimiter, redisSlowLane } from "./limiter";
 import { ADMIN_ROLE, roleOf, type Role } from "./roles";
 import { credentialOf } from "./credential";
-import { sql } from "drizzle-orm";
-import { mailOutbox } from "../db/schema";
+import { eq, sql } from "drizzle-orm";
+import { mailOutbox, user } from "../db/schema";
 import { templates } from "../mail/templates";
 
 /** Runs as an onRequest hook, so an anonymous caller is refused before any body is read. */
@@ -172,6 +172,18 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
     );
   });
 
+  /** Queues a message to the account with this e-mail, if there is one (the outbox sends it). */
+  async function tellOwner(request: FastifyRequest, email: string, message: (name: string) => { subject: string; text: string; html: string; kind: string }) {
+    try {
+      const [owner] = await app.store.db.select({ email: user.email, name: user.name }).from(user).where(eq(sql`lower(${user.email})`, email.toLowerCase())).limit(1);
+      if (!owner) return;
+      const m = message(owner.name);
+      await app.store.db.insert(mailOutbox).values({ to: owner.email.toLowerCase(), subject: m.subject, text: m.text, html: m.html, kind: m.kind });
+    } catch (error) {
+      request.log.warn({ err: error }, "could not queue a mail to an account's owner");
+    }
+  }
+
   async function forward(request: FastifyRequest, reply: FastifyReply) {
     // The path we guard must be the path better-auth routes (gateway.ts, rule 1).
     const path = canonicalAuthPath(request.url);
@@ -197,10 +209,13 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
     await admission?.settle(response.status < 400);
     if (admission?.alertOwner && response.status >= 400) {
       // Once per window per account: its owner hears of the failed sign-ins (if the account exists).
-      const m = templates.failedSignIns(config.authAccountRateLimit.max + 1, config.publicUrl);
-      await app.store.db
-        .execute(sql`insert into ${mailOutbox} ("to", subject, text, html, kind) select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where lower(email) = ${admission.alertOwner}`)
-        .catch((error: unknown) => request.log.warn({ err: error }, "could not queue the failed sign-ins mail"));
+      await tellOwner(request, admission.alertOwner, () => templates.failedSignIns(config.authAccountRateLimit.max + 1, config.publicUrl));
+    }
+    const signedUpAs = admission?.body.email;
+    if (path === "/api/auth/sign-up/email" && response.status === 422 && typeof signedUpAs === "string" && (await limiters.alerts?.hit(`sign-up:${signedUpAs}`))) {
+      // A sign-up with an address that has an account: its owner hears of it, once per window
+      // (someone may be trying it out, or the owner has forgotten the account).
+      await tellOwner(request, signedUpAs, (name) => templates.existingSignup(name, config.publicUrl));
     }
     const wait = (admission?.policy.minimumMs ?? 0) - (Date.now() - arrived);
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));

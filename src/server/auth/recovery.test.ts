@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { linkIn, startSmtpStandIn, type SmtpStandIn } from "../../../tests/support/smtp";
 import { totp } from "../../../tests/support/totp";
+import { MAIL_TEXT } from "../../contract/texts/mail";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 
 const PUBLIC_URL = "http://localhost:3999";
@@ -55,6 +56,28 @@ describe.each(drivers())("account recovery and protection on %s", (driver) => {
     const link = await resetLink(email);
     expect(link.origin).toBe(PUBLIC_URL);
     expect(smtp.to(unknown)).toHaveLength(0);
+  });
+
+  it("a sign-up with a taken e-mail tells the account's owner, once per window, with a way in", async () => {
+    const { email } = await signedUp();
+    for (const address of ["10.62.0.1", "10.62.0.2"]) {
+      const again = await new Client(t.app, address).signUp("Someone Else", email.toUpperCase());
+      // The spec's sign-up still names the taken address (it signs a new customer in at once).
+      expect(again.statusCode).toBe(422);
+    }
+    await deliver();
+    const subject = MAIL_TEXT.existingSignup.subject;
+    const mail = await smtp.waitFor(email, subject);
+    expect(mail.text).toContain(MAIL_TEXT.greeting("Owner"));
+    expect(linkIn(mail, `${PUBLIC_URL}/login`)).toBe(`${PUBLIC_URL}/login`);
+    expect(linkIn(mail, `${PUBLIC_URL}/forgot-password`)).toBe(`${PUBLIC_URL}/forgot-password`);
+    // Two tries within the window, one message.
+    expect(smtp.to(email).filter((m) => m.subject === subject)).toHaveLength(1);
+    // A sign-up with a new address sends no such mail.
+    const fresh = uniqueEmail("fresh");
+    expect((await new Client(t.app, "10.62.0.3").signUp("Fresh", fresh)).statusCode).toBe(200);
+    await deliver();
+    expect(smtp.to(fresh).filter((m) => m.subject === subject)).toHaveLength(0);
   });
 
   it("reset: the password rule applies, the link works once, every session ends, the new password signs in", async () => {

@@ -183,7 +183,7 @@ describe.each(drivers())("lists at a merchant's size on %s", (driver) => {
     const cost = (await t.app.store.db.execute(sql`select procost from pg_proc where proname = 'word_similarity_op'`)) as unknown as { rows: { procost: number }[] };
     expect(cost.rows.map((row) => Number(row.procost))).toEqual([50]);
     // Postgres compiles no statement of ours (PGlite has no JIT to turn off).
-    if (driver === "pg") {
+    if (driver === "postgres") {
       const jit = (await t.app.store.db.execute(sql`select current_setting('jit') as jit`)) as unknown as { rows: { jit: string }[] };
       expect(jit.rows).toEqual([{ jit: "off" }]);
     }
