@@ -312,6 +312,8 @@ describe.each(drivers())("cart and checkout API on %s", (driver) => {
       ["pending", "customer"],
       ["cancelled", "customer"],
     ]);
+    // My Orders reads lines and history with the order in one statement: the same order.
+    expect(orderSchema.parse((await c.get("/api/order")).json()[0])).toEqual(after);
   });
 
   it("lets many customers check out overlapping carts at once: never oversold, never a deadlock", async () => {

@@ -10,7 +10,7 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { recordAudit, type AuditActor, type AuditRecord } from "../admin/audit";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
-import { after, cappedCount, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
+import { after, cappedCount, cappedTotal, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
 import { orderLines, orders, tools } from "../db/schema";
 import { badQuery, conflict, notFound } from "../http/errors";
 import { recordMovements } from "../stock/ledger";
@@ -225,7 +225,7 @@ async function searchPage(db: Db, query: ToolQuery, filters: SQL[], sort: ToolSo
   const first = rows[0];
   // An empty first page is an exact 0; a page past the end still needs the total.
   if (!first) return { items: [], ...(query.page === 1 ? { total: 0, exact: true } : await count()) };
-  return { items: rows.map(({ row }) => toToolDto(row)), ...(first.n > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total: first.n, exact: true }) };
+  return { items: rows.map(({ row }) => toToolDto(row)), ...cappedTotal(first.n) };
 }
 
 const SUGGESTION_CANDIDATES = 200;

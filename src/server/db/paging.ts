@@ -34,9 +34,11 @@ export interface Page<Item> extends Total {
 export async function cappedCount(db: Db, rows: PgSelect): Promise<Total> {
   const capped = rows.limit(COUNT_CAP + 1).as("capped");
   const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
-  const n = row?.n ?? 0;
-  return n > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total: n, exact: true };
+  return cappedTotal(row?.n ?? 0);
 }
+
+/** A count of at most COUNT_CAP + 1 rows, as the API reports it. */
+export const cappedTotal = (n: number): Total => (n > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total: n, exact: true });
 
 const prepareKeptCount = (db: Db) =>
   db.select({ n: listCounts.n }).from(listCounts).where(eq(listCounts.list, sql.placeholder("list"))).prepare("list_count");

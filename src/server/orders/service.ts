@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { PaymentMethod } from "../../contract/constants";
+import { COUNT_CAP, type PaymentMethod } from "../../contract/constants";
 import { centsToDollars } from "../../contract/money";
 import type { Order, OrderEvent } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
-import { after, cappedCount, decodeCursor, splitPage, type Page } from "../db/paging";
+import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
 import { orderEvents, orderLines, orders, stockMovements, tools } from "../db/schema";
 import { recordMovements } from "../stock/ledger";
 import type { OrderMail } from "../mail/outbox";
@@ -178,9 +178,29 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string })[
   });
 }
 
+/** An order's lines and history as `listOrders` reads them with the order (json_agg). */
+interface LineJson {
+  toolId: string;
+  toolName: string;
+  quantity: number;
+  unitPriceCents: number;
+  lineTotalCents: number;
+  position: number;
+}
+interface EventJson {
+  id: number;
+  status: OrderRow["status"];
+  actorRole: string;
+  /** As Postgres writes a timestamptz in JSON (microseconds, an offset). */
+  at: string;
+}
+
 /**
  * A customer's orders, newest first, from their index: a page number up to MAX_PAGE or the
- * cursor of the page before; the total counted up to COUNT_CAP.
+ * cursor of the page before; the total counted up to COUNT_CAP. One statement: each order comes
+ * with its lines and history (json_agg) and the page with the capped total, since My Orders is
+ * asked for on every visit of the dashboard (four statements in two round trips cost a
+ * customer's orders p95 13.6 ms at 1,000,000 orders, bench/scale.ts).
  */
 export async function listOrders(
   db: Db,
@@ -194,18 +214,36 @@ export async function listOrders(
     if (Number.isNaN(Date.parse(String(created)))) throw badQuery("cursor", VALIDATION_TEXT.cursorInvalid);
     conditions.push(after([sql`${orders.createdAt}`, sql`${orders.number}`], [sql`${created}::timestamptz`, sql`${number}`], true));
   }
+  // The subqueries name the outer row in full: Drizzle writes a one-table select's columns bare,
+  // and a bare "id" inside them would be the history's own id.
   const select = db
-    .select({ row: orders, created: sql<string>`${orders.createdAt}::text` })
+    .select({
+      row: orders,
+      created: sql<string>`${orders.createdAt}::text`,
+      lines: sql<LineJson[]>`(select coalesce(json_agg(json_build_object('toolId', l.tool_id, 'toolName', l.tool_name, 'quantity', l.quantity,
+        'unitPriceCents', l.unit_price_cents, 'lineTotalCents', l.line_total_cents, 'position', l.position)), '[]'::json)
+        from ${orderLines} l where l.order_id = "orders"."id")`,
+      events: sql<EventJson[]>`(select coalesce(json_agg(json_build_object('id', e.id, 'status', e.status, 'actorRole', e.actor_role, 'at', e.created_at)), '[]'::json)
+        from ${orderEvents} e where e.order_id = "orders"."id")`,
+      counted: sql<number>`(select count(*) from (select 1 from ${orders} mine where mine.user_id = ${userId} limit ${COUNT_CAP + 1}) capped)`.mapWith(Number),
+    })
     .from(orders)
     .where(and(...conditions))
     .orderBy(desc(orders.createdAt), desc(orders.number))
     .limit(query.limit + 1);
-  const [rows, total] = await Promise.all([
-    query.cursor ? select : select.offset((query.page - 1) * query.limit),
-    cappedCount(db, db.select({ one: sql`1` }).from(orders).where(mine).$dynamic()),
-  ]);
+  const rows = await (query.cursor ? select : select.offset((query.page - 1) * query.limit));
+  const first = rows[0];
+  // No row, no total with it: a first page is an exact 0, a page past the end counts.
+  const total = first ? cappedTotal(first.counted) : query.page === 1 && !query.cursor ? cappedTotal(0) : await cappedCount(db, db.select({ one: sql`1` }).from(orders).where(mine).$dynamic());
   const page = splitPage(rows, query.limit, (r) => [r.created, r.row.number]);
-  return { items: await withDetails(db, page.rows.map((r) => r.row)), ...total, next: page.next };
+  const items = page.rows.map((r) =>
+    toOrderDto(
+      r.row,
+      r.lines.map((l) => ({ ...l, orderId: r.row.id })),
+      r.events.map((e) => ({ id: Number(e.id), orderId: r.row.id, status: e.status, actorId: null, actorRole: e.actorRole, createdAt: new Date(e.at) })),
+    ),
+  );
+  return { items, ...total, next: page.next };
 }
 
 /** One of the caller's orders; anyone else's is not found. */
