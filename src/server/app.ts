@@ -6,7 +6,6 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config";
-import type { Database } from "./db/client";
 import { registerErrorHandling } from "./http/errors";
 import api from "./plugins/api";
 import caches from "./plugins/caches";
@@ -39,12 +38,6 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
   /** A memory:// PGlite starts from this migrated image (the test harness; see db/client.ts). */
   memoryImage?: Blob;
-  /**
-   * The database, already being opened: main.ts starts opening it (PGlite's WebAssembly, the
-   * migrations check) while this module's imports load, instead of after them. The app owns it
-   * once it is registered and closes it with itself.
-   */
-  database?: Promise<Database>;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -68,7 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   try {
     // Redis first: a wrong REDIS_URL stops the start before the database is opened.
     await app.register(redis);
-    await app.register(database, { memoryImage: options.memoryImage, opening: options.database });
+    await app.register(database, { memoryImage: options.memoryImage });
     await app.register(caches);
     await app.register(mail);
     await app.register(security);

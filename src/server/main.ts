@@ -1,7 +1,6 @@
-// The entry imports only what opening the database needs; the app's modules load below, while
-// the database opens (bench/startup.mjs, decision 0013).
+import { buildApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "./config";
-import { databaseOptions, openDatabase, type Database } from "./db/client";
+import { prepareStore } from "./start-up";
 
 async function main(): Promise<void> {
   // Start-up phases, logged with the "serving" line (bench/startup.mjs reads them).
@@ -19,18 +18,7 @@ async function main(): Promise<void> {
   }
 
   const building = performance.now();
-  // PGlite's WebAssembly and the migrations check overlap with loading the app's code.
-  const opening = openDatabase(databaseOptions(config));
-  // Until buildApp takes it, a failure here is reported by whichever step awaits it.
-  opening.catch(() => undefined);
-  const app = await import("./app")
-    .then(({ buildApp }) => buildApp(config, { database: opening }))
-    .catch(async (error: unknown) => {
-      // The app closes a database it registered; one it never reached is closed here.
-      await opening.then(closeQuietly, () => undefined);
-      throw error;
-    });
-  const { prepareStore } = await import("./start-up");
+  const app = await buildApp(config);
   const preparing = performance.now();
   await prepareStore(app);
   const prepared = performance.now();
@@ -62,10 +50,6 @@ async function main(): Promise<void> {
     { url: config.publicUrl, db: app.store.driver, google: Boolean(config.google), startup },
     `Toolyard is serving on ${config.publicUrl}`,
   );
-}
-
-async function closeQuietly(database: Database): Promise<void> {
-  await database.close().catch(() => undefined);
 }
 
 main().catch((error: unknown) => {

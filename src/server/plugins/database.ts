@@ -33,13 +33,11 @@ async function answers(database: Database, timeoutMs: number): Promise<boolean> 
 export interface DatabasePluginOptions {
   /** See `DatabaseOptions.memoryImage` (tests). */
   memoryImage?: Blob;
-  /** See `BuildOptions.database`: opened by the caller, used instead of opening one here. */
-  opening?: Promise<Database>;
 }
 
 export default fp<DatabasePluginOptions>(
-  async (app, { memoryImage, opening }) => {
-    const database = await (opening ?? openDatabase({ ...databaseOptions(app.config), memoryImage }));
+  async (app, { memoryImage }) => {
+    const database = await openDatabase({ ...databaseOptions(app.config), memoryImage });
     app.decorate("store", database);
     app.decorate("dependenciesDown", async () => {
       if (app.redis && app.redis.status !== "ready") return true;
