@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { ConfigError, redactUrl, type Config } from "../config";
+import { ConfigError, redactUrl } from "../config";
 import { schema } from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,11 +32,6 @@ export interface DatabaseOptions {
    * of running initdb, which costs about 2 s; the migrations then find nothing to do. Tests only.
    */
   memoryImage?: Blob;
-}
-
-/** What `openDatabase` needs from the configuration. */
-export function databaseOptions(config: Pick<Config, "databaseUrl" | "dataDir" | "migrationsDir">): DatabaseOptions {
-  return { databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrationsDir: config.migrationsDir };
 }
 
 const loggerOf = (options: DatabaseOptions) => (options.logQuery ? { logQuery: options.logQuery } : undefined);

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import fp from "fastify-plugin";
-import { databaseOptions, openDatabase, type Database } from "../db/client";
+import { openDatabase, type Database } from "../db/client";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -37,7 +37,8 @@ export interface DatabasePluginOptions {
 
 export default fp<DatabasePluginOptions>(
   async (app, { memoryImage }) => {
-    const database = await openDatabase({ ...databaseOptions(app.config), memoryImage });
+    const { databaseUrl, dataDir, migrationsDir } = app.config;
+    const database = await openDatabase({ databaseUrl, dataDir, migrationsDir, memoryImage });
     app.decorate("store", database);
     app.decorate("dependenciesDown", async () => {
       if (app.redis && app.redis.status !== "ready") return true;
