@@ -29,7 +29,8 @@ function stale(output, inputs) {
   return !existsSync(output) || statSync(output).mtimeMs < newest(inputs);
 }
 
-const shared = ["src/contract", "package.json"];
+// The server's bundle carries its npm packages (scripts/build-server.mjs): a changed lockfile rebuilds it.
+const shared = ["src/contract", "package.json", "package-lock.json"];
 if (stale("dist/web/index.html", ["src/web", "public", "vite.config.ts", ...shared])) {
   console.log("Building the web app…");
   // Always a production bundle: with the server's NODE_ENV=test (the e2e run) or development,
