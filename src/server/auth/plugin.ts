@@ -24,7 +24,7 @@ import { ADMIN_ROLE, roleOf, type Role } from "./roles";
 import { credentialOf } from "./credential";
 import { eq, sql } from "drizzle-orm";
 import { mailOutbox, user } from "../db/schema";
-import { templates } from "../mail/templates";
+import { templates, type Rendered } from "../mail/templates";
 
 /** Runs as an onRequest hook, so an anonymous caller is refused before any body is read. */
 export type Guard = (request: FastifyRequest) => Promise<void>;
@@ -173,7 +173,7 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
   });
 
   /** Queues a message to the account with this e-mail, if there is one (the outbox sends it). */
-  async function tellOwner(request: FastifyRequest, email: string, message: (name: string) => { subject: string; text: string; html: string; kind: string }) {
+  async function tellOwner(request: FastifyRequest, email: string, message: (name: string) => Rendered) {
     try {
       const [owner] = await app.store.db.select({ email: user.email, name: user.name }).from(user).where(eq(sql`lower(${user.email})`, email.toLowerCase())).limit(1);
       if (!owner) return;
@@ -212,7 +212,7 @@ const authPlugin: FastifyPluginAsyncZod = async (app) => {
       await tellOwner(request, admission.alertOwner, () => templates.failedSignIns(config.authAccountRateLimit.max + 1, config.publicUrl));
     }
     const signedUpAs = admission?.body.email;
-    if (path === "/api/auth/sign-up/email" && response.status === 422 && typeof signedUpAs === "string" && (await limiters.alerts?.hit(`sign-up:${signedUpAs}`))) {
+    if (admission?.policy.limit === "signup" && response.status === 422 && typeof signedUpAs === "string" && (await limiters.alerts?.hit(`sign-up:${signedUpAs}`))) {
       // A sign-up with an address that has an account: its owner hears of it, once per window
       // (someone may be trying it out, or the owner has forgotten the account).
       await tellOwner(request, signedUpAs, (name) => templates.existingSignup(name, config.publicUrl));

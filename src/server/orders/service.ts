@@ -234,7 +234,8 @@ export async function listOrders(
   const rows = await (query.cursor ? select : select.offset((query.page - 1) * query.limit));
   const first = rows[0];
   // No row, no total with it: a first page is an exact 0, a page past the end counts.
-  const total = first ? cappedTotal(first.counted) : query.page === 1 && !query.cursor ? cappedTotal(0) : await cappedCount(db, db.select({ one: sql`1` }).from(orders).where(mine).$dynamic());
+  const firstPage = query.page === 1 && !query.cursor;
+  const total = first || firstPage ? cappedTotal(first?.counted ?? 0) : await cappedCount(db, db.select({ one: sql`1` }).from(orders).where(mine).$dynamic());
   const page = splitPage(rows, query.limit, (r) => [r.created, r.row.number]);
   const items = page.rows.map((r) =>
     toOrderDto(

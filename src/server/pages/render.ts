@@ -13,7 +13,6 @@ import { toolListQuerySchema } from "../../contract/schemas";
 import { TEXT } from "../../contract/texts/site";
 import { PAGE_STATE_ID, serializePageState } from "../../web/app/page-state";
 import type * as ServerEntry from "../../web/entry-server";
-import type { PageLoaders, RenderedPage } from "../../web/entry-server";
 import { getTool, listTools } from "../catalog/service";
 import { onChange } from "../db/changes";
 import { reviewListKey, toolListKey } from "../plugins/caches";
@@ -100,7 +99,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   const base = app.config.publicUrl.replace(/\/$/, "");
   const { db } = app.store;
 
-  const loaders: PageLoaders = {
+  const loaders: ServerEntry.PageLoaders = {
     // The API's own parsing of the list query, and its cache of lists.
     tools: async (query) => {
       const parsed = toolListQuerySchema.parse(query);
@@ -132,7 +131,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       .join("");
   }
 
-  function documentFor(url: URL, page: RenderedPage): string {
+  function documentFor(url: URL, page: ServerEntry.RenderedPage): string {
     const { head } = page;
     // React writes preloads of the page's pictures first: they belong in the head.
     const hoisted = /^(?:<link [^>]*\/>)+/.exec(page.html)?.[0] ?? "";
