@@ -24,6 +24,9 @@ test.describe("account recovery and protection", () => {
     await page.goto("/login");
     await page.getByRole("link", { name: "Forgot password?" }).click();
     await expect(page).toHaveURL(/\/forgot-password$/);
+    // The address changes before the page's chunk has loaded, and the login form (with its own
+    // 'Email') stays on screen until then: wait for the forgot-password page itself.
+    await expect(page.getByRole("heading", { name: "Forgot password", level: 1 })).toBeVisible();
     await page.getByLabel("Email").fill(account.email.toUpperCase());
     await page.getByRole("button", { name: "SEND LINK" }).click();
     await expect(page.getByTestId("forgot-sent")).toContainText("If an account uses this e-mail");
