@@ -1,10 +1,9 @@
-import { StrictMode, startTransition, useEffect } from "react";
+import { StrictMode, useEffect } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
-import { CatchUpWithAddress } from "./app/catch-up-with-address";
 import { seedFromPage } from "./app/page-state";
 import { makeQueryClient, Providers } from "./app/providers";
-import { AppRoutes, preloadPage } from "./app/router";
+import { AppRoutes } from "./app/router";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -25,24 +24,12 @@ const app = (
     <BrowserRouter>
       <Providers client={client}>
         <AppRoutes />
-        <CatchUpWithAddress />
         <Mounted />
       </Providers>
     </BrowserRouter>
   </StrictMode>
 );
 
-/*
- * Public pages come rendered from the server (entry-server.tsx): take them over. Signed-in
- * pages come empty. Hydrating as a transition lets React do it in slices, yielding to the
- * browser between them, so a phone keeps painting meanwhile; a click on a part not yet
- * hydrated makes React hydrate it at once and then handle the click. hydrateRoot is called
- * now, not after the page's chunk has loaded, so that React listens before the page's load
- * event; the chunk is asked for at once (the HTML preloads it) and the page renders without
- * waiting once it is there.
- */
-if (serverRendered) {
-  // A chunk that fails to load: the page's error boundary says so when it renders.
-  preloadPage(window.location.pathname).catch(() => undefined);
-  startTransition(() => void hydrateRoot(root, app));
-} else createRoot(root).render(app);
+// Public pages come rendered from the server (entry-server.tsx): take them over. Signed-in pages come empty.
+if (serverRendered) hydrateRoot(root, app);
+else createRoot(root).render(app);
