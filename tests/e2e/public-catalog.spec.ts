@@ -167,28 +167,3 @@ test.describe("catalogue", () => {
     await expect(cardNames(page)).toHaveText(firstPage.map((t) => t.name));
   });
 });
-
-test.describe("catalogue without JavaScript", () => {
-  test.use({ javaScriptEnabled: false });
-
-  // 'Next' and 'Previous' are buttons of forms the store answers with the rendered page: a shopper
-  // whose click comes before the page's code has taken over still gets the page asked for.
-  test("'Next' and 'Previous' page through the rendered catalogue, keeping its sort", async ({ page, request }) => {
-    const { tools: firstPage } = await listTools(request, `sort=price-asc&page=1&limit=${PAGE_SIZE}`);
-    const { tools: secondPage } = await listTools(request, `sort=price-asc&page=2&limit=${PAGE_SIZE}`);
-    const pager = page.getByRole("navigation", { name: "Pages" });
-
-    await page.goto("/tools?sort=price-asc");
-    await pager.getByRole("button", { name: "Next" }).click();
-    await expect(pager.getByText("Page 2 of 2", { exact: true })).toBeVisible();
-    expect(params(page).get("page")).toBe("2");
-    expect(params(page).get("sort")).toBe("price-asc");
-    await expect(cardNames(page)).toHaveText(secondPage.map((t) => t.name));
-
-    await pager.getByRole("button", { name: "Previous" }).click();
-    await expect(pager.getByText("Page 1 of 2", { exact: true })).toBeVisible();
-    expect(params(page).get("page")).toBeNull();
-    expect(params(page).get("sort")).toBe("price-asc");
-    await expect(cardNames(page)).toHaveText(firstPage.map((t) => t.name));
-  });
-});

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type ToolSort } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
@@ -12,29 +12,6 @@ import { ToolGrid } from "../components/tool-card";
 import { usePageTitle } from "../../../lib/page-title";
 
 const T = CATALOG_TEXT;
-
-/**
- * 'Previous' or 'Next': a button that submits a form of the target page's query, so that it
- * works before the browser has taken the server-rendered page over (the store renders that
- * page too), and navigates in the page once it has.
- */
-function PageButton({ state, target, disabled, onGo, children }: { state: BrowseState; target: number; disabled: boolean; onGo: (page: number) => void; children: ReactNode }) {
-  const fields = [...new URLSearchParams(browseSearch(changeBrowse(state, { page: target })))];
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    onGo(target);
-  };
-  return (
-    <form method="get" action="/tools" onSubmit={onSubmit}>
-      {fields.map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <button type="submit" className="btn" disabled={disabled}>
-        {children}
-      </button>
-    </form>
-  );
-}
 
 /** The catalogue: category, search, sort, price range and page all live in the URL, so links and Back work. */
 export function ToolsPage() {
@@ -104,13 +81,13 @@ export function ToolsPage() {
               <ToolGrid tools={data.items} headingLevel={2} eagerFirst />
               {(pages > 1 || page > 1 || next) && (
                 <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
-                  <PageButton state={state} target={page - 1} disabled={page <= 1} onGo={goToPage}>
+                  <button type="button" className="btn" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
                     {T.previous}
-                  </PageButton>
+                  </button>
                   <span>{data.exact ? T.page(page, pages) : T.pageOfMany(page, pages)}</span>
-                  <PageButton state={state} target={page + 1} disabled={!next} onGo={goToPage}>
+                  <button type="button" className="btn" disabled={!next} onClick={() => goToPage(page + 1)}>
                     {T.next}
-                  </PageButton>
+                  </button>
                 </nav>
               )}
             </>
