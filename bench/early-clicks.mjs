@@ -4,7 +4,7 @@
 // Two browser contexts at once, as the browser tests run, since the lost clicks seen so far
 // needed a busy machine. Prints how many of the clicks were lost; exits 1 if any was.
 // Usage: BASE_URL=http://127.0.0.1:3000 RUNS=40 node bench/early-clicks.mjs   (a store already running)
-// Decision 0011 ("Hydration in slices, tried again") has what it measured.
+// Decision 0011 ("Hydration in slices, tried again and withdrawn") has what it measured.
 import { chromium } from "@playwright/test";
 
 const BASE_URL = (process.env.BASE_URL ?? "").replace(/\/$/, "");
