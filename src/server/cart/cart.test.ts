@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartSchema, checkoutResultSchema, orderSchema, type Cart, type Tool } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { tools } from "../db/schema";
+import { CartMerges } from "./service";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 
 const ADMIN = "cart-admin@toolyard.example";
@@ -141,6 +142,40 @@ describe.each(drivers())("cart and checkout API on %s", (driver) => {
       [soldOut._id, 1],
     ]);
     expect((await c.post("/api/cart/merge", { lines: [{ toolId: a._id, quantity: 0 }] })).statusCode).toBe(400);
+  });
+
+  it("merges carts that arrive together: each customer gets their own cart, two merges of one cart both count", async () => {
+    const a = await newTool(10);
+    const b = await newTool(10);
+    const shoppers = await Promise.all(Array.from({ length: 6 }, (_, i) => customer(`Merger ${i}`)));
+    const first = shoppers[0] as Client;
+    await Promise.all([
+      ...shoppers.map((c, i) => c.post("/api/cart/merge", { lines: [{ toolId: a._id, quantity: 1 + i }] })),
+      first.post("/api/cart/merge", { lines: [{ toolId: a._id, quantity: 2 }, { toolId: b._id, quantity: 1 }] }),
+      first.post("/api/cart/merge", { lines: [{ toolId: b._id, quantity: 20 }] }),
+    ]);
+    const lines = async (c: Client) => Object.fromEntries((await cartOf(c)).lines.map((l) => [l.toolId, l.quantity]));
+    expect(await lines(first)).toEqual({ [a._id]: 3, [b._id]: 10 });
+    for (const [i, c] of shoppers.entries()) if (i > 0) expect(await lines(c)).toEqual({ [a._id]: 1 + i });
+  });
+
+  it("serves merges in batches; a merge for an account deleted meanwhile fails alone", async () => {
+    const a = await newTool(10);
+    const ids: string[] = [];
+    for (const name of ["Early", "Late"]) {
+      const c = new Client(t.app, "10.20.251.1");
+      ids.push(((await c.signUp(name, uniqueEmail("merge"))).json() as { user: { id: string } }).user.id);
+    }
+    const [early, late] = ids as [string, string];
+    const merges = new CartMerges(t.app.store.db);
+    const line = (quantity: number) => ({ lines: [{ toolId: a._id, quantity }] });
+    // The first merge is served at once; the next two wait and are served together, where the
+    // account that does not exist fails the batch's statement on its foreign key.
+    const results = await Promise.allSettled([merges.merge(early, line(1)), merges.merge("no-such-account", line(2)), merges.merge(late, line(3))]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    const [one, , three] = results as [PromiseFulfilledResult<Cart>, PromiseRejectedResult, PromiseFulfilledResult<Cart>];
+    expect(one.value.lines.map((l) => [l.toolId, l.quantity])).toEqual([[a._id, 1]]);
+    expect(three.value.lines.map((l) => [l.toolId, l.quantity])).toEqual([[a._id, 3]]);
   });
 
   it("checks out every line in one order: stock taken, cart emptied, lines and history kept", async () => {

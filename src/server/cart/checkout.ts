@@ -20,8 +20,8 @@
  *   lost answer) waits for the first attempt and then returns its order; the same key with
  *   another body is refused (409). A refused checkout gives its key back.
  *
- * A batch costs three statements whatever its size: checkout_lock (migration 0005: keys, carts,
- * tools, in that order), the writes (orders with their lines, history and stock movements, the
+ * A batch costs three statements whatever its size: checkout_lock (migrations 0005 and 0008:
+ * keys, carts, tools, in that order), the writes (orders with their lines, history and stock movements, the
  * new stock, the emptied cart lines, the keys, the profiles) and the order mail.
  */
 import { createHash, randomUUID } from "node:crypto";
@@ -30,6 +30,7 @@ import { dollarsToCents } from "../../contract/money";
 import type { CheckoutResult, Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { announceChange } from "../db/changes";
+import { Batches, type Settled } from "../db/batches";
 import type { Db, Tx } from "../db/client";
 import { cartLines, idempotencyKeys, orders, profiles, tools } from "../db/schema";
 import { ApiError, conflict } from "../http/errors";
@@ -55,11 +56,7 @@ interface Pending {
   input: CheckoutRequest;
   key: string;
   hash: string;
-  resolve: (outcome: CheckoutOutcome) => void;
-  reject: (error: unknown) => void;
 }
-
-type Settled = { ok: CheckoutOutcome } | { error: unknown };
 
 /** Enough to amortise the locks and the flush, small enough to keep one transaction short. */
 const MAX_BATCH = 100;
@@ -69,44 +66,20 @@ const keyOf = (p: { userId: string; key: string }) => `${p.userId}\u0000${p.key}
 const keyReused = () => conflict("IDEMPOTENCY_KEY_REUSED", API_TEXT.idempotencyKeyReused);
 
 export class CheckoutDesk {
-  private queue: Pending[] = [];
-  private draining = false;
+  private readonly batches: Batches<Pending, CheckoutOutcome>;
 
   constructor(
     private readonly db: Db,
     private readonly mail?: OrderMail,
-  ) {}
+  ) {
+    this.batches = new Batches((batch) => this.serve(batch), { maxBatch: MAX_BATCH });
+  }
 
   checkout(userId: string, input: CheckoutRequest, key: string): Promise<CheckoutOutcome> {
-    return new Promise<CheckoutOutcome>((resolve, reject) => {
-      this.queue.push({ userId, input, key, hash: hashOf(input), resolve, reject });
-      if (!this.draining) void this.drain();
-    });
+    return this.batches.submit({ userId, input, key, hash: hashOf(input) });
   }
 
-  /** Serves the queue, batch after batch, until no checkout waits. */
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        try {
-          const settled = await this.serve(batch);
-          batch.forEach((p, i) => {
-            const result = settled[i] as Settled;
-            if ("ok" in result) p.resolve(result.ok);
-            else p.reject(result.error);
-          });
-        } catch (error) {
-          for (const p of batch) p.reject(error);
-        }
-      }
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  private async serve(batch: Pending[]): Promise<Settled[]> {
+  private async serve(batch: Pending[]): Promise<Settled<CheckoutOutcome>[]> {
     const settled = await this.db.transaction(async (tx) => {
       const outcomes = await serveBatch(tx, batch);
       // Order mail is written with the orders (a replayed checkout placed nothing new).
@@ -132,8 +105,8 @@ type LockedTool = { id: string; name: string; priceCents: number; availableQuant
  * One batch in one transaction; returns each checkout's outcome in batch order. Round trips:
  * the locks (one function call), the writes (one statement), the mail (one), whatever the batch.
  */
-async function serveBatch(tx: Tx, batch: Pending[]): Promise<Settled[]> {
-  const settled: (Settled | undefined)[] = batch.map(() => undefined);
+async function serveBatch(tx: Tx, batch: Pending[]): Promise<Settled<CheckoutOutcome>[]> {
+  const settled: (Settled<CheckoutOutcome> | undefined)[] = batch.map(() => undefined);
 
   // 1. Claim the keys, then lock the customers' carts, then their tools in id order. A key
   //    already claimed is a retry: of a checkout in this batch (it shares that one's outcome)
@@ -163,14 +136,14 @@ async function serveBatch(tx: Tx, batch: Pending[]): Promise<Settled[]> {
   const live = [...owner.values()];
   if (live.length > 0) await placeOrders(tx, batch, live, settled, locked);
   for (const [i, first] of followers) {
-    const result = settled[first] as Settled;
+    const result = settled[first] as Settled<CheckoutOutcome>;
     settled[i] = "ok" in result ? { ok: { ...result.ok, replayed: true } } : result;
   }
-  return settled as Settled[];
+  return settled as Settled<CheckoutOutcome>[];
 }
 
 /** Retries of checkouts committed before this batch: their order, or 409 for another body. */
-async function replayEarlier(tx: Tx, batch: Pending[], indexes: number[], settled: (Settled | undefined)[]): Promise<void> {
+async function replayEarlier(tx: Tx, batch: Pending[], indexes: number[], settled: (Settled<CheckoutOutcome> | undefined)[]): Promise<void> {
   if (indexes.length === 0) return;
   const wanted = indexes.map((i) => batch[i] as Pending);
   const rows = await tx
@@ -190,7 +163,7 @@ async function replayEarlier(tx: Tx, batch: Pending[], indexes: number[], settle
 }
 
 /** The checkouts that claimed their key: decide, take the stock and write the orders. */
-async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (Settled | undefined)[], locked: Locked): Promise<void> {
+async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (Settled<CheckoutOutcome> | undefined)[], locked: Locked): Promise<void> {
   // The carts' rows are locked: two checkouts of one cart cannot both take it.
   const cartOf = new Map<string, CartRow[]>();
   for (const [userId, toolId, quantity] of locked.carts) {

@@ -4,13 +4,14 @@ import { LIMITS } from "../../contract/constants";
 import { cartLineInputSchema, cartMergeInputSchema, cartSchema, checkoutInputSchema, checkoutResultSchema, toolIdParamsSchema } from "../../contract/schemas";
 import { errorResponses } from "../http/schemas";
 import { CheckoutDesk } from "./checkout";
-import { clearCart, getCart, mergeCart, removeCartLine, setCartLine } from "./service";
+import { CartMerges, clearCart, getCart, removeCartLine, setCartLine } from "./service";
 
 const idempotencyHeaders = z.object({ "idempotency-key": z.string().trim().min(1).max(LIMITS.idempotencyKey) });
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const desk = new CheckoutDesk(db, app.mail.orders);
+  const merges = new CartMerges(db);
   const tags = ["cart"];
 
   app.get(
@@ -60,7 +61,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cartSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => mergeCart(db, request.viewer.id, request.body),
+    async (request) => merges.merge(request.viewer.id, request.body),
   );
 
   app.post(

@@ -9,6 +9,7 @@ import { lineProblem } from "../../contract/cart";
 import { centsToDollars } from "../../contract/money";
 import type { Cart, CartLine, CartMergeInput } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import { Batches, isForeignKeyViolation, type Settled } from "../db/batches";
 import type { Db, Tx } from "../db/client";
 import { cartLines, tools } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
@@ -101,33 +102,64 @@ export async function clearCart(db: Db | Tx, userId: string): Promise<void> {
   await db.delete(cartLines).where(eq(cartLines.userId, userId));
 }
 
+/** A row of cart_merge_many (migration 0008): a line of a customer's cart with its tool. */
+type MergedRow = { user_id: string; quantity: number; id: string; name: string; image: string; price_cents: number; minimum_quantity: number; available_quantity: number; active: boolean };
+interface Merge {
+  userId: string;
+  /** Tool id to quantity, each tool once. */
+  wanted: Map<string, number>;
+}
+
+/** Enough to amortise a round trip and a commit; one statement's worth of rows. */
+const MAX_MERGES = 100;
+
 /**
  * Joins a signed-out visitor's cart to the account's: quantities of the same tool add up,
- * capped at the stock; tools that are gone are left out. One statement, one round trip: the
- * upsert (atomic per line, so two tabs merging at once cannot lose a line) and the read of the
- * whole cart, its lines as the upsert left them and the others as they were. The lines travel
- * as one JSON parameter. The statement lives in the function cart_merge (migration 0005), so
- * Postgres plans it once per connection, not on every call (a hot path: the cart's refill).
+ * capped at the stock; tools that are gone are left out. The answer is the whole cart.
+ *
+ * Merges are 'Add to Cart' too, so they are served in batches (db/batches.ts), as checkouts
+ * are: one statement, cart_merge_many (migration 0008), merges the lines of every customer in
+ * the batch and reads their carts back, so a round trip, a plan and a commit are paid once for
+ * many customers. Its upsert is atomic per line, so two tabs merging at once cannot lose a
+ * line; a customer has at most one merge in a batch (a second one waits for the next). A merge
+ * for an account deleted meanwhile fails its batch on a foreign key; each merge is then served
+ * on its own, so it fails alone.
  */
-export async function mergeCart(db: Db, userId: string, input: CartMergeInput): Promise<Cart> {
-  const wanted = new Map<string, number>();
-  for (const line of input.lines) wanted.set(line.toolId, (wanted.get(line.toolId) ?? 0) + line.quantity);
-  if (wanted.size === 0) return getCart(db, userId);
-  const lines = JSON.stringify([...wanted].map(([tool_id, quantity]) => ({ tool_id, quantity })));
-  const result = await db.execute(sql`select * from cart_merge(${userId}, ${lines}::jsonb)`);
-  type Row = { quantity: number; id: string; name: string; image: string; price_cents: number; minimum_quantity: number; available_quantity: number; active: boolean };
-  return cartOf(
-    (result as unknown as { rows: Row[] }).rows.map((r) => ({
-      quantity: Number(r.quantity),
-      tool: {
-        id: r.id,
-        name: r.name,
-        image: r.image,
-        priceCents: Number(r.price_cents),
-        minimumQuantity: Number(r.minimum_quantity),
-        availableQuantity: Number(r.available_quantity),
-        active: r.active,
-      },
-    })),
-  );
+export class CartMerges {
+  private readonly batches: Batches<Merge, Cart>;
+
+  constructor(private readonly db: Db) {
+    this.batches = new Batches((merges) => this.serve(merges), { maxBatch: MAX_MERGES, distinctBy: (m) => m.userId, aloneWhen: isForeignKeyViolation });
+  }
+
+  async merge(userId: string, input: CartMergeInput): Promise<Cart> {
+    const wanted = new Map<string, number>();
+    for (const line of input.lines) wanted.set(line.toolId, (wanted.get(line.toolId) ?? 0) + line.quantity);
+    if (wanted.size === 0) return getCart(this.db, userId);
+    return this.batches.submit({ userId, wanted });
+  }
+
+  private async serve(merges: Merge[]): Promise<Settled<Cart>[]> {
+    const lines = JSON.stringify(merges.flatMap(({ userId, wanted }) => [...wanted].map(([tool_id, quantity]) => ({ user_id: userId, tool_id, quantity }))));
+    const result = await this.db.execute(sql`select * from cart_merge_many(${lines}::jsonb)`);
+    const rowsOf = new Map<string, { quantity: number; tool: LineTool }[]>();
+    for (const r of (result as unknown as { rows: MergedRow[] }).rows) {
+      const row = {
+        quantity: Number(r.quantity),
+        tool: {
+          id: r.id,
+          name: r.name,
+          image: r.image,
+          priceCents: Number(r.price_cents),
+          minimumQuantity: Number(r.minimum_quantity),
+          availableQuantity: Number(r.available_quantity),
+          active: r.active,
+        },
+      };
+      const rows = rowsOf.get(r.user_id);
+      if (rows) rows.push(row);
+      else rowsOf.set(r.user_id, [row]);
+    }
+    return merges.map((m) => ({ ok: cartOf(rowsOf.get(m.userId) ?? []) }));
+  }
 }

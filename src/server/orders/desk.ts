@@ -11,6 +11,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { OrderInput, Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import { isForeignKeyViolation } from "../db/batches";
 import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
 import { profiles, tools, user } from "../db/schema";
@@ -24,16 +25,6 @@ interface Pending {
   quantity: number;
   resolve: (order: Order) => void;
   reject: (error: unknown) => void;
-}
-
-/** Postgres's foreign_key_violation, wherever a driver or Drizzle wrapped it (`cause`). */
-function isForeignKeyViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current !== null && typeof current === "object"; depth++) {
-    if ((current as { code?: unknown }).code === "23503") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** Enough to amortise the flush, small enough to keep one transaction short. */
