@@ -37,13 +37,19 @@ BEGIN
    ORDER BY cart.user_id, cart.created_at, cart.tool_id;
 END $$;
 --> statement-breakpoint
--- As in migration 0005, except that the carts' rows are locked in (user_id, tool_id) order, the
--- merge's order; they are still answered oldest line first.
+-- As in migration 0005, with two changes:
+-- - the carts' rows are locked in (user_id, tool_id) order, the merge's order (they are still
+--   answered oldest line first);
+-- - it reserves an order number for each claimed key (numbers: ascending), so the batch knows
+--   its orders' numbers before it writes them and writes their mail in the same statement
+--   (src/server/cart/checkout.ts). A checkout refused in the batch leaves its number unused: a
+--   gap, as a rolled-back insert always left one.
 CREATE OR REPLACE FUNCTION checkout_lock(p_keys jsonb, p_users text[]) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
   v_claimed jsonb;
   v_carts jsonb;
   v_tools jsonb;
+  v_numbers jsonb;
 BEGIN
   WITH c AS (
     INSERT INTO idempotency_keys (user_id, key, request_hash)
@@ -52,6 +58,9 @@ BEGIN
     RETURNING idempotency_keys.user_id, idempotency_keys.key
   )
   SELECT coalesce(jsonb_agg(jsonb_build_array(c.user_id, c.key)), '[]'::jsonb) INTO v_claimed FROM c;
+
+  SELECT coalesce(jsonb_agg(r.n ORDER BY r.n), '[]'::jsonb) INTO v_numbers
+    FROM (SELECT nextval(pg_get_serial_sequence('orders', 'number')) AS n FROM generate_series(1, jsonb_array_length(v_claimed))) r;
 
   SELECT coalesce(jsonb_agg(jsonb_build_array(l.user_id, l.tool_id, l.quantity) ORDER BY l.user_id, l.created_at, l.tool_id), '[]'::jsonb) INTO v_carts
     FROM (SELECT cl.user_id, cl.tool_id, cl.quantity, cl.created_at FROM cart_lines cl
@@ -66,5 +75,5 @@ BEGIN
            ORDER BY tl.id
            FOR NO KEY UPDATE) t;
 
-  RETURN jsonb_build_object('claimed', v_claimed, 'carts', v_carts, 'tools', v_tools);
+  RETURN jsonb_build_object('claimed', v_claimed, 'carts', v_carts, 'tools', v_tools, 'numbers', v_numbers);
 END $$;

@@ -20,9 +20,11 @@
  *   lost answer) waits for the first attempt and then returns its order; the same key with
  *   another body is refused (409). A refused checkout gives its key back.
  *
- * A batch costs three statements whatever its size: checkout_lock (migrations 0005 and 0008:
- * keys, carts, tools, in that order), the writes (orders with their lines, history and stock movements, the
- * new stock, the emptied cart lines, the keys, the profiles) and the order mail.
+ * A batch costs two statements whatever its size (and BEGIN and COMMIT, each a round trip that
+ * waits for the event loop while the tools are locked): checkout_lock (migrations 0005 and
+ * 0008: keys, carts, tools in that order, and a number for each order) and the writes (orders
+ * with their lines, history and stock movements, the new stock, the emptied cart lines, the
+ * keys, the profiles and the order mail).
  */
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
@@ -80,21 +82,16 @@ export class CheckoutDesk {
   }
 
   private async serve(batch: Pending[]): Promise<Settled<CheckoutOutcome>[]> {
-    const settled = await this.db.transaction(async (tx) => {
-      const outcomes = await serveBatch(tx, batch);
-      // Order mail is written with the orders (a replayed checkout placed nothing new).
-      const placed = outcomes.flatMap((s, i) => ("ok" in s && !s.ok.replayed ? [{ userId: (batch[i] as Pending).userId, order: s.ok.order }] : []));
-      await this.mail?.ordersPlaced(tx, placed);
-      return outcomes;
-    });
+    const settled = await this.db.transaction((tx) => serveBatch(tx, batch, this.mail));
     if (settled.some((s) => "ok" in s && !s.ok.replayed)) announceChange(this.db, "tools");
     return settled;
   }
 }
 
-/** What checkout_lock (migration 0005) answers: the claimed keys, the locked carts and tools. */
+/** What checkout_lock (migration 0008) answers: the claimed keys, the locked carts and tools, a number for each claimed key. */
 interface Locked {
   claimed: [string, string][];
+  numbers: number[];
   carts: [string, string, number][];
   tools: { id: string; name: string; price_cents: number; available_quantity: number; minimum_quantity: number; active: boolean }[];
 }
@@ -103,9 +100,10 @@ type LockedTool = { id: string; name: string; priceCents: number; availableQuant
 
 /**
  * One batch in one transaction; returns each checkout's outcome in batch order. Round trips:
- * the locks (one function call), the writes (one statement), the mail (one), whatever the batch.
+ * the locks (one function call) and the writes with the order mail (one statement), whatever the
+ * batch (retries of earlier checkouts read their orders back: a few more).
  */
-async function serveBatch(tx: Tx, batch: Pending[]): Promise<Settled<CheckoutOutcome>[]> {
+async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined): Promise<Settled<CheckoutOutcome>[]> {
   const settled: (Settled<CheckoutOutcome> | undefined)[] = batch.map(() => undefined);
 
   // 1. Claim the keys, then lock the customers' carts, then their tools in id order. A key
@@ -134,7 +132,7 @@ async function serveBatch(tx: Tx, batch: Pending[]): Promise<Settled<CheckoutOut
   await replayEarlier(tx, batch, earlier, settled);
 
   const live = [...owner.values()];
-  if (live.length > 0) await placeOrders(tx, batch, live, settled, locked);
+  if (live.length > 0) await placeOrders(tx, batch, live, settled, locked, mail);
   for (const [i, first] of followers) {
     const result = settled[first] as Settled<CheckoutOutcome>;
     settled[i] = "ok" in result ? { ok: { ...result.ok, replayed: true } } : result;
@@ -163,7 +161,14 @@ async function replayEarlier(tx: Tx, batch: Pending[], indexes: number[], settle
 }
 
 /** The checkouts that claimed their key: decide, take the stock and write the orders. */
-async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (Settled<CheckoutOutcome> | undefined)[], locked: Locked): Promise<void> {
+async function placeOrders(
+  tx: Tx,
+  batch: Pending[],
+  live: number[],
+  settled: (Settled<CheckoutOutcome> | undefined)[],
+  locked: Locked,
+  mail: OrderMail | undefined,
+): Promise<void> {
   // The carts' rows are locked: two checkouts of one cart cannot both take it.
   const cartOf = new Map<string, CartRow[]>();
   for (const [userId, toolId, quantity] of locked.carts) {
@@ -215,13 +220,15 @@ async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (S
     return;
   }
 
-  const drafts = accepted.map((i) => {
+  // Accepted checkouts claimed their keys, so each has a number reserved (in arrival order).
+  if (locked.numbers.length < accepted.length) throw new Error("checkout_lock reserved fewer order numbers than orders");
+  const drafts = accepted.map((i, k) => {
     const p = batch[i] as Pending;
     const lines = (cartOf.get(p.userId) ?? []).map((line) => {
       const tool = toolOf.get(line.toolId) as LockedTool;
       return { toolId: tool.id, toolName: tool.name, quantity: line.quantity, unitPriceCents: tool.priceCents, lineTotalCents: tool.priceCents * line.quantity };
     });
-    return { p, id: randomUUID(), lines, totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0) };
+    return { p, id: randomUUID(), number: locked.numbers[k] as number, lines, totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0) };
   });
 
   // Everything else the batch writes travels with its orders, in the same statement:
@@ -251,10 +258,23 @@ async function placeOrders(tx: Tx, batch: Pending[], live: number[], settled: (S
       select d.user_id, d.address, d.phone from jsonb_to_recordset(${deliveries}::jsonb) as d(user_id text, address text, phone text)
       on conflict (user_id) do update set address = excluded.address, phone = excluded.phone, updated_at = now())`,
   ];
+  // - and the order mail, whose texts name the numbers reserved above.
+  const mailInsert = mail?.ordersPlacedInsert(
+    drafts.map(({ p, id, number, lines, totalCents }) => ({
+      id,
+      number,
+      userId: p.userId,
+      totalCents,
+      paymentMethod: p.input.paymentMethod,
+      lines: lines.map((l) => ({ toolName: l.toolName, quantity: l.quantity, lineTotalCents: l.lineTotalCents })),
+    })),
+  );
+  if (mailInsert) alongside.push(sql`mail as (${mailInsert})`);
   const placed = await insertOrders(
     tx,
-    drafts.map(({ p, id, lines }) => ({
+    drafts.map(({ p, id, number, lines }) => ({
       id,
+      number,
       userId: p.userId,
       address: p.input.address,
       phone: p.input.phone,

@@ -3,9 +3,11 @@
  * order mail, a mail server that is down (nothing lost, nothing twice), two workers, a
  * refusing or hanging server, and no SMTP_URL at all.
  */
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpStandIn, type SmtpStandIn } from "../../../tests/support/smtp";
+import { ORDER_TEXT } from "../../contract/texts/orders";
 import { mailOutbox } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { startMailWorker } from "./worker";
@@ -83,6 +85,31 @@ describe.each(drivers())("mail on %s", (driver) => {
     expect((await c.delete(`/api/order/${second._id}`)).statusCode).toBe(200);
     await drain();
     expect((await smtp.waitFor(email, "was cancelled")).subject).toContain(`#${second.number}`);
+  });
+
+  it("a checkout sends the customer the order's number, lines, total and payment, the admins a notice", async () => {
+    const [saw, drill] = [await newTool(), await newTool()];
+    const { c, email } = await customer();
+    await c.put(`/api/cart/lines/${saw}`, { quantity: 2 });
+    await c.put(`/api/cart/lines/${drill}`, { quantity: 1 });
+    const cart = (await c.get("/api/cart")).json() as { version: string };
+    const res = await c.request({
+      method: "POST",
+      url: "/api/checkout",
+      payload: { address: "1 Main St", phone: "+1 555 0100", paymentMethod: "bank_transfer", cartVersion: cart.version },
+      headers: { "idempotency-key": randomUUID() },
+    });
+    expect(res.statusCode).toBe(201);
+    const { order } = res.json() as { order: { _id: string; number: number; lines: { name: string; quantity: number }[] } };
+    // Written by the statement that wrote the order, with the number the order got.
+    expect((await outbox()).filter((m) => m.to === email && m.kind === "order-placed")).toHaveLength(1);
+    await drain();
+    const placed = await smtp.waitFor(email, `#${order.number}`);
+    for (const line of order.lines) expect(placed.text).toContain(`${line.quantity} × ${line.name}`);
+    expect(placed.text).toContain("$37.50");
+    expect(placed.text).toContain(ORDER_TEXT.paymentMethod.bank_transfer);
+    expect(placed.text).toContain(`${PUBLIC_URL}/dashboard/orders/${order._id}`);
+    expect((await smtp.waitFor(ADMIN, `New order #${order.number}`)).text).toContain(`${PUBLIC_URL}/admin/orders/${order._id}`);
   });
 
   it("a mail server that is down delays mail and loses none; back up, each message arrives exactly once", async () => {

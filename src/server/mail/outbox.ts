@@ -3,7 +3,7 @@
  * order, a reset request), so a message exists exactly when its cause does. The worker
  * (worker.ts) sends it later. Nothing here talks to a mail server.
  */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { dollarsToCents } from "../../contract/money";
 import type { Order } from "../../contract/schemas";
 import type { Db, Tx } from "../db/client";
@@ -28,6 +28,11 @@ export interface PlacedOrder {
 export interface OrderMail {
   /** In the transaction that wrote the orders: the customers' and the admins' messages. */
   ordersPlaced(tx: Tx, placed: PlacedOrder[]): Promise<void>;
+  /**
+   * The same messages as one INSERT, for a caller that knows its orders' numbers before it writes
+   * them and runs it as a CTE of the statement that does (the checkout batch); none for no orders.
+   */
+  ordersPlacedInsert(orders: MailOrder[]): SQL | undefined;
   /** In the transaction of a status move: the customer hears of shipped and cancelled orders. */
   statusMoved(tx: Tx, after: { id: string; number: number; userId: string | null; status: string }): Promise<void>;
 }
@@ -46,6 +51,27 @@ const mailOrder = ({ userId, order }: PlacedOrder): MailOrder => ({
  * customer's address and the admins' (admin role, and ADMIN_EMAILS) are looked up by the insert.
  */
 export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
+  const placedInsert = (orders: MailOrder[]): SQL | undefined => {
+    if (orders.length === 0) return undefined;
+    const customer = orders.map((o) => {
+      const m = templates.orderPlaced(o, publicUrl);
+      return { user_id: o.userId, subject: m.subject, text: m.text, html: m.html, kind: m.kind };
+    });
+    const admin = orders.map((o) => {
+      const m = templates.adminNewOrder(o, publicUrl);
+      return { subject: m.subject, text: m.text, html: m.html, kind: m.kind };
+    });
+    return sql`
+      insert into ${mailOutbox} ("to", subject, text, html, kind)
+      select lower(u.email), r.subject, r.text, r.html, r.kind
+        from jsonb_to_recordset(${JSON.stringify(customer)}::jsonb) as r(user_id text, subject text, text text, html text, kind text)
+        join "user" u on u.id = r.user_id
+      union all
+      select a.email, r.subject, r.text, r.html, r.kind
+        from jsonb_to_recordset(${JSON.stringify(admin)}::jsonb) as r(subject text, text text, html text, kind text)
+        cross join (select lower(email) as email from "user" where role = 'admin'
+                    union select unnest(${`{${adminEmails.map((e) => `"${e.replace(/["\\]/g, "")}"`).join(",")}}`}::text[])) a`;
+  };
   return {
     async statusMoved(tx, after) {
       const m =
@@ -57,25 +83,9 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
         select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where id = ${after.userId}`);
     },
     async ordersPlaced(tx, placed) {
-      if (placed.length === 0) return;
-      const customer = placed.map((p) => {
-        const m = templates.orderPlaced(mailOrder(p), publicUrl);
-        return { user_id: p.userId, subject: m.subject, text: m.text, html: m.html, kind: m.kind };
-      });
-      const admin = placed.map((p) => {
-        const m = templates.adminNewOrder(mailOrder(p), publicUrl);
-        return { subject: m.subject, text: m.text, html: m.html, kind: m.kind };
-      });
-      await tx.execute(sql`
-        insert into ${mailOutbox} ("to", subject, text, html, kind)
-        select lower(u.email), r.subject, r.text, r.html, r.kind
-          from jsonb_to_recordset(${JSON.stringify(customer)}::jsonb) as r(user_id text, subject text, text text, html text, kind text)
-          join "user" u on u.id = r.user_id
-        union all
-        select a.email, r.subject, r.text, r.html, r.kind
-          from jsonb_to_recordset(${JSON.stringify(admin)}::jsonb) as r(subject text, text text, html text, kind text)
-          cross join (select lower(email) as email from "user" where role = 'admin'
-                      union select unnest(${`{${adminEmails.map((e) => `"${e.replace(/["\\]/g, "")}"`).join(",")}}`}::text[])) a`);
+      const insert = placedInsert(placed.map(mailOrder));
+      if (insert) await tx.execute(insert);
     },
+    ordersPlacedInsert: placedInsert,
   };
 }

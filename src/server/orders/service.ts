@@ -89,13 +89,14 @@ export interface NewOrder {
  * Writes new orders, their lines and the first step of their history in ONE statement: one
  * round trip while the tools' rows are locked, and three parameters however many orders (the
  * rows travel as JSON), so building the query costs the same for one order as for a batch of
- * two hundred. Ids are made here (or by the caller), numbers by the database. Nothing else is
- * read back: the answer is built from what was written (a hot path: both order desks call it for
- * every batch). `alongside`: more data-modifying CTEs (`name as (...)`) run by the same
- * statement, so a caller's other writes cost no round trip of their own; they see the
- * statement's snapshot, not the new orders (reference them by the ids the caller made).
+ * two hundred. Ids are made here (or by the caller), numbers by the database (or reserved by
+ * the caller from the orders' sequence, as checkout_lock does). Nothing else is read back: the
+ * answer is built from what was written (a hot path: both order desks call it for every batch).
+ * `alongside`: more data-modifying CTEs (`name as (...)`) run by the same statement, so a
+ * caller's other writes cost no round trip of their own; they see the statement's snapshot, not
+ * the new orders (reference them by the ids the caller made).
  */
-export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string })[], alongside: SQL[] = []): Promise<Order[]> {
+export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; number?: number })[], alongside: SQL[] = []): Promise<Order[]> {
   if (drafts.length === 0) return [];
   const createdAt = new Date();
   const at = createdAt.toISOString();
@@ -104,6 +105,7 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string })[
     if (!first) throw new Error("an order needs at least one line");
     return {
       id: draft.id ?? randomUUID(),
+      number: draft.number ?? null,
       user_id: draft.userId,
       tool_id: first.toolId,
       tool_name: first.toolName,
@@ -129,10 +131,10 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string })[
   );
   const result = await tx.execute(sql`
     with o as (
-      insert into ${orders} (id, user_id, tool_id, tool_name, quantity, unit_price_cents, total_cents, address, phone, payment_method, note, created_at)
-      select r.id, r.user_id, r.tool_id, r.tool_name, r.quantity, r.unit_price_cents, r.total_cents, r.address, r.phone,
-             r.payment_method::payment_method, r.note, ${at}::timestamptz
-        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, user_id text, tool_id text, tool_name text,
+      insert into ${orders} (id, number, user_id, tool_id, tool_name, quantity, unit_price_cents, total_cents, address, phone, payment_method, note, created_at)
+      select r.id, coalesce(r.number, nextval(pg_get_serial_sequence('orders', 'number'))), r.user_id, r.tool_id, r.tool_name, r.quantity,
+             r.unit_price_cents, r.total_cents, r.address, r.phone, r.payment_method::payment_method, r.note, ${at}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, number integer, user_id text, tool_id text, tool_name text,
              quantity integer, unit_price_cents integer, total_cents bigint, address text, phone text, payment_method text, note text)
       returning id, number, user_id
     ), l as (
