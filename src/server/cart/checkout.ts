@@ -20,12 +20,11 @@
  *   lost answer) waits for the first attempt and then returns its order; the same key with
  *   another body is refused (409). A refused checkout gives its key back.
  *
- * A batch costs two statements whatever its size: checkout_lock (migrations 0005 and 0008: keys,
- * carts, tools in that order, and a number for each order) and the writes (orders with their
- * lines, history and stock movements, the new stock, the emptied cart lines, the keys, the
- * profiles and the order mail). BEGIN goes out with the first and COMMIT right behind the second
- * (`PipelinedTx`), so while the tools are locked the batch waits for this process's event loop
- * twice, not four times.
+ * A batch costs two statements whatever its size (and BEGIN and COMMIT, each a round trip that
+ * waits for the event loop while the tools are locked): checkout_lock (migrations 0005 and
+ * 0008: keys, carts, tools in that order, and a number for each order) and the writes (orders
+ * with their lines, history and stock movements, the new stock, the emptied cart lines, the
+ * keys, the profiles and the order mail).
  */
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
@@ -34,11 +33,11 @@ import type { CheckoutResult, Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { announceChange } from "../db/changes";
 import { Batches, type Settled } from "../db/batches";
-import type { Database, PipelinedTx, Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { cartLines, idempotencyKeys, orders, profiles, tools } from "../db/schema";
 import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
-import { ordersInsert, withDetails, type WrittenOrder } from "../orders/service";
+import { insertOrders, withDetails } from "../orders/service";
 import { allocateCarts } from "./allocate-carts";
 import { cartVersion } from "./service";
 
@@ -72,7 +71,7 @@ export class CheckoutDesk {
   private readonly batches: Batches<Pending, CheckoutOutcome>;
 
   constructor(
-    private readonly database: Database,
+    private readonly db: Db,
     private readonly mail?: OrderMail,
   ) {
     this.batches = new Batches((batch) => this.serve(batch), { maxBatch: MAX_BATCH });
@@ -83,8 +82,8 @@ export class CheckoutDesk {
   }
 
   private async serve(batch: Pending[]): Promise<Settled<CheckoutOutcome>[]> {
-    const settled = await this.database.pipelined((t) => serveBatch(t, batch, this.mail));
-    if (settled.some((s) => "ok" in s && !s.ok.replayed)) announceChange(this.database.db, "tools");
+    const settled = await this.db.transaction((tx) => serveBatch(tx, batch, this.mail));
+    if (settled.some((s) => "ok" in s && !s.ok.replayed)) announceChange(this.db, "tools");
     return settled;
   }
 }
@@ -104,7 +103,7 @@ type LockedTool = { id: string; name: string; priceCents: number; availableQuant
  * the locks (one function call) and the writes with the order mail (one statement), whatever the
  * batch (retries of earlier checkouts read their orders back: a few more).
  */
-async function serveBatch(t: PipelinedTx, batch: Pending[], mail: OrderMail | undefined): Promise<Settled<CheckoutOutcome>[]> {
+async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined): Promise<Settled<CheckoutOutcome>[]> {
   const settled: (Settled<CheckoutOutcome> | undefined)[] = batch.map(() => undefined);
 
   // 1. Claim the keys, then lock the customers' carts, then their tools in id order. A key
@@ -112,8 +111,8 @@ async function serveBatch(t: PipelinedTx, batch: Pending[], mail: OrderMail | un
   //    or of an earlier one (its order is returned).
   const keys = JSON.stringify(batch.map((p) => ({ user_id: p.userId, key: p.key, request_hash: p.hash })));
   const users = JSON.stringify([...new Set(batch.map((p) => p.userId))]);
-  const [row] = await t.send<{ locked: Locked | string }>(sql`select checkout_lock(${keys}::jsonb, array(select jsonb_array_elements_text(${users}::jsonb))) as locked`);
-  const raw = row?.locked;
+  const result = await tx.execute(sql`select checkout_lock(${keys}::jsonb, array(select jsonb_array_elements_text(${users}::jsonb))) as locked`);
+  const raw = (result as unknown as { rows: { locked: Locked | string }[] }).rows[0]?.locked;
   if (raw === undefined) throw new Error("checkout_lock answered nothing");
   const locked = typeof raw === "string" ? (JSON.parse(raw) as Locked) : raw;
 
@@ -130,10 +129,10 @@ async function serveBatch(t: PipelinedTx, batch: Pending[], mail: OrderMail | un
     } else if (claimed.has(id)) owner.set(id, i);
     else earlier.push(i);
   });
-  await replayEarlier(t.tx, batch, earlier, settled);
+  await replayEarlier(tx, batch, earlier, settled);
 
   const live = [...owner.values()];
-  if (live.length > 0) await placeOrders(t, batch, live, settled, locked, mail);
+  if (live.length > 0) await placeOrders(tx, batch, live, settled, locked, mail);
   for (const [i, first] of followers) {
     const result = settled[first] as Settled<CheckoutOutcome>;
     settled[i] = "ok" in result ? { ok: { ...result.ok, replayed: true } } : result;
@@ -163,7 +162,7 @@ async function replayEarlier(tx: Tx, batch: Pending[], indexes: number[], settle
 
 /** The checkouts that claimed their key: decide, take the stock and write the orders. */
 async function placeOrders(
-  t: PipelinedTx,
+  tx: Tx,
   batch: Pending[],
   live: number[],
   settled: (Settled<CheckoutOutcome> | undefined)[],
@@ -217,7 +216,7 @@ async function placeOrders(
       delete from ${idempotencyKeys} k using jsonb_to_recordset(${unplaced}::jsonb) as u(user_id text, key text)
        where k.user_id = u.user_id and k.key = u.key)`;
   if (accepted.length === 0) {
-    await t.send(sql`with ${giveBack} select 1`);
+    await tx.execute(sql`with ${giveBack} select 1`);
     return;
   }
 
@@ -271,7 +270,8 @@ async function placeOrders(
     })),
   );
   if (mailInsert) alongside.push(sql`mail as (${mailInsert})`);
-  const { statement, answer } = ordersInsert(
+  const placed = await insertOrders(
+    tx,
     drafts.map(({ p, id, number, lines }) => ({
       id,
       number,
@@ -284,10 +284,6 @@ async function placeOrders(
     })),
     alongside,
   );
-  // COMMIT goes out right behind the writes (db/client.ts, PipelinedTx): the tools' locks are
-  // released without waiting for this process to read the writes' answer first.
-  const [written] = await Promise.all([t.send<WrittenOrder>(statement), t.commit()]);
-  const placed = answer(written);
 
   drafts.forEach(({ p, totalCents }, k) => {
     const i = accepted[k] as number;

@@ -10,7 +10,7 @@ const idempotencyHeaders = z.object({ "idempotency-key": z.string().trim().min(1
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const desk = new CheckoutDesk(app.store, app.mail.orders);
+  const desk = new CheckoutDesk(db, app.mail.orders);
   const merges = new CartMerges(db);
   const tags = ["cart"];
 

@@ -4,7 +4,6 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { ConfigError, redactUrl } from "../config";
 import { schema } from "./schema";
@@ -17,30 +16,6 @@ export interface Database {
   db: Db;
   driver: "pglite" | "pg";
   close(): Promise<void>;
-  /** A transaction for a hot path that holds row locks (`PipelinedTx`). */
-  pipelined<T>(work: (t: PipelinedTx) => Promise<T>): Promise<T>;
-}
-
-/**
- * A transaction whose statements go out the moment they are given, behind the ones before them
- * on its connection. Under load every round trip a transaction awaits also waits for the event
- * loop to come round (the other requests' work runs in between), and the rows it locked stay
- * locked all the while. On Postgres, BEGIN goes out with the first statement and COMMIT
- * (`commit()`, called without awaiting the last statement) right behind the last: two waits
- * fewer. If a statement fails, the COMMIT behind it ends the transaction as a rollback. On PGlite
- * (one connection in the process) it is an ordinary transaction and `commit()` leaves the
- * commit to the end of `work`.
- */
-export interface PipelinedTx {
-  /** Drizzle on the transaction's connection, for what is not worth the hurry. */
-  readonly tx: Tx;
-  /** Sends a statement now; resolves to its rows. */
-  send<Row>(statement: SQL): Promise<Row[]>;
-  /**
-   * Sends COMMIT now, behind every statement sent: the last thing `work` sends. Once it has gone,
-   * nothing `work` throws undoes the transaction, so only awaiting what was sent should follow.
-   */
-  commit(): Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -107,22 +82,13 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   }
   const db = drizzle(client, { schema, logger: loggerOf(options) });
   await migrate(db, { migrationsFolder: options.migrationsDir });
-  const pipelined = <T>(work: (t: PipelinedTx) => Promise<T>): Promise<T> =>
-    db.transaction((tx) =>
-      work({
-        tx: tx as unknown as Tx,
-        send: async <Row>(statement: SQL) => (await tx.execute(statement)).rows as Row[],
-        commit: () => Promise.resolve(),
-      }),
-    );
-  return { db: db as unknown as Db, driver: "pglite", close: () => client.close(), pipelined };
+  return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
 }
 
 async function openPostgres(options: DatabaseOptions, databaseUrl: string): Promise<Database> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const { PgDialect } = await import("drizzle-orm/pg-core");
   // A database that does not answer fails the request (503) instead of hanging it.
   // No JIT: the store's statements are short, and compiling one whose estimated cost passes
   // jit_above_cost (a broad search at 100,000 tools) took longer than running it (bench/scale.ts:
@@ -144,44 +110,5 @@ async function openPostgres(options: DatabaseOptions, databaseUrl: string): Prom
     await lock.query("select pg_advisory_unlock(727274)").catch(() => undefined);
     lock.release();
   }
-  const dialect = new PgDialect();
-  const pipelined = async <T>(work: (t: PipelinedTx) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    let committed = false;
-    let connectionLost = false;
-    // Not awaited: the first statement follows it on the wire. A connection that cannot begin
-    // cannot run that statement either, so the statement's failure reports it.
-    const begun = client.query("begin");
-    begun.catch(() => undefined);
-    let tx: Tx | undefined;
-    try {
-      const result = await work({
-        get tx() {
-          tx ??= drizzle(client, { schema }) as unknown as Tx;
-          return tx;
-        },
-        send: async <Row>(statement: SQL) => {
-          const query = dialect.sqlToQuery(statement);
-          options.logQuery?.(query.sql, query.params);
-          return (await client.query(query.sql, query.params)).rows as Row[];
-        },
-        commit: async () => {
-          committed = true;
-          await client.query("commit");
-        },
-      });
-      await begun;
-      if (!committed) await client.query("commit");
-      return result;
-    } catch (error) {
-      // After a COMMIT that ended the transaction this only warns that none is open.
-      await client.query("rollback").catch(() => {
-        connectionLost = true;
-      });
-      throw error;
-    } finally {
-      client.release(connectionLost);
-    }
-  };
-  return { db: db as unknown as Db, driver: "pg", close: () => pool.end(), pipelined };
+  return { db: db as unknown as Db, driver: "pg", close: () => pool.end() };
 }

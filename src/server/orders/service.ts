@@ -98,19 +98,6 @@ export interface NewOrder {
  */
 export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; number?: number })[], alongside: SQL[] = []): Promise<Order[]> {
   if (drafts.length === 0) return [];
-  const { statement, answer } = ordersInsert(drafts, alongside);
-  const result = await tx.execute(statement);
-  return answer((result as unknown as { rows: WrittenOrder[] }).rows);
-}
-
-/** What the statement of `ordersInsert` answers: each order's id and number. */
-export type WrittenOrder = { id: string; number: number | string };
-
-/** `insertOrders` in two halves, for a caller that sends the statement itself (the checkout batch). */
-export function ordersInsert(
-  drafts: (NewOrder & { id?: string; number?: number })[],
-  alongside: SQL[] = [],
-): { statement: SQL; answer: (written: WrittenOrder[]) => Order[] } {
   const createdAt = new Date();
   const at = createdAt.toISOString();
   const rows = drafts.map((draft) => {
@@ -142,7 +129,7 @@ export function ordersInsert(
       line_total_cents: line.lineTotalCents,
     })),
   );
-  const statement = sql`
+  const result = await tx.execute(sql`
     with o as (
       insert into ${orders} (id, number, user_id, tool_id, tool_name, quantity, unit_price_cents, total_cents, address, phone, payment_method, note, created_at)
       select r.id, coalesce(r.number, nextval(pg_get_serial_sequence('orders', 'number'))), r.user_id, r.tool_id, r.tool_name, r.quantity,
@@ -164,36 +151,33 @@ export function ordersInsert(
         from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as r(order_id text, tool_id text, quantity integer)
         join o on o.id = r.order_id
     )${alongside.length > 0 ? sql`, ${sql.join(alongside, sql`, `)}` : sql``}
-    select id, number from o`;
-  const answer = (written: WrittenOrder[]) => {
-    const numberOf = new Map(written.map((r) => [r.id, Number(r.number)]));
-    return drafts.map((draft, i) => {
-      const row = rows[i] as (typeof rows)[number];
-      const number = numberOf.get(row.id);
-      if (number === undefined) throw new Error(`order ${row.id} was not written`);
-      const order: OrderRow = {
-        id: row.id,
-        number,
-        userId: row.user_id,
-        toolId: row.tool_id,
-        toolName: row.tool_name,
-        quantity: row.quantity,
-        unitPriceCents: row.unit_price_cents,
-        totalCents: row.total_cents,
-        status: "pending",
-        address: row.address,
-        phone: row.phone,
-        paymentMethod: row.payment_method,
-        note: row.note,
-        createdAt,
-        cancelledAt: null,
-      };
-      const orderLinesOf = draft.lines.map((line, position) => ({ ...line, orderId: row.id, position }));
-      // The event's id only orders a history; a new order's has one step.
-      return toOrderDto(order, orderLinesOf, [{ id: 0, orderId: row.id, status: "pending", actorId: row.user_id, actorRole: "customer", createdAt }]);
-    });
-  };
-  return { statement, answer };
+    select id, number from o`);
+  const numberOf = new Map((result as unknown as { rows: { id: string; number: number | string }[] }).rows.map((r) => [r.id, Number(r.number)]));
+  return drafts.map((draft, i) => {
+    const row = rows[i] as (typeof rows)[number];
+    const number = numberOf.get(row.id);
+    if (number === undefined) throw new Error(`order ${row.id} was not written`);
+    const order: OrderRow = {
+      id: row.id,
+      number,
+      userId: row.user_id,
+      toolId: row.tool_id,
+      toolName: row.tool_name,
+      quantity: row.quantity,
+      unitPriceCents: row.unit_price_cents,
+      totalCents: row.total_cents,
+      status: "pending",
+      address: row.address,
+      phone: row.phone,
+      paymentMethod: row.payment_method,
+      note: row.note,
+      createdAt,
+      cancelledAt: null,
+    };
+    const orderLinesOf = draft.lines.map((line, position) => ({ ...line, orderId: row.id, position }));
+    // The event's id only orders a history; a new order's has one step.
+    return toOrderDto(order, orderLinesOf, [{ id: 0, orderId: row.id, status: "pending", actorId: row.user_id, actorRole: "customer", createdAt }]);
+  });
 }
 
 /** An order's lines and history as `listOrders` reads them with the order (json_agg). */
