@@ -82,3 +82,46 @@ test("no page breaks the Content Security Policy (Chrome's issues, which the con
   }
   expect(issues).toEqual([]);
 });
+
+test.describe("input that comes before the page's code has run", () => {
+  /** Holds the app's entry script back until `release()`: the server's HTML is on screen, React is not. */
+  async function holdTheCode(page: Page) {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    return release;
+  }
+  const params = (page: Page) => new URL(page.url()).searchParams;
+
+  test("a click on 'Next' is acted on once the code has run", async ({ page }) => {
+    const { problems } = watch(page);
+    const release = await holdTheCode(page);
+    await page.goto("/tools", { waitUntil: "commit" });
+    const pager = page.getByRole("navigation", { name: "Pages" });
+    await expect(pager.getByText("Page 1 of 2", { exact: true })).toBeVisible();
+    await pager.getByRole("button", { name: "Next" }).click();
+    // Nothing can happen yet: no code has run.
+    expect(params(page).get("page")).toBeNull();
+    await expect(page.locator("#root[data-hydrated]")).toHaveCount(0);
+    release();
+    await expect.poll(() => params(page).get("page")).toBe("2");
+    await expect(pager.getByText("Page 2 of 2", { exact: true })).toBeVisible();
+    await hydrated(page);
+    expect(problems).toEqual([]);
+  });
+
+  test("a category chosen in the select is acted on once the code has run", async ({ page }) => {
+    const release = await holdTheCode(page);
+    await page.goto("/tools", { waitUntil: "commit" });
+    await expect(page.getByRole("heading", { name: "All Tools", level: 1 })).toBeVisible();
+    await page.getByLabel("Category").selectOption({ label: "Lawn Mowers" });
+    expect(params(page).get("category")).toBeNull();
+    release();
+    await expect.poll(() => params(page).get("category")).toBe("lawn-mowers");
+    await expect(page.getByRole("heading", { name: "Lawn Mowers", level: 1 })).toBeVisible();
+    await expect(page.getByLabel("Category")).toHaveValue("lawn-mowers");
+  });
+});

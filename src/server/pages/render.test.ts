@@ -8,6 +8,7 @@ import type { Review, Tool } from "../../contract/schemas";
 import { buildApp } from "../app";
 import { createTool, retireTool, updateTool } from "../catalog/service";
 import { loadConfig } from "../config";
+import { EARLY_INPUT_SCRIPT } from "./early-input";
 import { prepareStore } from "../start-up";
 import { createPostgresDatabase, drivers, harnessOptions } from "../test-support";
 
@@ -152,8 +153,11 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
       expect(metaOf(html, "property", "og:title"), url).toBe(titleOf(html));
       expect(metaOf(html, "name", "twitter:title"), url).toBe(titleOf(html));
       expect(html.match(/<title>/g), url).toHaveLength(1);
-      // No inline code (the CSP would block it): every part of the page is in place as sent.
-      expect(html, url).not.toMatch(/<script>|<script (?!(id="toolyard-state" )?type="(application\/(ld\+)?json|module)")|<template/);
+      // One inline script, which the CSP allows by its hash (pages/early-input.ts); no other inline
+      // code, and every part of the page in place as sent (nothing streamed in later).
+      const early = `<script>${EARLY_INPUT_SCRIPT}</script>`;
+      expect(html.split(early).length - 1, url).toBe(1);
+      expect(html.replace(early, ""), url).not.toMatch(/<script>|<script (?!(id="toolyard-state" )?type="(application\/(ld\+)?json|module)")|<template/);
     }
     expect(titles.size).toBe(6);
   });

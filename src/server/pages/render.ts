@@ -18,6 +18,7 @@ import { onChange } from "../db/changes";
 import { reviewListKey, toolListKey } from "../plugins/caches";
 import { TtlCache } from "../http/ttl-cache";
 import { listReviews } from "../reviews/service";
+import { EARLY_INPUT_SCRIPT } from "./early-input";
 
 export interface PageResponse {
   status: number;
@@ -141,6 +142,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     const canonical = `${base}${canonicalPath(url, page.pattern)}`;
     const image = `${base}${head.image ?? "/images/slides/slide-1.svg"}`;
     const tags = [
+      `<script>${EARLY_INPUT_SCRIPT}</script>`,
       `<title>${escapeHtml(title)}</title>`,
       `<meta name="description" content="${escapeHtml(description)}" />`,
       page.status === 404 ? `<meta name="robots" content="noindex" />` : `<link rel="canonical" href="${escapeHtml(canonical)}" />`,

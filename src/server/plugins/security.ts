@@ -8,6 +8,7 @@ import fp from "fastify-plugin";
 import { API_TEXT } from "../../contract/texts/api";
 import { isPersonal } from "../auth/plugin";
 import { ApiError } from "../http/errors";
+import { EARLY_INPUT_CSP_HASH } from "../pages/early-input";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -48,7 +49,8 @@ export default fp(
           defaultSrc: ["'self'"],
           imgSrc: ["'self'", "data:"],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          scriptSrc: ["'self'"],
+          // The one inline script: server-rendered pages hold input that comes before their code has run.
+          scriptSrc: ["'self'", EARLY_INPUT_CSP_HASH],
           connectSrc: ["'self'"],
           frameAncestors: ["'none'"],
           formAction: ["'self'"],
