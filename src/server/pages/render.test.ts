@@ -8,9 +8,9 @@ import type { Review, Tool } from "../../contract/schemas";
 import { buildApp } from "../app";
 import { createTool, retireTool, updateTool } from "../catalog/service";
 import { loadConfig } from "../config";
-import { EARLY_INPUT_SCRIPT } from "./early-input";
 import { prepareStore } from "../start-up";
 import { createPostgresDatabase, drivers, harnessOptions } from "../test-support";
+import { EARLY_INPUT_SCRIPT } from "./early-input";
 
 /**
  * The public pages as a crawler or a browser without JavaScript gets them: plain HTTP, the
