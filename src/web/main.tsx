@@ -1,18 +1,32 @@
-import { StrictMode, useEffect } from "react";
+import { StrictMode, startTransition, useEffect } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
+import { CatchUpWithAddress } from "./app/catch-up-with-address";
 import { seedFromPage } from "./app/page-state";
 import { makeQueryClient, Providers } from "./app/providers";
-import { AppRoutes } from "./app/router";
+import { AppRoutes, preloadPage } from "./app/router";
 import "./styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 
-/** Marks the root once React has taken it over (browser tests wait for it before clicking). */
+/**
+ * A server-rendered page comes with the part of the stylesheet its HTML uses (the server's
+ * critical-css.ts); the app may show anything else: the whole sheet, once.
+ */
+function loadWholeStylesheet() {
+  const href = document.querySelector<HTMLStyleElement>("style[data-rest]")?.dataset.rest;
+  if (href) document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href }));
+}
+
+/**
+ * Marks the root once React has taken it over (browser tests wait for it before clicking, and
+ * the page's early-input script replays input only then), and loads the rest of the stylesheet.
+ */
 function Mounted() {
   useEffect(() => {
     root?.setAttribute("data-hydrated", "");
+    loadWholeStylesheet();
   }, []);
   return null;
 }
@@ -24,12 +38,24 @@ const app = (
     <BrowserRouter>
       <Providers client={client}>
         <AppRoutes />
+        <CatchUpWithAddress />
         <Mounted />
       </Providers>
     </BrowserRouter>
   </StrictMode>
 );
 
-// Public pages come rendered from the server (entry-server.tsx): take them over. Signed-in pages come empty.
-if (serverRendered) hydrateRoot(root, app);
-else createRoot(root).render(app);
+/*
+ * Public pages come rendered from the server (entry-server.tsx): take them over. Signed-in
+ * pages come empty. Hydrating as a transition lets React do it in slices, yielding to the
+ * browser between them, so a phone keeps painting and answering meanwhile. Input that comes
+ * before React has committed the page is held and done again afterwards by the page's
+ * early-input script (src/server/pages/early-input.ts). The page's chunk is asked for at once
+ * (the page's loader has it on its way already) and the page renders without waiting once it
+ * is there.
+ */
+if (serverRendered) {
+  // A chunk that fails to load: the page's error boundary says so when it renders.
+  preloadPage(window.location.pathname).catch(() => undefined);
+  startTransition(() => void hydrateRoot(root, app));
+} else createRoot(root).render(app);

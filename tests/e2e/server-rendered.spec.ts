@@ -124,4 +124,30 @@ test.describe("input that comes before the page's code has run", () => {
     await expect(page.getByRole("heading", { name: "Lawn Mowers", level: 1 })).toBeVisible();
     await expect(page.getByLabel("Category")).toHaveValue("lawn-mowers");
   });
+
+  test("a search typed and sent is acted on once the code has run, with what was typed", async ({ page }) => {
+    const release = await holdTheCode(page);
+    await page.goto("/tools", { waitUntil: "commit" });
+    const box = page.getByRole("searchbox", { name: "Search tools" });
+    await box.fill("chainsaw");
+    await box.press("Enter");
+    expect(params(page).get("q")).toBeNull();
+    release();
+    await expect.poll(() => params(page).get("q")).toBe("chainsaw");
+    await expect(box).toHaveValue("chainsaw");
+    await expect(page.getByRole("article").first()).toContainText(/chainsaw/i);
+  });
+
+  test("two prices typed and 'Apply' clicked are acted on in that order once the code has run", async ({ page }) => {
+    const release = await holdTheCode(page);
+    await page.goto("/tools", { waitUntil: "commit" });
+    const range = page.getByRole("form", { name: "Price range" });
+    await range.getByLabel("Min price ($)").fill("20");
+    await range.getByLabel("Max price ($)").fill("300");
+    await range.getByRole("button", { name: "Apply" }).click();
+    release();
+    await expect.poll(() => params(page).get("minPrice")).toBe("20");
+    expect(params(page).get("maxPrice")).toBe("300");
+    await expect(range.getByLabel("Min price ($)")).toHaveValue("20");
+  });
 });

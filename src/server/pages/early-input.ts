@@ -1,14 +1,25 @@
 /**
  * Input that comes before the page's code has run. A server-rendered page is on screen (and
- * clickable) before React has taken it over, and React drops a click on a part it has not taken
- * over yet: the shopper's 'Next' or choice of sort did nothing, and a browser test that clicked
- * right after the page loaded failed now and then (decision 0011).
+ * clickable, and can be typed into) before React has taken it over: its code comes only once
+ * the page is painted (./app-loader.ts), and React hydrates it in slices (main.tsx). React drops
+ * a click on a part it has not committed yet, and takes over a typed-in field with what it last
+ * rendered, so the shopper's 'Next', choice of sort or typed search did nothing (decision 0011).
  *
- * This script, inline at the top of every server-rendered page, holds such input instead: a
- * click on a button or a choice in a select that React does not manage yet (the element has no
- * React props) is stopped before React sees it, and done again, in order, once React manages the
- * element and has had a task to commit it. What React already manages passes untouched; links
- * keep working as links. Input held for 10 s (the code never came) is let go.
+ * This script, inline at the top of every server-rendered page, holds such input instead, and
+ * does it again once React manages the element and has had a task to commit it. Once something
+ * is held, what comes after it is held too, even where React is ready, so that all of it is done
+ * in the order it came (text typed, then 'Apply'):
+ * - a click on a button, checkbox or radio: stopped before anything sees it, then `click()`;
+ * - a choice in a select: stopped, then the value set and a `change` event;
+ * - typing in a text field or text area: left as it is (the field shows it), then the last text
+ *   set again so that React sees a change, and an `input` event;
+ * - a form sent without a button (Enter in its only field): stopped, then `requestSubmit()`;
+ * - a click on a link while other input is held: stopped, then `click()`, so that it does not
+ *   leave the page before what came first is done (otherwise links work as links).
+ * React manages an element once it has committed the page (main.tsx marks `#root` with
+ * `data-hydrated`) and the element has React's props (a part whose code is still on its way has
+ * none yet). While nothing is held, what React already manages passes untouched, so nothing is
+ * handled twice. Input held for 20 s (the code never came) is let go.
  *
  * The Content-Security-Policy allows this one inline script by its hash (plugins/security.ts).
  */
@@ -18,17 +29,60 @@ export const EARLY_INPUT_SCRIPT = `(function () {
   var held = [];
   var timer = 0;
   var waited = 0;
+  var replaying = false;
+  var TEXT = "textarea, input:not([type=checkbox]):not([type=radio])";
   function managed(el) {
+    var root = document.getElementById("root");
+    if (!root || !root.hasAttribute("data-hydrated")) return false;
     return Object.keys(el).some(function (key) { return key.indexOf("__reactProps$") === 0; });
   }
-  function hold(event) {
+  function heldElement(event) {
     var target = event.target;
-    var el = target && target.closest ? target.closest(event.type === "click" ? "button" : "select") : null;
-    if (!el || managed(el)) return;
+    if (!target || !target.closest) return null;
+    if (event.type === "click") return target.closest(held.length > 0 ? "button, input[type=checkbox], input[type=radio], a[href]" : "button, input[type=checkbox], input[type=radio]");
+    if (event.type === "change") return target.closest("select");
+    if (event.type === "submit") return target;
+    return target.matches(TEXT) ? target : null;
+  }
+  function hold(event) {
+    if (replaying) return;
+    var el = heldElement(event);
+    if (!el) {
+      // A text field's change (on leaving it) would tell React its text before the input held before it.
+      if (event.type === "change" && held.length > 0 && event.target.matches && event.target.matches(TEXT)) event.stopPropagation();
+      return;
+    }
+    // Once something is held, what comes after it waits too, even where React is ready: in order.
+    if (held.length === 0 && managed(el)) return;
     event.stopPropagation();
-    event.preventDefault();
-    held.push({ type: event.type, el: el, value: el.value, ready: false });
+    if (event.type === "input") {
+      var last = held[held.length - 1];
+      if (last && last.type === "input" && last.el === el) last.value = el.value;
+      else held.push({ type: "input", el: el, value: el.value, ready: false });
+    } else {
+      event.preventDefault();
+      held.push({ type: event.type, el: el, value: el.value, ready: false });
+    }
     if (!timer) timer = setInterval(replay, 50);
+  }
+  function setValue(el, value) {
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value").set.call(el, value);
+  }
+  function redo(item) {
+    var el = item.el;
+    if (item.type === "click") {
+      el.click();
+    } else if (item.type === "submit") {
+      el.requestSubmit();
+    } else if (item.type === "change") {
+      setValue(el, item.value);
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    } else {
+      // Through React's own setter first: React compares what it sees with the last value set.
+      el.value = item.value === "" ? " " : "";
+      setValue(el, item.value);
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    }
   }
   function replay() {
     waited += 1;
@@ -38,14 +92,10 @@ export const EARLY_INPUT_SCRIPT = `(function () {
       if (!managed(first.el)) break;
       if (!first.ready) { first.ready = true; break; }
       held.shift();
-      if (first.type === "click") {
-        first.el.click();
-      } else {
-        Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set.call(first.el, first.value);
-        first.el.dispatchEvent(new Event("change", { bubbles: true }));
-      }
+      replaying = true;
+      try { redo(first); } finally { replaying = false; }
     }
-    if (held.length === 0 || waited > 200) {
+    if (held.length === 0 || waited > 400) {
       held = [];
       clearInterval(timer);
       timer = 0;
@@ -54,6 +104,8 @@ export const EARLY_INPUT_SCRIPT = `(function () {
   }
   addEventListener("click", hold, true);
   addEventListener("change", hold, true);
+  addEventListener("input", hold, true);
+  addEventListener("submit", hold, true);
 })();`;
 
 /** The script's hash as the Content-Security-Policy names it. */

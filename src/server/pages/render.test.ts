@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -10,6 +10,7 @@ import { createTool, retireTool, updateTool } from "../catalog/service";
 import { loadConfig } from "../config";
 import { prepareStore } from "../start-up";
 import { createPostgresDatabase, drivers, harnessOptions } from "../test-support";
+import { APP_LOADER_SCRIPT } from "./app-loader";
 import { EARLY_INPUT_SCRIPT } from "./early-input";
 
 /**
@@ -221,5 +222,86 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
     const robots = (await app.inject({ url: "/robots.txt" })).body;
     expect(robots).toContain(`Sitemap: ${BASE}/sitemap.xml`);
     for (const prefix of ["/dashboard", "/admin", "/api"]) expect(robots).toContain(`Disallow: ${prefix}`);
+  });
+});
+
+/**
+ * With a built template (the app's entry script, its module preloads and the stylesheet link in
+ * the head, as Vite writes them), a server-rendered page names none of the app's code: its app
+ * loader asks for it, each file after what it imports. It carries the part of the stylesheet its
+ * HTML uses, and where the rest is. A page the browser renders (signed-in) keeps index.html as built.
+ */
+describe("the app's code and stylesheet on a server-rendered page", () => {
+  let app: FastifyInstance;
+  let webDir: string;
+  const built = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta name="description" content="x" />
+    <title>Toolyard</title>
+    <script type="module" crossorigin src="/assets/index-E1.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/rolldown-runtime-R1.js">
+    <link rel="modulepreload" crossorigin href="/assets/vendor-V1.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-C1.css">
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`;
+  const sheet = "@layer base{html{color:#111}}.navbar{display:flex}.console-only{color:red}@media (min-width:48rem){.console-only{color:blue}}";
+  const manifest = {
+    "index.html": { file: "assets/index-E1.js", isEntry: true, imports: ["_rolldown-runtime-R1.js", "_vendor-V1.js"] },
+    "_rolldown-runtime-R1.js": { file: "assets/rolldown-runtime-R1.js" },
+    "_vendor-V1.js": { file: "assets/vendor-V1.js", imports: ["_rolldown-runtime-R1.js"] },
+    "_schemas-S1.js": { file: "assets/schemas-S1.js", imports: ["_vendor-V1.js"] },
+    "features/catalog/routes/tools-page.tsx": { file: "assets/tools-page-T1.js", imports: ["_vendor-V1.js", "_schemas-S1.js", "index.html"] },
+  };
+
+  beforeAll(async () => {
+    webDir = mkdtempSync(path.join(tmpdir(), "toolyard-ssr-built-"));
+    writeFileSync(path.join(webDir, "index.html"), built);
+    mkdirSync(path.join(webDir, ".vite"));
+    mkdirSync(path.join(webDir, "assets"));
+    writeFileSync(path.join(webDir, ".vite", "manifest.json"), JSON.stringify(manifest));
+    writeFileSync(path.join(webDir, "assets", "index-C1.css"), sheet);
+    const config = loadConfig({ NODE_ENV: "test", AUTH_SECRET: "s".repeat(40), DATA_DIR: "memory://", SEED: "true", PUBLIC_URL: BASE });
+    app = await buildApp({ ...config, webDir }, await harnessOptions(config));
+    await prepareStore(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+    rmSync(webDir, { recursive: true, force: true });
+  });
+
+  const loaderOf = (html: string) => {
+    const match = /<script data-modules="([^"]*)">([\s\S]*?)<\/script>/.exec(html);
+    return match?.[2] === APP_LOADER_SCRIPT ? match[1] : undefined;
+  };
+
+  it("names none of the app's code, and has the loader ask for it, each file after what it imports", async () => {
+    const home = (await app.inject({ url: "/" })).body;
+    expect(home).not.toContain('src="/assets/index-E1.js"');
+    expect(home).not.toContain("modulepreload");
+    expect(loaderOf(home)).toBe("/assets/rolldown-runtime-R1.js /assets/vendor-V1.js /assets/index-E1.js");
+
+    const catalogue = (await app.inject({ url: "/tools" })).body;
+    expect(catalogue).not.toContain("modulepreload");
+    // The route's chunks, less what the entry loads already: what needs no entry before it, the page after it.
+    expect(loaderOf(catalogue)).toBe("/assets/rolldown-runtime-R1.js /assets/vendor-V1.js /assets/schemas-S1.js /assets/index-E1.js /assets/tools-page-T1.js");
+  });
+
+  it("writes in the part of the stylesheet the page uses, and where the whole sheet is", async () => {
+    const home = (await app.inject({ url: "/" })).body;
+    expect(home).toContain("navbar");
+    expect(home).not.toContain('rel="stylesheet"');
+    expect(home).toContain('<style data-rest="/assets/index-C1.css">@layer base{html{color:#111}}.navbar{display:flex}</style>');
+  });
+
+  it("leaves a page the browser renders with the app's entry, its preloads and its stylesheet, as built", async () => {
+    const html = (await app.inject({ url: "/dashboard" })).body;
+    expect(html).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/vendor-V1.js">');
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-C1.css">');
+    expect(html).not.toContain("data-modules");
   });
 });

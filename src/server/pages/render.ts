@@ -1,8 +1,8 @@
 /**
  * Public pages rendered on the server (src/web/entry-server.tsx) into the built index.html:
  * the page's own head (title, description, canonical, OpenGraph, Twitter, JSON-LD), its
- * HTML in #root, its data for the browser's hydration, and a modulepreload of its route's
- * chunk. The finished page is kept compressed for a short while (LIST_CACHE_SECONDS) and
+ * HTML in #root, its data for the browser's hydration, and the app loader (./app-loader.ts)
+ * that asks for the app and its route's chunks once the page is painted. The finished page is kept compressed for a short while (LIST_CACHE_SECONDS) and
  * forgotten when a tool or a review changes, like the lists.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -18,6 +18,8 @@ import { onChange } from "../db/changes";
 import { reviewListKey, toolListKey } from "../plugins/caches";
 import { TtlCache } from "../http/ttl-cache";
 import { listReviews } from "../reviews/service";
+import { APP_LOADER_SCRIPT } from "./app-loader";
+import { criticalCss } from "./critical-css";
 import { EARLY_INPUT_SCRIPT } from "./early-input";
 
 export interface PageResponse {
@@ -28,10 +30,10 @@ export interface PageResponse {
 }
 
 /**
- * Each route's own chunk (src/web relative, as Vite's manifest names them), preloaded with the
- * page so that hydrating its content does not wait for it. The chunks of what lies below the
- * first screen (the footer, the home page's lower sections) are not: they would compete with
- * the first paint, and their HTML is on screen already.
+ * Each route's own chunk (src/web relative, as Vite's manifest names them), loaded with the
+ * app so that hydrating its content does not wait for it. The chunks of what lies below the
+ * first screen (the footer, the home page's lower sections) are not: the page asks for them
+ * when it needs them, and their HTML is on screen already.
  */
 const ROUTE_MODULES: Record<string, string[]> = {
   "/tools": ["features/catalog/routes/tools-page.tsx"],
@@ -45,6 +47,21 @@ const NOT_FOUND_MODULES = ["features/pages/not-found-page.tsx"];
 interface ManifestChunk {
   file: string;
   imports?: string[];
+}
+
+/** The app's entry script and the chunks the built template preloads for it. */
+const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="\/(assets\/[^"]+\.js)"><\/script>/;
+const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">/g;
+
+/**
+ * The template with the app's entry and its preloads taken out, and the files they named (the
+ * entry first). A template without an entry script (a test's) is left as it is, with no files.
+ */
+function takeOutApp(template: string): { template: string; app: string[] } {
+  const entry = ENTRY_SCRIPT.exec(template)?.[1];
+  if (!entry) return { template, app: [] };
+  const preloaded = [...template.matchAll(MODULE_PRELOAD)].map((match) => match[1] as string);
+  return { template: template.replace(ENTRY_SCRIPT, "").replace(MODULE_PRELOAD, ""), app: [entry, ...preloaded] };
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -71,15 +88,28 @@ function canonicalPath(url: URL, pattern: string | null): string {
   return qs ? `${url.pathname}?${qs}` : url.pathname;
 }
 
+/** Where the page's part of the stylesheet goes in the template (documentFor). */
+const STYLE_MARK = "<!--toolyard-style-->";
+
 /**
- * The stylesheet written into the page instead of linked: one round trip less before the first
- * paint (it is small, and the only one). Its urls are data: or absolute, so it reads the same inline.
+ * The template with its stylesheet link taken out, and the sheet: each page gets the part of it
+ * that its HTML uses written into it instead (one round trip less before the first paint, and
+ * far less to parse and match; ./critical-css.ts), and a pointer to the whole sheet for the app
+ * to load once it has taken the page over (main.tsx). Its urls are data: or absolute, so it reads
+ * the same inline. Without a stylesheet link (a test's template), there is nothing to write.
  */
-function inlineStylesheet(template: string, webDir: string): string {
-  return template.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/, (tag, file: string) => {
-    const css = readFileSync(path.join(webDir, file), "utf8");
-    return /<\/style/i.test(css) ? tag : `<style>${css}</style>`;
-  });
+function takeOutStylesheet(template: string, webDir: string): { template: string; style: ((html: string) => string) | null } {
+  const link = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/.exec(template);
+  if (!link) return { template, style: null };
+  const file = link[1] as string;
+  const css = readFileSync(path.join(webDir, file), "utf8");
+  if (/<\/style/i.test(css)) return { template, style: null };
+  let sheet: ReturnType<typeof criticalCss> | undefined;
+  return {
+    template: template.replace(link[0], STYLE_MARK),
+    // Parsed at the first page, not at start-up.
+    style: (html) => `<style data-rest="/${file}">${(sheet ??= criticalCss(css)).for(html)}</style>`,
+  };
 }
 
 /**
@@ -94,7 +124,8 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   const built = readFileSync(path.join(webDir, "index.html"), "utf8");
   // A template without the app's root (a test's stand-in page) is served as it is.
   if (!built.includes('<div id="root"></div>')) return null;
-  const template = inlineStylesheet(built, webDir);
+  const { template: withoutSheet, style } = takeOutStylesheet(built, webDir);
+  const { template, app: appModules } = takeOutApp(withoutSheet);
   const manifestFile = path.join(webDir, ".vite", "manifest.json");
   const manifest: Record<string, ManifestChunk> = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>) : {};
   const base = app.config.publicUrl.replace(/\/$/, "");
@@ -114,22 +145,43 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     },
   };
 
-  /** modulepreload links for a route's chunk and what it imports, minus what the template already loads. */
-  function preloads(pattern: string | null, status: number): string {
-    if (pattern === "/") return "";
+  /**
+   * A route's chunk and what it imports, minus what the app's entry loads already, each after the
+   * chunks it imports; `needsEntry`: the chunk imports the app's entry (directly or not).
+   */
+  function routeModules(pattern: string | null, status: number): { file: string; needsEntry: boolean }[] {
+    if (pattern === "/") return [];
     const entries = status === 404 && pattern !== "/tools/:id" ? NOT_FOUND_MODULES : ((pattern ? ROUTE_MODULES[pattern] : undefined) ?? NOT_FOUND_MODULES);
-    const files = new Set<string>();
-    const walk = (key: string) => {
+    const files = new Map<string, boolean>();
+    const walk = (key: string): boolean => {
       const chunk = manifest[key];
-      if (!chunk || files.has(chunk.file)) return;
-      files.add(chunk.file);
-      for (const imported of chunk.imports ?? []) walk(imported);
+      if (!chunk) return false;
+      if (chunk.file === appModules[0]) return true;
+      const known = files.get(chunk.file);
+      if (known !== undefined) return known;
+      files.set(chunk.file, false);
+      const needsEntry = (chunk.imports ?? []).map(walk).some(Boolean);
+      // Set again: a Map keeps the first insertion's place; delete to put the chunk after its imports.
+      files.delete(chunk.file);
+      files.set(chunk.file, needsEntry);
+      return needsEntry;
     };
     for (const entry of entries) walk(entry);
-    return [...files]
-      .filter((file) => !template.includes(`/${file}"`))
-      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-      .join("");
+    return [...files].filter(([file]) => !appModules.includes(file)).map(([file, needsEntry]) => ({ file, needsEntry }));
+  }
+
+  /**
+   * The page's code: the app loader (./app-loader.ts) with the files it asks for once the page is
+   * painted, in an order where each comes after what it imports: the entry's imports, the route's
+   * chunks that do not need the entry, the entry, the route's chunks that do (so that its page is
+   * there, or on its way, when hydration reaches it). Nothing for a template without an entry.
+   */
+  function appLoader(pattern: string | null, status: number): string {
+    const [entry, ...imported] = appModules;
+    if (!entry) return "";
+    const route = routeModules(pattern, status);
+    const order = [...imported, ...route.filter((chunk) => !chunk.needsEntry).map((chunk) => chunk.file), entry, ...route.filter((chunk) => chunk.needsEntry).map((chunk) => chunk.file)];
+    return `<script data-modules="${order.map((file) => `/${file}`).join(" ")}">${APP_LOADER_SCRIPT}</script>`;
   }
 
   function documentFor(url: URL, page: ServerEntry.RenderedPage): string {
@@ -157,15 +209,15 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       `<meta name="twitter:description" content="${escapeHtml(description)}" />`,
       `<meta name="twitter:image" content="${escapeHtml(image)}" />`,
       head.jsonLd ? `<script type="application/ld+json">${scriptJson(absoluteJsonLd(head.jsonLd, base))}</script>` : "",
-      preloads(page.pattern, page.status),
       hoisted,
     ].join("\n    ");
     return template
+      .replace(STYLE_MARK, () => (style ? style(body) : ""))
       .replace(/<title>[\s\S]*?<\/title>/, "")
       .replace(/<meta name="description"[^>]*>/, tags)
       .replace(
         '<div id="root"></div>',
-        `<div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serializePageState(page.state)}</script>`,
+        `<div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serializePageState(page.state)}</script>${appLoader(page.pattern, page.status)}`,
       );
   }
 

@@ -1,7 +1,11 @@
-import { createRoutesFromChildren, type RouteObject } from "react-router";
+import { renderToString } from "react-dom/server";
+import { createRoutesFromChildren, StaticRouter, type RouteObject } from "react-router";
 import { describe, expect, it } from "vitest";
 import { PAGE_PATHS } from "../../contract/routes";
-import { AppRoutes } from "./router";
+import { TEXT } from "../../contract/texts/site";
+import { LEGAL_TEXT } from "../../contract/texts/legal";
+import { makeQueryClient, Providers } from "./providers";
+import { AppRoutes, preloadPage } from "./router";
 
 /** Every full path the router declares (a layout route without a path adds nothing). */
 function pathsOf(routes: RouteObject[], base = ""): string[] {
@@ -17,5 +21,30 @@ describe("the router", () => {
     const routes = createRoutesFromChildren((AppRoutes() as { props: { children: React.ReactNode } }).props.children);
     const declared = new Set(pathsOf(routes).filter((path) => path !== "/*"));
     expect([...declared].sort()).toEqual([...PAGE_PATHS].sort());
+  });
+});
+
+describe("preloadPage", () => {
+  const legal = () =>
+    renderToString(
+      <StaticRouter location="/legal">
+        <Providers client={makeQueryClient()}>
+          <AppRoutes />
+        </Providers>
+      </StaticRouter>,
+    );
+
+  it("makes the page at a path render at once, without waiting for its chunk", async () => {
+    expect(legal()).toContain(TEXT.states.loading);
+    await preloadPage("/legal");
+    const html = legal();
+    expect(html).toContain(LEGAL_TEXT.heading);
+    expect(html).not.toContain(TEXT.states.loading);
+  });
+
+  it("loads the chunk of every server-rendered page, and of the 404 page for a path no page has", async () => {
+    for (const path of ["/", "/tools", "/tools/some-id", "/about", "/blogs", "/no-such-page"]) {
+      await expect(preloadPage(path)).resolves.toBeUndefined();
+    }
   });
 });

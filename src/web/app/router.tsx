@@ -1,17 +1,18 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
-import { Route, Routes } from "react-router";
+import { Suspense } from "react";
+import { matchPath, Route, Routes } from "react-router";
 import { Spinner } from "../components/ui/states";
 import { RequireAuth } from "../features/auth";
 import { HomePage } from "../features/home";
+import { preloadable, type Preloadable } from "../lib/preloadable";
 import { ErrorBoundary } from "./error-boundary";
 import { Layout } from "./layout";
 
 /*
- * Declarative routes with React.lazy: every page but home is its own chunk, so the
+ * Declarative routes with lazy pages: every page but home is its own chunk, so the
  * home page downloads no other page's code. (The data router's core alone would put
  * the home page over its 100 KB budget; see docs/decisions/0005-router-mode.md.)
  */
-const page = (load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> => lazy(load);
+const page = preloadable;
 
 const ToolsPage = page(() => import("../features/catalog/routes/tools-page"));
 const ToolPage = page(() => import("../features/catalog/routes/tool-page"));
@@ -36,7 +37,27 @@ const NotFoundPage = page(() => import("../features/pages/not-found-page"));
 // The admin console: its own chunk, with routes of its own; never downloaded by a shopper.
 const AdminConsole = page(() => import("../features/admin/console"));
 
-function Lazy({ component: Component }: { component: LazyExoticComponent<ComponentType> }) {
+/** The server-rendered pages with a chunk of their own (home is in the entry), by route pattern. */
+const SERVER_RENDERED_PAGES: [pattern: string, page: Preloadable][] = [
+  ["/tools", ToolsPage],
+  ["/tools/:id", ToolPage],
+  ["/about", AboutPage],
+  ["/blogs", BlogsPage],
+  ["/legal", LegalPage],
+];
+
+/**
+ * Loads the chunk of the server-rendered page at `pathname`, so that the browser hydrates that
+ * page with the rest instead of waiting for its code. The server renders only the pages above,
+ * home and the 404 page, so any other path is the 404 page's.
+ */
+export function preloadPage(pathname: string): Promise<void> {
+  if (pathname === "/") return Promise.resolve();
+  const found = SERVER_RENDERED_PAGES.find(([pattern]) => matchPath(pattern, pathname) !== null);
+  return (found?.[1] ?? NotFoundPage).preload();
+}
+
+function Lazy({ component: Component }: { component: Preloadable }) {
   return (
     <ErrorBoundary>
       <Suspense fallback={<Spinner />}>

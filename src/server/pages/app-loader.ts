@@ -1,0 +1,43 @@
+/**
+ * The app's code on a server-rendered page. The server's HTML is the whole page already; the
+ * app's code (about 100 KB) only makes it interactive. Named in the head, the code would share a
+ * slow phone's network with the first screen's stylesheet and pictures, and Chrome would run it
+ * before painting anything. So the page names none of it: this script, inline at the end of the
+ * body, asks for it once the first frame is painted (a timer set in a frame's callback runs once
+ * that frame is drawn), at low priority.
+ *
+ * - `data-modules` on the script element lists the files in an order where each comes after
+ *   what it imports (render.ts). Inserted with `async = false`, they run in that order, each in
+ *   a task of its own: the browser may paint and answer input between them.
+ * - Script elements rather than `import()`: inserted while the page's pictures still load, they
+ *   hold the window's load event until they have run, as the entry's own tag did.
+ * - A page opened in a background tab paints no frame until it is shown: there it asks at once.
+ * - Input that comes before the app has taken the page over is held and done again afterwards
+ *   (./early-input.ts).
+ *
+ * The Content-Security-Policy allows this inline script by its hash (plugins/security.ts).
+ */
+import { createHash } from "node:crypto";
+
+export const APP_LOADER_SCRIPT = `(function () {
+  var modules = (document.currentScript.getAttribute("data-modules") || "").split(" ");
+  var started = false;
+  function start() {
+    if (started) return;
+    started = true;
+    modules.forEach(function (src) {
+      if (!src) return;
+      var script = document.createElement("script");
+      script.type = "module";
+      script.src = src;
+      script.async = false;
+      script.fetchPriority = "low";
+      document.head.appendChild(script);
+    });
+  }
+  if (document.visibilityState === "hidden") start();
+  else requestAnimationFrame(function () { setTimeout(start); });
+})();`;
+
+/** The script's hash as the Content-Security-Policy names it. */
+export const APP_LOADER_CSP_HASH = `'sha256-${createHash("sha256").update(APP_LOADER_SCRIPT).digest("base64")}'`;
