@@ -11,7 +11,8 @@
  *   a task of its own: the browser may paint and answer input between them.
  * - Script elements rather than `import()`: inserted while the page's pictures still load, they
  *   hold the window's load event until they have run, as the entry's own tag did.
- * - A page opened in a background tab paints no frame until it is shown: there it asks at once.
+ * - A page opened in a background tab paints no frame until it is shown: there it asks at once,
+ *   and a page hidden before its first frame asks after 2 s at the latest.
  * - Input that comes before the app has taken the page over is held and done again afterwards
  *   (./early-input.ts).
  *
@@ -37,6 +38,8 @@ export const APP_LOADER_SCRIPT = `(function () {
   }
   if (document.visibilityState === "hidden") start();
   else requestAnimationFrame(function () { setTimeout(start); });
+  // A tab hidden before its first frame draws none until it is shown: do not wait for it.
+  setTimeout(start, 2000);
 })();`;
 
 /** The script's hash as the Content-Security-Policy names it. */

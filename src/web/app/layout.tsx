@@ -1,4 +1,4 @@
-import { lazy, useEffect } from "react";
+import { lazy, useEffect, useRef } from "react";
 import { Outlet, useLocation } from "react-router";
 import { TEXT } from "../../contract/texts/site";
 import { HydrationPart } from "../lib/responsive";
@@ -7,10 +7,17 @@ import { Navbar } from "./navbar";
 /**
  * A new page starts at the top, unless the link points at an anchor (/legal#privacy): then the
  * anchor is scrolled into view, as soon as it exists (its page may still be loading).
+ * The page the browser opened is left where the browser put it: a server-rendered page may
+ * have been scrolled (and clicked) before the app took it over, and the browser has already
+ * scrolled to an anchor it had. Only an anchor still to come (a page the app renders) is waited for.
  */
-function ScrollOnNavigation() {
+export function ScrollOnNavigation() {
   const { pathname, hash } = useLocation();
+  const opened = useRef<string | null>(`${pathname}${hash}`);
   useEffect(() => {
+    const first = opened.current === `${pathname}${hash}`;
+    if (!first) opened.current = null;
+    if (first && (!hash || document.getElementById(decodeURIComponent(hash.slice(1))))) return undefined;
     if (!hash) {
       window.scrollTo(0, 0);
       return undefined;
