@@ -11,22 +11,13 @@ const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 
 /**
- * A server-rendered page comes with the part of the stylesheet its HTML uses (the server's
- * critical-css.ts); the app may show anything else: the whole sheet, once.
- */
-function loadWholeStylesheet() {
-  const href = document.querySelector<HTMLStyleElement>("style[data-rest]")?.dataset.rest;
-  if (href) document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href }));
-}
-
-/**
- * Marks the root once React has taken it over (browser tests wait for it before clicking, and
- * the page's early-input script replays input only then), and loads the rest of the stylesheet.
+ * Marks the root once React has taken it over: browser tests wait for it before clicking, and on
+ * a server-rendered page the early-input script replays held input only then, and the app loader
+ * then links the whole stylesheet (src/server/pages/early-input.ts, app-loader.ts).
  */
 function Mounted() {
   useEffect(() => {
     root?.setAttribute("data-hydrated", "");
-    loadWholeStylesheet();
   }, []);
   return null;
 }

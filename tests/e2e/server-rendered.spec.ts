@@ -38,6 +38,10 @@ test("the home page hydrates without a warning, fetches no tool or review again,
   await page.waitForLoadState("networkidle");
   expect(problems).toEqual([]);
   expect(apiCalls.filter((call) => call.startsWith("/api/tool") || call.startsWith("/api/review"))).toEqual([]);
+  // The page came with the part of the stylesheet it uses; the whole sheet follows once the app has it.
+  const rest = await page.locator("style[data-rest]").getAttribute("data-rest");
+  expect(rest).toMatch(/^\/assets\/index-[\w-]+\.css$/);
+  await expect(page.locator(`link[rel="stylesheet"][href="${rest}"]`)).toHaveCount(1);
 });
 
 test("a tool page hydrates without a warning and without fetching its tool again; its links work", async ({ page, request }) => {

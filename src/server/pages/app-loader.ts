@@ -15,6 +15,9 @@
  *   and a page hidden before its first frame asks after 2 s at the latest.
  * - Input that comes before the app has taken the page over is held and done again afterwards
  *   (./early-input.ts).
+ * - The page carries only the part of the stylesheet its HTML uses (./critical-css.ts); once the
+ *   app has taken the page over (main.tsx marks `#root` with `data-hydrated`), this script links
+ *   the whole sheet (`data-rest` on that style element), for what the app shows later.
  *
  * The Content-Security-Policy allows this inline script by its hash (plugins/security.ts).
  */
@@ -40,6 +43,17 @@ export const APP_LOADER_SCRIPT = `(function () {
   else requestAnimationFrame(function () { setTimeout(start); });
   // A tab hidden before its first frame draws none until it is shown: do not wait for it.
   setTimeout(start, 2000);
+  var rest = document.querySelector("style[data-rest]");
+  var root = document.getElementById("root");
+  if (!rest || !root) return;
+  new MutationObserver(function (changes, observer) {
+    if (!root.hasAttribute("data-hydrated")) return;
+    observer.disconnect();
+    var link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = rest.getAttribute("data-rest");
+    document.head.appendChild(link);
+  }).observe(root, { attributes: true, attributeFilter: ["data-hydrated"] });
 })();`;
 
 /** The script's hash as the Content-Security-Policy names it. */

@@ -2,8 +2,8 @@
  * The part of the app's stylesheet a server-rendered page uses. The whole sheet (about 97 KB:
  * every page's and the console's classes) written into each page made a phone parse it and
  * match every rule against the page before the first paint. A page gets the rules its HTML can
- * use instead; the whole sheet follows once the app has taken the page over (main.tsx), for
- * what the app shows later.
+ * use instead; the whole sheet follows once the app has taken the page over (./app-loader.ts),
+ * for what the app shows later.
  *
  * The built sheet is parsed once into rules; a rule is kept when one of its selectors could
  * match the page: every class that selector requires (outside `:not()`, `:is()` and the like,

@@ -94,8 +94,8 @@ const STYLE_MARK = "<!--toolyard-style-->";
 /**
  * The template with its stylesheet link taken out, and the sheet: each page gets the part of it
  * that its HTML uses written into it instead (one round trip less before the first paint, and
- * far less to parse and match; ./critical-css.ts), and a pointer to the whole sheet for the app
- * to load once it has taken the page over (main.tsx). Its urls are data: or absolute, so it reads
+ * far less to parse and match; ./critical-css.ts), and where the whole sheet is, which the app
+ * loader links once the app has taken the page over (./app-loader.ts). Its urls are data: or absolute, so it reads
  * the same inline. Without a stylesheet link (a test's template), there is nothing to write.
  */
 function takeOutStylesheet(template: string, webDir: string): { template: string; style: ((html: string) => string) | null } {
