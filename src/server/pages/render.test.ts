@@ -208,6 +208,16 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
     expect((JSON.parse(ld) as { name: string }).name).toBe(nasty.name);
   });
 
+  it("writes a name with $ signs as it is (they are not replacement patterns)", async () => {
+    const name = "Saw $' and $& and $` and $$ deal";
+    const dollars = await createTool(app.store.db, { ...(tools[0] as Tool), name });
+    const { html } = await get(`/tools/${dollars._id}`);
+    expect(titleOf(html)).toBe(`${name} · Toolyard`);
+    expect(decode(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(rootOf(html))?.[1] ?? "")).toBe(name);
+    expect(html.split("<!doctype html>").length - 1).toBe(1);
+    expect(html.split('<div id="root">').length - 1).toBe(1);
+  });
+
   it("sends the page compressed to a browser that takes it so", async () => {
     const res = await app.inject({ url: "/about", headers: { "accept-encoding": "gzip, deflate, br" } });
     expect(res.headers["content-encoding"]).toBe("br");

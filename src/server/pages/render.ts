@@ -1,8 +1,9 @@
 /**
  * Public pages rendered on the server (src/web/entry-server.tsx) into the built index.html:
  * the page's own head (title, description, canonical, OpenGraph, Twitter, JSON-LD), its
- * HTML in #root, its data for the browser's hydration, and the app loader (./app-loader.ts)
- * that asks for the app and its route's chunks once the page is painted. The finished page is kept compressed for a short while (LIST_CACHE_SECONDS) and
+ * HTML in #root, its data for the browser's hydration, the part of the stylesheet it uses, and
+ * the app loader (./app-loader.ts) that asks for the app and its route's chunks once the page is
+ * painted. The finished page is kept compressed for a short while (LIST_CACHE_SECONDS) and
  * forgotten when a tool or a review changes, like the lists.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -95,8 +96,9 @@ const STYLE_MARK = "<!--toolyard-style-->";
  * The template with its stylesheet link taken out, and the sheet: each page gets the part of it
  * that its HTML uses written into it instead (one round trip less before the first paint, and
  * far less to parse and match; ./critical-css.ts), and where the whole sheet is, which the app
- * loader links once the app has taken the page over (./app-loader.ts). Its urls are data: or absolute, so it reads
- * the same inline. Without a stylesheet link (a test's template), there is nothing to write.
+ * loader links once the app has taken the page over (./app-loader.ts). Its urls are data: or
+ * absolute, so it reads the same inline. Without a stylesheet link (a test's template), there
+ * is nothing to write.
  */
 function takeOutStylesheet(template: string, webDir: string): { template: string; style: ((html: string) => string) | null } {
   const link = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/.exec(template);
@@ -211,13 +213,14 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       head.jsonLd ? `<script type="application/ld+json">${scriptJson(absoluteJsonLd(head.jsonLd, base))}</script>` : "",
       hoisted,
     ].join("\n    ");
+    // Replaced through functions: text with "$&" or "$'" in it (a tool's name, a review) is not a pattern.
     return template
       .replace(STYLE_MARK, () => (style ? style(body) : ""))
       .replace(/<title>[\s\S]*?<\/title>/, "")
-      .replace(/<meta name="description"[^>]*>/, tags)
+      .replace(/<meta name="description"[^>]*>/, () => tags)
       .replace(
         '<div id="root"></div>',
-        `<div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serializePageState(page.state)}</script>${appLoader(page.pattern, page.status)}`,
+        () => `<div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serializePageState(page.state)}</script>${appLoader(page.pattern, page.status)}`,
       );
   }
 
