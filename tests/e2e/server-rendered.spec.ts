@@ -142,6 +142,21 @@ test.describe("input that comes before the page's code has run", () => {
     await expect(page.getByRole("article").first()).toContainText(/chainsaw/i);
   });
 
+  test("a click React will never manage does not hold up what came after it for long", async ({ page }) => {
+    const release = await holdTheCode(page);
+    await page.goto("/tools", { waitUntil: "commit" });
+    const pager = page.getByRole("navigation", { name: "Pages" });
+    await expect(pager.getByText("Page 1 of 2", { exact: true })).toBeVisible();
+    // A button outside the app (as a browser extension might add): held like any other, never taken over.
+    await page.evaluate(() => document.body.prepend(Object.assign(document.createElement("button"), { textContent: "Not the app's" })));
+    await page.getByRole("button", { name: "Not the app's" }).click();
+    await pager.getByRole("button", { name: "Next" }).click();
+    release();
+    await hydrated(page);
+    // Let go 3 s after the page is the app's (early-input.ts), then 'Next' is done.
+    await expect.poll(() => params(page).get("page"), { timeout: 8_000 }).toBe("2");
+  });
+
   test("two prices typed and 'Apply' clicked are acted on in that order once the code has run", async ({ page }) => {
     const release = await holdTheCode(page);
     await page.goto("/tools", { waitUntil: "commit" });

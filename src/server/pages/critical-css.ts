@@ -6,8 +6,9 @@
  * for what the app shows later.
  *
  * The built sheet is parsed once into rules; a rule is kept when one of its selectors could
- * match the page: every class that selector requires (outside `:not()`, `:is()` and the like,
- * which are not followed) is on some element of the page. At-rules that group rules (`@media`,
+ * match the page: every class that selector requires is on some element of the page, and so is
+ * what one selector of each of its `:is()`/`:where()` lists requires (`:not()`, `:has()` and the
+ * other functions are not followed: they only narrow a match). At-rules that group rules (`@media`,
  * `@supports`, `@layer`, `@container`) keep what they hold that is kept; other at-rules
  * (`@property`, `@keyframes`, `@font-face`) are kept whole. The rules keep their order, so the
  * cascade is the whole sheet's.

@@ -19,7 +19,9 @@
  * React manages an element once it has committed the page (main.tsx marks `#root` with
  * `data-hydrated`) and the element has React's props (a part whose code is still on its way has
  * none yet). While nothing is held, what React already manages passes untouched, so nothing is
- * handled twice. Input held for 20 s (the code never came) is let go.
+ * handled twice. Input held for 20 s (the code never came) is let go, and so is input on a part
+ * that React has still not taken over 3 s after the rest of the page, so that what came after it
+ * is not held up.
  *
  * The Content-Security-Policy allows this one inline script by its hash (plugins/security.ts).
  */
@@ -31,10 +33,12 @@ export const EARLY_INPUT_SCRIPT = `(function () {
   var waited = 0;
   var replaying = false;
   var TEXT = "textarea, input:not([type=checkbox]):not([type=radio])";
-  function managed(el) {
+  function hydrated() {
     var root = document.getElementById("root");
-    if (!root || !root.hasAttribute("data-hydrated")) return false;
-    return Object.keys(el).some(function (key) { return key.indexOf("__reactProps$") === 0; });
+    return !!root && root.hasAttribute("data-hydrated");
+  }
+  function managed(el) {
+    return hydrated() && Object.keys(el).some(function (key) { return key.indexOf("__reactProps$") === 0; });
   }
   function heldElement(event) {
     var target = event.target;
@@ -58,10 +62,10 @@ export const EARLY_INPUT_SCRIPT = `(function () {
     if (event.type === "input") {
       var last = held[held.length - 1];
       if (last && last.type === "input" && last.el === el) last.value = el.value;
-      else held.push({ type: "input", el: el, value: el.value, ready: false });
+      else held.push({ type: "input", el: el, value: el.value, ready: false, waits: 0 });
     } else {
       event.preventDefault();
-      held.push({ type: event.type, el: el, value: el.value, ready: false });
+      held.push({ type: event.type, el: el, value: el.value, ready: false, waits: 0 });
     }
     if (!timer) timer = setInterval(replay, 50);
   }
@@ -89,7 +93,11 @@ export const EARLY_INPUT_SCRIPT = `(function () {
     while (held.length > 0) {
       var first = held[0];
       if (!first.el.isConnected) { held.shift(); continue; }
-      if (!managed(first.el)) break;
+      if (!managed(first.el)) {
+        // A part React has still not taken over 3 s after the page: let that input go, not all after it.
+        if (hydrated() && ++first.waits > 60) { held.shift(); continue; }
+        break;
+      }
       if (!first.ready) { first.ready = true; break; }
       held.shift();
       replaying = true;
