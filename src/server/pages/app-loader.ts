@@ -3,8 +3,9 @@
  * app's code (about 100 KB) only makes it interactive. Named in the head, the code would share a
  * slow phone's network with the first screen's stylesheet and pictures, and Chrome would run it
  * before painting anything. So the page names none of it: this script, inline at the end of the
- * body, asks for it once the first frame is painted (a timer set in a frame's callback runs once
- * that frame is drawn), at low priority.
+ * body, asks for it once the first paint is on the screen (the `first-contentful-paint` entry;
+ * a frame callback comes before its frame is shown, and code asked for then was seen to arrive
+ * before the paint), at low priority.
  *
  * - `data-modules` on the script element lists the files in an order where each comes after
  *   what it imports (render.ts). Inserted with `async = false`, they run in that order, each in
@@ -40,7 +41,14 @@ export const APP_LOADER_SCRIPT = `(function () {
     });
   }
   if (document.visibilityState === "hidden") start();
-  else requestAnimationFrame(function () { setTimeout(start); });
+  else if (window.PerformanceObserver && (PerformanceObserver.supportedEntryTypes || []).indexOf("paint") >= 0) {
+    // The first paint as shown on the screen: later than the frame's own work, which a frame callback would see.
+    new PerformanceObserver(function (list, observer) {
+      if (list.getEntriesByName("first-contentful-paint").length === 0) return;
+      observer.disconnect();
+      setTimeout(start);
+    }).observe({ type: "paint", buffered: true });
+  } else requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(start); }); });
   // A tab hidden before its first frame draws none until it is shown: do not wait for it.
   setTimeout(start, 2000);
   var rest = document.querySelector("style[data-rest]");
