@@ -18,18 +18,21 @@ type Node = { kind: "rule"; text: string; need: Need | null } | { kind: "group";
 
 const GROUPING = /^@(media|supports|layer|container)\b/i;
 
-/** Where the block opened at `open` (a `{`) closes; strings, comments and escapes skipped. */
-function closing(css: string, open: number): number {
+/**
+ * Where the bracket opened at `open` closes (`opens` and `closes` are the kinds counted: `{}`
+ * for a block, `([` and `)]` in a selector); strings, comments and escapes skipped.
+ */
+function closing(text: string, open: number, opens = "{", closes = "}"): number {
   let depth = 0;
-  for (let i = open; i < css.length; i += 1) {
-    const c = css[i];
+  for (let i = open; i < text.length; i += 1) {
+    const c = text[i] as string;
     if (c === "\\") i += 1;
-    else if (c === '"' || c === "'") i = endOfString(css, i);
-    else if (c === "/" && css[i + 1] === "*") i = endOfComment(css, i);
-    else if (c === "{") depth += 1;
-    else if (c === "}" && (depth -= 1) === 0) return i;
+    else if (c === '"' || c === "'") i = endOfString(text, i);
+    else if (c === "/" && text[i + 1] === "*") i = endOfComment(text, i);
+    else if (opens.includes(c)) depth += 1;
+    else if (closes.includes(c) && (depth -= 1) === 0) return i;
   }
-  return css.length;
+  return text.length;
 }
 
 /** The last character of the comment that starts at `start`. */
@@ -144,9 +147,9 @@ function selectorNeed(selector: string): Need | null {
     const c = selector[i];
     if (c === "\\") i += 1;
     else if (c === '"' || c === "'") i = endOfString(selector, i);
-    else if (c === "[") i = endOfBracket(selector, i);
+    else if (c === "[") i = closing(selector, i, "([", ")]");
     else if (c === "(") {
-      const end = endOfBracket(selector, i);
+      const end = closing(selector, i, "([", ")]");
       if (/:(?:is|where|matches)$/i.test(selector.slice(0, i))) {
         const need = listNeed(selector.slice(i + 1, end));
         if (need) lists.push(need);
@@ -162,18 +165,6 @@ function selectorNeed(selector: string): Need | null {
   return (has) => classes.every(has) && lists.every((need) => need(has));
 }
 
-/** Where the bracket opened at `open` (`(` or `[`) closes. */
-function endOfBracket(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i += 1) {
-    const c = text[i];
-    if (c === "\\") i += 1;
-    else if (c === '"' || c === "'") i = endOfString(text, i);
-    else if (c === "(" || c === "[") depth += 1;
-    else if ((c === ")" || c === "]") && (depth -= 1) === 0) return i;
-  }
-  return text.length;
-}
 
 function print(nodes: Node[], has: (name: string) => boolean): string {
   let out = "";

@@ -9,7 +9,8 @@ import { Navbar } from "./navbar";
  * anchor is scrolled into view, as soon as it exists (its page may still be loading).
  * The page the browser opened is left where the browser put it: a server-rendered page may
  * have been scrolled (and clicked) before the app took it over, and the browser has already
- * scrolled to an anchor it had. Only an anchor still to come (a page the app renders) is waited for.
+ * scrolled to an anchor it had. Only an anchor still to come (on a page the app renders) is
+ * waited for.
  */
 export function ScrollOnNavigation() {
   const { pathname, hash } = useLocation();
