@@ -33,6 +33,7 @@ export const EARLY_INPUT_SCRIPT = `(function () {
   var waited = 0;
   var replaying = false;
   var TEXT = "textarea, input:not([type=checkbox]):not([type=radio])";
+  var CLICKED = "button, input[type=checkbox], input[type=radio]";
   function hydrated() {
     var root = document.getElementById("root");
     return !!root && root.hasAttribute("data-hydrated");
@@ -43,7 +44,7 @@ export const EARLY_INPUT_SCRIPT = `(function () {
   function heldElement(event) {
     var target = event.target;
     if (!target || !target.closest) return null;
-    if (event.type === "click") return target.closest(held.length > 0 ? "button, input[type=checkbox], input[type=radio], a[href]" : "button, input[type=checkbox], input[type=radio]");
+    if (event.type === "click") return target.closest(held.length > 0 ? CLICKED + ", a[href]" : CLICKED);
     if (event.type === "change") return target.closest("select");
     if (event.type === "submit") return target;
     return target.matches(TEXT) ? target : null;
