@@ -8,9 +8,12 @@
 // Code splitting: what a page or feature loads with `import()` (the signed-in pages and the
 // console with their form and chart libraries, the QR code, the server-rendering entry, loaded
 // once the store listens) becomes its own chunk, so start-up does not compile it.
+// It also makes the starter image, the migrated empty PGlite database a store's first boot starts
+// from (src/server/db/starter-image.ts), when it is not kept already.
 //   node scripts/build-server.mjs                          → dist/server/main.js
 //   node scripts/build-server.mjs <entry.ts> <out folder>  → the same bundle of another entry
 //                                                            (bench/support.ts: the bench server)
+import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
@@ -35,3 +38,6 @@ await build({
   sourcemap: true,
   logLevel: "warning",
 });
+
+const root = path.resolve(import.meta.dirname, "..");
+execFileSync(process.execPath, ["--import", "tsx", "scripts/make-starter-image.ts"], { stdio: "inherit", cwd: root });

@@ -2,9 +2,8 @@
  * Test harness: builds the real app on a throw-away database, PGlite in memory or a
  * fresh database on the Postgres server named by DATABASE_URL (dropped afterwards).
  */
-import { createHash, randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,7 +12,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { buildApp, type BuildOptions } from "./app";
 import { findAppRoot, loadConfig, type Config } from "./config";
-import { migratedPgliteImage } from "./db/client";
+import { starterImage } from "./db/starter-image";
 import { prepareStore } from "./start-up";
 
 export type Driver = "pglite" | "postgres";
@@ -58,49 +57,18 @@ export function firstMigrations(count: number): string {
   return dir;
 }
 
-/** Every file of a migrations folder, in a fixed order: what the image was made from. */
-function migrationsKey(migrationsDir: string): string {
-  const hash = createHash("sha256");
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(file);
-      else hash.update(`${path.relative(migrationsDir, file)}\0`).update(readFileSync(file)).update("\0");
-    }
-  };
-  walk(migrationsDir);
-  const pglite = JSON.parse(readFileSync(path.join(findAppRoot(), "node_modules", "@electric-sql", "pglite", "package.json"), "utf8")) as { version: string };
-  return hash.update(pglite.version).digest("hex").slice(0, 16);
-}
-
 /** Per migrations folder: this process reads the folder and the image once. */
 const images = new Map<string, Promise<Blob>>();
 
 /**
- * A migrated in-memory PGlite, dumped once for these migrations and kept in
- * node_modules/.cache/toolyard: every test app then starts from it instead of running initdb and
- * the migrations again (about 2.5 s each). Workers that miss the cache together each build it and
- * the last rename wins; a changed migration makes a new key, and older images are removed.
+ * The migrated PGlite image for these migrations (db/starter-image.ts): every test app starts
+ * from it instead of running initdb and the migrations again (about 2.5 s each). The build has
+ * usually made it already; a worker that misses it makes it.
  */
 export function pgliteImage(migrationsDir: string): Promise<Blob> {
   let image = images.get(migrationsDir);
   if (!image) {
-    image = (async () => {
-      const key = migrationsKey(migrationsDir);
-      const cacheDir = path.join(findAppRoot(), "node_modules", ".cache", "toolyard");
-      const file = path.join(cacheDir, `pglite-${key}.tar`);
-      const kept = await readFile(file).catch(() => undefined);
-      if (kept) return new Blob([kept]);
-      const made = await migratedPgliteImage(migrationsDir);
-      await mkdir(cacheDir, { recursive: true });
-      const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
-      await writeFile(temporary, Buffer.from(await made.arrayBuffer()));
-      await rename(temporary, file);
-      for (const old of await readdir(cacheDir)) {
-        if (/^pglite-[0-9a-f]{16}\.tar$/.test(old) && old !== path.basename(file)) await rm(path.join(cacheDir, old), { force: true });
-      }
-      return made;
-    })();
+    image = starterImage(migrationsDir);
     images.set(migrationsDir, image);
   }
   return image;

@@ -2,7 +2,7 @@
  * Two drivers, one code path: PGlite (embedded, zero setup) by default and
  * node-postgres when DATABASE_URL is set. Both expose the same Drizzle API.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { ConfigError, redactUrl } from "../config";
@@ -32,6 +32,11 @@ export interface DatabaseOptions {
    * of running initdb, which costs about 2 s; the migrations then find nothing to do. Tests only.
    */
   memoryImage?: Blob;
+  /**
+   * A PGlite folder with no database yet starts from the image this returns, when it returns one
+   * (db/starter-image.ts), instead of running initdb and then every migration.
+   */
+  starterImage?: () => Promise<Blob | undefined>;
 }
 
 const loggerOf = (options: DatabaseOptions) => (options.logQuery ? { logQuery: options.logQuery } : undefined);
@@ -78,7 +83,8 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     const dir = path.join(options.dataDir, "pglite");
     // PGlite needs the parent folder to exist.
     mkdirSync(path.dirname(dir), { recursive: true });
-    client = new PGlite(dir, { extensions, startParams });
+    const image = existsSync(path.join(dir, "PG_VERSION")) ? undefined : await options.starterImage?.();
+    client = new PGlite(dir, { extensions, startParams, ...(image ? { loadDataDir: image } : {}) });
   }
   const db = drizzle(client, { schema, logger: loggerOf(options) });
   await migrate(db, { migrationsFolder: options.migrationsDir });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createPostgresDatabase, drivers, firstMigrations, pgliteImage, realMigrations } from "../test-support";
-import { openDatabase } from "./client";
+import { migratedPgliteImage, openDatabase } from "./client";
 import { orderEvents, orderLines, orders } from "./schema";
 
 
@@ -57,7 +57,7 @@ describe.each(drivers())("migrating orders to lines and history on %s", (driver)
   }, 120_000); // two file-backed PGlite starts, each with initdb: slow on a loaded machine
 });
 
-describe("the test harness's migrated PGlite image", () => {
+describe("the starter image (the test harness starts every in-memory PGlite from it)", () => {
   it("holds every migration, so a database started from it has nothing left to apply", async () => {
     const journal = JSON.parse(readFileSync(path.join(realMigrations, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
     const statements: string[] = [];
@@ -79,4 +79,57 @@ describe("the test harness's migrated PGlite image", () => {
       await database.close();
     }
   });
+});
+
+describe("a new PGlite folder started from the starter image", () => {
+  it("unpacks the image once, applies only the migrations it lacks, and is its own database afterwards", async () => {
+    const journal = JSON.parse(readFileSync(path.join(realMigrations, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+    // An image made before the last migrations were written: the store must still end up current.
+    const olderMigrations = firstMigrations(3);
+    const dataDir = mkdtempSync(path.join(tmpdir(), "toolyard-starter-data-"));
+    try {
+      const image = await migratedPgliteImage(olderMigrations);
+      let asked = 0;
+      const statements: string[] = [];
+      const open = () =>
+        openDatabase({
+          databaseUrl: undefined,
+          dataDir,
+          migrationsDir: realMigrations,
+          starterImage: async () => {
+            asked += 1;
+            return image;
+          },
+          logQuery: (query) => statements.push(query),
+        });
+      const applied = (s: string[]) => s.filter((query) => /insert into "drizzle"\."__drizzle_migrations"/i.test(query)).length;
+      const ledger = async (database: Awaited<ReturnType<typeof open>>) =>
+        ((await database.db.execute(sql`select count(*)::int as count from drizzle.__drizzle_migrations`)) as unknown as { rows: { count: number }[] }).rows[0]?.count;
+
+      const first = await open();
+      try {
+        expect(asked).toBe(1);
+        expect(applied(statements)).toBe(journal.entries.length - 3);
+        expect(await ledger(first)).toBe(journal.entries.length);
+        await first.db.execute(sql`insert into "user" (id, name, email, email_verified, created_at, updated_at) values ('u1', 'Kept', 'kept@example.com', false, now(), now())`);
+      } finally {
+        await first.close();
+      }
+
+      statements.length = 0;
+      const again = await open();
+      try {
+        expect(asked).toBe(1);
+        expect(applied(statements)).toBe(0);
+        expect(await ledger(again)).toBe(journal.entries.length);
+        const kept = (await again.db.execute(sql`select name from "user" where id = 'u1'`)) as unknown as { rows: { name: string }[] };
+        expect(kept.rows).toEqual([{ name: "Kept" }]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(olderMigrations, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000); // an in-memory PGlite for the image and two file-backed starts: slow on a loaded machine
 });
