@@ -33,10 +33,11 @@ export interface DatabaseOptions {
    */
   memoryImage?: Blob;
   /**
-   * A PGlite folder with no database yet starts from the image this returns, when it returns one
-   * (db/starter-image.ts), instead of running initdb and then every migration.
+   * Fills a PGlite folder that holds no database yet before PGlite opens it (db/starter-image.ts
+   * unpacks the migrated image there). When it does not, PGlite runs initdb and the migrator
+   * every migration.
    */
-  starterImage?: () => Promise<Blob | undefined>;
+  fillNewFolder?: (dir: string) => void;
 }
 
 const loggerOf = (options: DatabaseOptions) => (options.logQuery ? { logQuery: options.logQuery } : undefined);
@@ -67,6 +68,9 @@ export async function migratedPgliteImage(migrationsDir: string): Promise<Blob> 
   const client = new PGlite({ extensions });
   try {
     await migrate(drizzle(client, { schema }), { migrationsFolder: migrationsDir });
+    // Everything written goes to the data files first: a store started from the image then has
+    // no write-ahead log to replay.
+    await client.exec("checkpoint");
     return await client.dumpDataDir("none");
   } finally {
     await client.close();
@@ -83,8 +87,8 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     const dir = path.join(options.dataDir, "pglite");
     // PGlite needs the parent folder to exist.
     mkdirSync(path.dirname(dir), { recursive: true });
-    const image = existsSync(path.join(dir, "PG_VERSION")) ? undefined : await options.starterImage?.();
-    client = new PGlite(dir, { extensions, startParams, ...(image ? { loadDataDir: image } : {}) });
+    if (!existsSync(path.join(dir, "PG_VERSION"))) options.fillNewFolder?.(dir);
+    client = new PGlite(dir, { extensions, startParams });
   }
   const db = drizzle(client, { schema, logger: loggerOf(options) });
   await migrate(db, { migrationsFolder: options.migrationsDir });

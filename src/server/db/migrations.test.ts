@@ -2,13 +2,14 @@
  * Migrations keep every order: a database with orders in the first shape (one tool per
  * order) is migrated to orders with lines and history, on both drivers.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createPostgresDatabase, drivers, firstMigrations, pgliteImage, realMigrations } from "../test-support";
 import { migratedPgliteImage, openDatabase } from "./client";
+import { unpackStarterImage } from "./starter-image";
 import { orderEvents, orderLines, orders } from "./schema";
 
 
@@ -86,41 +87,42 @@ describe("a new PGlite folder started from the starter image", () => {
     const journal = JSON.parse(readFileSync(path.join(realMigrations, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
     // An image made before the last migrations were written: the store must still end up current.
     const olderMigrations = firstMigrations(3);
-    const dataDir = mkdtempSync(path.join(tmpdir(), "toolyard-starter-data-"));
+    const work = mkdtempSync(path.join(tmpdir(), "toolyard-starter-"));
+    const imageFile = path.join(work, "image.tar");
+    const dataDir = path.join(work, "data");
     try {
-      const image = await migratedPgliteImage(olderMigrations);
-      let asked = 0;
+      writeFileSync(imageFile, Buffer.from(await (await migratedPgliteImage(olderMigrations)).arrayBuffer()));
+      const unpacked: boolean[] = [];
       const statements: string[] = [];
       const open = () =>
         openDatabase({
           databaseUrl: undefined,
           dataDir,
           migrationsDir: realMigrations,
-          starterImage: async () => {
-            asked += 1;
-            return image;
-          },
+          fillNewFolder: (dir) => unpacked.push(unpackStarterImage(imageFile, dir)),
           logQuery: (query) => statements.push(query),
         });
-      const applied = (s: string[]) => s.filter((query) => /insert into "drizzle"\."__drizzle_migrations"/i.test(query)).length;
+      const applied = () => statements.filter((query) => /insert into "drizzle"\."__drizzle_migrations"/i.test(query)).length;
       const ledger = async (database: Awaited<ReturnType<typeof open>>) =>
         ((await database.db.execute(sql`select count(*)::int as count from drizzle.__drizzle_migrations`)) as unknown as { rows: { count: number }[] }).rows[0]?.count;
 
       const first = await open();
       try {
-        expect(asked).toBe(1);
-        expect(applied(statements)).toBe(journal.entries.length - 3);
+        expect(unpacked).toEqual([true]);
+        expect(applied()).toBe(journal.entries.length - 3);
         expect(await ledger(first)).toBe(journal.entries.length);
         await first.db.execute(sql`insert into "user" (id, name, email, email_verified, created_at, updated_at) values ('u1', 'Kept', 'kept@example.com', false, now(), now())`);
       } finally {
         await first.close();
       }
+      // Unpacked beside the folder and renamed into place: nothing else is left there.
+      expect(readdirSync(work).sort()).toEqual(["data", "image.tar"]);
 
       statements.length = 0;
       const again = await open();
       try {
-        expect(asked).toBe(1);
-        expect(applied(statements)).toBe(0);
+        expect(unpacked).toEqual([true]);
+        expect(applied()).toBe(0);
         expect(await ledger(again)).toBe(journal.entries.length);
         const kept = (await again.db.execute(sql`select name from "user" where id = 'u1'`)) as unknown as { rows: { name: string }[] };
         expect(kept.rows).toEqual([{ name: "Kept" }]);
@@ -129,7 +131,26 @@ describe("a new PGlite folder started from the starter image", () => {
       }
     } finally {
       rmSync(olderMigrations, { recursive: true, force: true });
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true });
     }
   }, 120_000); // an in-memory PGlite for the image and two file-backed starts: slow on a loaded machine
+
+  it("writes nothing when there is no image or the folder already holds something", async () => {
+    const work = mkdtempSync(path.join(tmpdir(), "toolyard-starter-"));
+    try {
+      expect(unpackStarterImage(path.join(work, "missing.tar"), path.join(work, "data"))).toBe(false);
+      expect(readdirSync(work)).toEqual([]);
+
+      const imageFile = path.join(work, "image.tar");
+      writeFileSync(imageFile, Buffer.from(await (await pgliteImage(realMigrations)).arrayBuffer()));
+      const dataDir = path.join(work, "data");
+      mkdirSync(dataDir);
+      writeFileSync(path.join(dataDir, "notes.txt"), "mine");
+      expect(unpackStarterImage(imageFile, dataDir)).toBe(false);
+      expect(readdirSync(dataDir)).toEqual(["notes.txt"]);
+      expect(readdirSync(work).sort()).toEqual(["data", "image.tar"]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
 });

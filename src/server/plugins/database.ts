@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import fp from "fastify-plugin";
 import { openDatabase, type Database } from "../db/client";
-import { readStarterImage } from "../db/starter-image";
+import { starterImageFile, unpackStarterImage } from "../db/starter-image";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -39,7 +39,7 @@ export interface DatabasePluginOptions {
 export default fp<DatabasePluginOptions>(
   async (app, { memoryImage }) => {
     const { databaseUrl, dataDir, migrationsDir } = app.config;
-    const database = await openDatabase({ databaseUrl, dataDir, migrationsDir, memoryImage, starterImage: () => readStarterImage(migrationsDir) });
+    const database = await openDatabase({ databaseUrl, dataDir, migrationsDir, memoryImage, fillNewFolder: (dir) => unpackStarterImage(starterImageFile(migrationsDir), dir) });
     app.decorate("store", database);
     app.decorate("dependenciesDown", async () => {
       if (app.redis && app.redis.status !== "ready") return true;
