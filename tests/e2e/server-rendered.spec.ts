@@ -117,6 +117,22 @@ test.describe("input that comes before the page's code has run", () => {
     expect(problems).toEqual([]);
   });
 
+  test("a carousel arrow clicked is acted on once the code has run, without a jump to its anchor", async ({ page }) => {
+    const release = await holdTheCode(page);
+    await page.goto("/", { waitUntil: "commit" });
+    const slides = page.getByTestId("carousel-slide");
+    await expect(slides.nth(0)).toBeVisible();
+    await page.getByRole("link", { name: "Previous slide" }).click();
+    // Held: the anchor's own jump (to #slide3, a slide still hidden) would be lost at hydration.
+    expect(new URL(page.url()).hash).toBe("");
+    await expect(page.locator("#root[data-hydrated]")).toHaveCount(0);
+    release();
+    await expect(slides.nth(2)).toBeVisible();
+    await expect(slides.nth(0)).toBeHidden();
+    await hydrated(page);
+    expect(new URL(page.url()).hash).toBe("");
+  });
+
   test("a category chosen in the select is acted on once the code has run", async ({ page }) => {
     const release = await holdTheCode(page);
     await page.goto("/tools", { waitUntil: "commit" });

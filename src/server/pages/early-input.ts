@@ -9,7 +9,8 @@
  * does it again once React manages the element and has had a task to commit it. Once something
  * is held, what comes after it is held too, even where React is ready, so that all of it is done
  * in the order it came (text typed, then 'Apply'):
- * - a click on a button, checkbox or radio: stopped before anything sees it, then `click()`;
+ * - a click on a button, checkbox or radio, or on a link within the page (the carousel's arrows,
+ *   which React moves in place): stopped before anything sees it, then `click()`;
  * - a choice in a select: stopped, then the value set and a `change` event;
  * - typing in a text field or text area: left as it is (the field shows it), then the last text
  *   set again so that React sees a change, and an `input` event;
@@ -33,7 +34,7 @@ export const EARLY_INPUT_SCRIPT = `(function () {
   var waited = 0;
   var replaying = false;
   var TEXT = "textarea, input:not([type=checkbox]):not([type=radio])";
-  var CLICKED = "button, input[type=checkbox], input[type=radio]";
+  var CLICKED = "button, input[type=checkbox], input[type=radio], a[href^='#']";
   function hydrated() {
     var root = document.getElementById("root");
     return !!root && root.hasAttribute("data-hydrated");
