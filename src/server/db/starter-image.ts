@@ -39,12 +39,6 @@ export function starterImageFile(migrationsDir: string, root = findAppRoot()): s
   return path.join(root, "node_modules", ".cache", "toolyard", `pglite-${imageKey(migrationsDir, root)}.tar`);
 }
 
-/** The kept image for these migrations, or undefined when none has been made. */
-async function readStarterImage(migrationsDir: string, root = findAppRoot()): Promise<Blob | undefined> {
-  const kept = await readFile(starterImageFile(migrationsDir, root)).catch(() => undefined);
-  return kept ? new Blob([kept]) : undefined;
-}
-
 /**
  * Unpacks an image (`starterImageFile`) into `dir`, a PGlite data folder that does not exist yet
  * or is empty. Returns false, having written nothing there, when there is no such image or `dir`
@@ -123,5 +117,6 @@ export async function makeStarterImage(migrationsDir: string, root = findAppRoot
 
 /** The kept image, made first if there is none. */
 export async function starterImage(migrationsDir: string, root = findAppRoot()): Promise<Blob> {
-  return (await readStarterImage(migrationsDir, root)) ?? (await makeStarterImage(migrationsDir, root));
+  const kept = await readFile(starterImageFile(migrationsDir, root)).catch(() => undefined);
+  return kept ? new Blob([kept]) : await makeStarterImage(migrationsDir, root);
 }
