@@ -5,6 +5,8 @@
 // Packages that find files of their own at run time (PGlite's WebAssembly, sharp's native
 // library, pino's transport workers) stay external; CommonJS code in the bundle gets a
 // `require` for the Node built-ins it loads.
+// Whitespace and syntax are minified, names are not: Node reads, decodes and compiles 2.3 MB at
+// start instead of 3.4 MB (about 0.1 s a boot, decision 0013), and stack traces keep their names.
 // Code splitting: what a page or feature loads with `import()` (the signed-in pages and the
 // console with their form and chart libraries, the QR code, the server-rendering entry, loaded
 // once the store listens) becomes its own chunk, so start-up does not compile it.
@@ -35,6 +37,8 @@ await build({
   format: "esm",
   external: external.flatMap((name) => [name, `${name}/*`]),
   banner: { js: 'import { createRequire as __toolyardRequire } from "node:module"; const require = __toolyardRequire(import.meta.url);' },
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: true,
   logLevel: "warning",
 });
