@@ -2,6 +2,7 @@
  * The console's words (admin only, so no shopper's page downloads them): its API messages
  * and its form messages.
  */
+import { formatWhole } from "../money";
 
 export const ADMIN_API_TEXT = {
   orderMoveForbidden: (from: string, to: string) => `An order that is ${from} cannot be moved to ${to}.`,
@@ -30,7 +31,7 @@ export const ADMIN_TEXT = {
     previous: "Previous page",
     next: "Next page",
     page: (page: number, pages: number, total: number, exact = true) =>
-      exact ? `Page ${page} of ${pages} · ${total} in all` : `Page ${page} of more than ${pages} · more than ${total.toLocaleString("en-US")}`,
+      exact ? `Page ${page} of ${pages} · ${total} in all` : `Page ${page} of more than ${pages} · more than ${formatWhole(total)}`,
   },
   dashboard: {
     sales: "Sales per day, last 30 days",

@@ -2,6 +2,7 @@
  * User-visible texts, in one folder so the exact wording (much of it quoted by the spec)
  * is easy to check. Split by area so each page's chunk carries only its own words.
  */
+import { formatWhole } from "../money";
 
 /** The catalogue page (`/tools`). */
 export const CATALOG_TEXT = {
@@ -20,8 +21,8 @@ export const CATALOG_TEXT = {
   minimum: "Minimum order",
   /** `exact` is false when the API only says "more than" (`X-Total-Count-Exact: false`). */
   results: (count: number, exact = true) =>
-    exact ? `${count.toLocaleString("en-US")} ${count === 1 ? "tool" : "tools"}` : `${count.toLocaleString("en-US")}+ tools`,
-  pageOfMany: (page: number, pages: number) => `Page ${page} of more than ${pages.toLocaleString("en-US")}`,
+    exact ? `${formatWhole(count)} ${count === 1 ? "tool" : "tools"}` : `${formatWhole(count)}+ tools`,
+  pageOfMany: (page: number, pages: number) => `Page ${page} of more than ${formatWhole(pages)}`,
   sortLabel: "Sort by",
   sorts: {
     oldest: "Oldest first",
