@@ -1,7 +1,7 @@
 /** Payloads of the account-recovery and security forms, shared by the forms and the auth gateway. */
-import { z } from "zod";
 import { emailSchema, passwordSchema } from "./schemas";
 import { VALIDATION_TEXT as V } from "./texts/validation";
+import { z } from "./zod";
 
 export const forgotPasswordSchema = z.object({ email: emailSchema });
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;

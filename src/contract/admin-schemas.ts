@@ -2,7 +2,6 @@
  * The console's payloads (admin only: a shopper's page never imports this file), one zod
  * schema each, shared by the console's forms and the /api/admin routes.
  */
-import { z } from "zod";
 import { LIMITS } from "./constants";
 import {
   orderSchema,
@@ -16,6 +15,7 @@ import {
 import { ADMIN_STOCK_REASONS, STOCK_NOTE_MAX, STOCK_REASONS } from "./stock";
 import { ADMIN_VALIDATION_TEXT } from "./texts/admin";
 import { VALIDATION_TEXT } from "./texts/validation";
+import { z } from "./zod";
 
 const V = { ...VALIDATION_TEXT, ...ADMIN_VALIDATION_TEXT };
 

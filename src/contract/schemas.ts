@@ -2,27 +2,14 @@
  * One zod schema per payload, shared by the forms in the browser and the API routes.
  * Messages come from TEXT so both sides say exactly the same words.
  */
-import { z } from "zod";
-import {
-  CATEGORIES,
-  LIMITS,
-  MAX_PAGE,
-  PAYMENT_METHODS,
-  PAGE_SIZE_DEFAULT,
-  PAGE_SIZE_MAX,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-  RATING_MAX,
-  RATING_MIN,
-  TOOL_SORTS,
-} from "./constants";
+import { categorySchema, cursorQuery, pageQuery } from "./catalog-query";
+import { LIMITS, PAYMENT_METHODS, PASSWORD_MAX, PASSWORD_MIN, RATING_MAX, RATING_MIN } from "./constants";
 import { dollarsToCents } from "./money";
 import { ORDER_STATUSES } from "./order-lifecycle";
 import { VALIDATION_TEXT } from "./texts/validation";
+import { z } from "./zod";
 
-// In the browser zod's compiled fast path first probes `new Function`, which the store's CSP
-// (script-src 'self') refuses, and the browser reports the refusal as a CSP issue: parse without it there.
-if (typeof document !== "undefined") z.config({ jitless: true });
+export { categorySchema, cursorQuery, pageQuery, toolListQuerySchema, type ToolListQuery } from "./catalog-query";
 
 const V = VALIDATION_TEXT;
 
@@ -81,8 +68,6 @@ export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
 // ---------------------------------------------------------------- catalogue
 
-export const categorySchema = z.enum(CATEGORIES);
-
 export const toolSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -96,35 +81,10 @@ export const toolSchema = z.object({
 });
 export type Tool = z.infer<typeof toolSchema>;
 
-export const pageQuery = {
-  page: z.coerce.number().int().min(1).max(MAX_PAGE, V.pageTooDeep(MAX_PAGE)).default(1),
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
-};
-/** Lists that can be walked past MAX_PAGE: the `next` link's cursor (it wins over `page`). */
-export const cursorQuery = { cursor: z.string().min(1).max(LIMITS.cursor).optional() };
-
-const priceQuery = z.coerce.number().min(0).max(LIMITS.priceDollars);
-export const toolListQuerySchema = z
-  .object({
-    category: categorySchema.optional(),
-    q: z.string().trim().max(LIMITS.search).optional(),
-    sort: z.enum(TOOL_SORTS).optional(),
-    minPrice: priceQuery.optional(),
-    maxPrice: priceQuery.optional(),
-    ...pageQuery,
-    ...cursorQuery,
-  })
-  .refine((query) => query.minPrice === undefined || query.maxPrice === undefined || query.minPrice <= query.maxPrice, {
-    message: V.priceRange,
-    path: ["maxPrice"],
-  });
-
 /** Search-as-you-type (GET /api/tool/suggest): a tool's id, name and category. */
 export const suggestQuerySchema = z.object({ q: z.string().trim().max(LIMITS.search).default("") });
 export const suggestionSchema = z.object({ _id: z.string(), name: z.string(), category: categorySchema });
 export type Suggestion = z.infer<typeof suggestionSchema>;
-/** What a client may ask the tool list for: any of the query's fields (the server applies the defaults). */
-export type ToolListQuery = Partial<z.infer<typeof toolListQuerySchema>>;
 
 export const idParamsSchema = z.object({ id: z.string().min(1).max(LIMITS.id) });
 

@@ -4,7 +4,7 @@
  * of the URL so that one view has one address.
  */
 import { CATEGORIES, LIMITS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type Category, type ToolSort } from "../../../contract/constants";
-import { toolListQuerySchema, type ToolListQuery } from "../../../contract/schemas";
+import { toolListQuerySchema, type ToolListQuery } from "../../../contract/catalog-query";
 
 export interface BrowseState {
   category?: Category;
