@@ -1,7 +1,7 @@
 /**
  * The catalogue list's query (GET /api/tool) and the pieces other lists share, apart from
  * schemas.ts: the catalogue page checks its price range with this schema, and building every
- * schema of schemas.ts took that page 40–60 ms of one task (decision 0011). schemas.ts
+ * schema of schemas.ts took that page 40–110 ms of one task (decision 0011). schemas.ts
  * re-exports all of it.
  */
 import { CATEGORIES, LIMITS, MAX_PAGE, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TOOL_SORTS } from "./constants";

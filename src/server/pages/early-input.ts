@@ -18,11 +18,14 @@
  * - a click on a link while other input is held: stopped, then `click()`, so that it does not
  *   leave the page before what came first is done (otherwise links work as links).
  * React manages an element once it has committed the page (main.tsx marks `#root` with
- * `data-hydrated`) and the element has React's props (a part whose code is still on its way has
- * none yet). While nothing is held, what React already manages passes untouched, so nothing is
- * handled twice. Input held for 20 s (the code never came) is let go, and so is input on a part
- * that React has still not taken over 3 s after the rest of the page, so that what came after it
- * is not held up.
+ * `data-hydrated`) and has committed the element too: a part whose code was still on its way
+ * is hydrated later, in slices, and React gives the element its fiber and props before it
+ * commits the part; a click replayed in between was dropped (React finds no mounted target), as
+ * 'Next' on /tools once in 80 (bench/early-clicks.mjs). The check is React's own
+ * (getNearestMountedFiber, React 19). While nothing is held, what React already manages passes
+ * untouched, so nothing is handled twice. Input held for 20 s (the code never came) is let go,
+ * and so is input on a part that React has still not taken over 3 s after the rest of the page,
+ * so that what came after it is not held up.
  *
  * The Content-Security-Policy allows this one inline script by its hash (plugins/security.ts).
  */
@@ -40,7 +43,15 @@ export const EARLY_INPUT_SCRIPT = `(function () {
     return !!root && root.hasAttribute("data-hydrated");
   }
   function managed(el) {
-    return hydrated() && Object.keys(el).some(function (key) { return key.indexOf("__reactProps$") === 0; });
+    if (!hydrated()) return false;
+    var fiber = null;
+    Object.keys(el).forEach(function (key) { if (key.indexOf("__reactFiber$") === 0) fiber = el[key]; });
+    if (!fiber) return false;
+    // Committed, as React's own getNearestMountedFiber tells: no fiber on the way up that was
+    // never committed is still being placed or hydrated (flags Placement 2 | Hydrating 4096).
+    for (var node = fiber; node && !node.alternate; node = node.return) if (node.flags & 4098) return false;
+    while (fiber.return) fiber = fiber.return;
+    return fiber.tag === 3;
   }
   function heldElement(event) {
     var target = event.target;
