@@ -87,6 +87,24 @@ test("no page breaks the Content Security Policy (Chrome's issues, which the con
   expect(issues).toEqual([]);
 });
 
+test("the page's code is asked for once the first screen's biggest picture is shown, not between the first paint and it", async ({ page }) => {
+  // Asked for earlier, the code shares a slow phone's network with the picture (app-loader.ts).
+  let released = 0;
+  let firstScript = 0;
+  await page.route("**/images/slides/slide-1.svg", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    released = Date.now();
+    await route.continue();
+  });
+  page.on("request", (request) => {
+    if (firstScript === 0 && request.resourceType() === "script" && new URL(request.url()).pathname.startsWith("/assets/")) firstScript = Date.now();
+  });
+  await page.goto("/");
+  await hydrated(page);
+  expect(released).toBeGreaterThan(0);
+  expect(firstScript).toBeGreaterThan(released);
+});
+
 test.describe("input that comes before the page's code has run", () => {
   /** Holds the app's entry script back until `release()`: the server's HTML is on screen, React is not. */
   async function holdTheCode(page: Page) {
