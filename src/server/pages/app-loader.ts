@@ -49,7 +49,8 @@ export const APP_LOADER_SCRIPT = `(function () {
   // The first screen's pictures: the largest paint is often the biggest of them, shown after
   // the first paint (text), and code asked for before it is shown shares its network. So the
   // code waits until they are decoded and the biggest has a largest-paint entry (it is on the
-  // screen). It gets none when something larger was painted, so 100 ms after decoding is the limit.
+  // screen), or a larger paint than it can be has one (a heading, say). Else 100 ms after
+  // decoding is the limit.
   function afterFirstScreen() {
     var width = window.innerWidth, height = window.innerHeight, pictures = [], biggest = null, biggestArea = 0;
     Array.prototype.forEach.call(document.images, function (img) {
@@ -67,7 +68,9 @@ export const APP_LOADER_SCRIPT = `(function () {
     if (!biggest || types.indexOf("largest-contentful-paint") < 0 || !biggest.decode) return afterNextFrame(start);
     var decoded = false, shown = false;
     var observer = new PerformanceObserver(function (list) {
-      if (list.getEntries().some(function (entry) { return entry.element === biggest; })) shown = true;
+      list.getEntries().forEach(function (entry) {
+        if (entry.element === biggest || entry.size >= biggestArea) shown = true;
+      });
       if (decoded && shown) go();
     });
     function go() {
