@@ -43,6 +43,7 @@ export const APP_LOADER_SCRIPT = `(function () {
       document.head.appendChild(script);
     });
   }
+  var entryTypes = window.PerformanceObserver ? PerformanceObserver.supportedEntryTypes || [] : [];
   function afterNextFrame(then) {
     requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(then); }); });
   }
@@ -64,8 +65,7 @@ export const APP_LOADER_SCRIPT = `(function () {
         biggestArea = area;
       }
     });
-    var types = PerformanceObserver.supportedEntryTypes || [];
-    if (!biggest || types.indexOf("largest-contentful-paint") < 0 || !biggest.decode) return afterNextFrame(start);
+    if (!biggest || entryTypes.indexOf("largest-contentful-paint") < 0 || !biggest.decode) return afterNextFrame(start);
     var decoded = false, shown = false;
     var observer = new PerformanceObserver(function (list) {
       list.getEntries().forEach(function (entry) {
@@ -85,7 +85,7 @@ export const APP_LOADER_SCRIPT = `(function () {
     });
   }
   if (document.visibilityState === "hidden") start();
-  else if (window.PerformanceObserver && (PerformanceObserver.supportedEntryTypes || []).indexOf("paint") >= 0) {
+  else if (entryTypes.indexOf("paint") >= 0) {
     // The first paint as shown on the screen: later than the frame's own work, which a frame callback would see.
     new PerformanceObserver(function (list, observer) {
       if (list.getEntriesByName("first-contentful-paint").length === 0) return;
