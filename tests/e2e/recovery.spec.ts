@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { APP_URL } from "../support/env";
-import { expectSignedIn, loginThroughForm, navbar, newAccount, signedInPage, signUpViaApi } from "../support/e2e-helpers";
+import { expectSignedIn, expectSignedOut, loginThroughForm, navbar, newAccount, signedInPage, signUpViaApi } from "../support/e2e-helpers";
 import { fetchMail } from "../support/smtp";
 import { totp } from "../support/totp";
 
@@ -68,6 +68,8 @@ test.describe("account recovery and protection", () => {
     await expect(section).toContainText("On: sign-in asks for a code");
 
     await navbar(page).getByRole("button", { name: "Sign Out" }).click();
+    // Signed out before /login opens: a session still there sends /login on to the home page.
+    await expectSignedOut(page);
     await page.goto("/login");
     await loginThroughForm(page, account);
     await expect(page).toHaveURL(/\/two-factor/);
