@@ -16,11 +16,70 @@
 //   node scripts/build-server.mjs <entry.ts> <out folder>  → the same bundle of another entry
 //                                                            (bench/support.ts: the bench server)
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
 const external = ["@electric-sql/pglite", "sharp", "pino", "pino-pretty", "pg-native"];
+
+/**
+ * The module format Node gives a file: .mjs/.cjs by name, .js by its package's "type".
+ * @param {string} file
+ */
+function nodeFormat(file) {
+  if (file.endsWith(".mjs")) return "esm";
+  if (file.endsWith(".cjs")) return "cjs";
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      return JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).type === "module" ? "esm" : "cjs";
+    } catch {
+      // no package.json here: look further up
+    }
+  }
+  return "cjs";
+}
+
+const root = path.resolve(import.meta.dirname, "..");
+const isPackage = (specifier) => !specifier.startsWith(".") && !path.isAbsolute(specifier) && !specifier.startsWith("node:");
+
+/**
+ * `import()` of a CommonJS package is left to Node. With code splitting, esbuild makes such a
+ * package a chunk that exports only `default` (module.exports), so `const { Redis } = await
+ * import("ioredis")` found no `Redis` in the bundle while the sources, run by Node, got it
+ * from Node's own CommonJS interop (issue 29). Left external, the bundle gets the same
+ * interop as the sources. These packages are the optional ones loaded after start-up (Redis,
+ * SMTP), so start-up does not pay for resolving them. `dist/server/dynamic-imports.json` lists
+ * every package the server loads with `import()` and how the bundle carries it; the built-store
+ * test (src/server/built-store.test.ts) loads each of them at least once.
+ * @type {import("esbuild").Plugin}
+ */
+const dynamicImports = {
+  name: "dynamic-imports",
+  setup(pluginBuild) {
+    /** @type {Map<string, {package: string, importer: string, carried: "bundled" | "node", resolved: string}>} */
+    const seen = new Map();
+    pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind !== "dynamic-import" || !isPackage(args.path) || args.pluginData === "dynamic-imports") return undefined;
+      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const resolved = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "dynamic-imports" });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      const carried = resolved.external || nodeFormat(resolved.path) === "cjs" ? "node" : "bundled";
+      const importer = path.relative(root, args.importer);
+      seen.set(`${args.path} ${importer}`, { package: args.path, importer, carried, resolved: resolved.external ? "" : path.relative(root, resolved.path) });
+      return carried === "node" ? { path: args.path, external: true } : resolved;
+    });
+    pluginBuild.onEnd((result) => {
+      const outputs = Object.entries(result.metafile?.outputs ?? {});
+      const list = [...seen.values()]
+        .map(({ resolved, ...rest }) => {
+          const chunk = resolved ? outputs.find(([, output]) => output.entryPoint === resolved)?.[0] : undefined;
+          return { ...rest, ...(chunk ? { chunk: path.relative(outdir, chunk) } : {}) };
+        })
+        .sort((a, b) => a.package.localeCompare(b.package) || a.importer.localeCompare(b.importer));
+      writeFileSync(path.join(outdir, "dynamic-imports.json"), `${JSON.stringify(list, null, 2)}\n`);
+    });
+  },
+};
 
 const [entry = "src/server/main.ts", outdir = "dist/server"] = process.argv.slice(2);
 const name = entry === "src/server/main.ts" ? "main" : path.basename(entry).replace(/\.[cm]?tsx?$/, "");
@@ -41,7 +100,8 @@ await build({
   minifySyntax: true,
   sourcemap: true,
   logLevel: "warning",
+  metafile: true,
+  plugins: [dynamicImports],
 });
 
-const root = path.resolve(import.meta.dirname, "..");
 execFileSync(process.execPath, ["--import", "tsx", "scripts/make-starter-image.ts"], { stdio: "inherit", cwd: root });
