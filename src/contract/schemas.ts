@@ -294,8 +294,11 @@ export const checkoutInputSchema = z.object({
   note: z.string().trim().max(LIMITS.orderNote, V.tooLong(LIMITS.orderNote)).default(""),
   /** Save the address and phone to My Profile too. */
   saveToProfile: z.boolean().default(false),
-  /** The cart's `version` the customer confirmed; another tab's change is refused (409). */
-  cartVersion: z.string().min(1).max(LIMITS.id),
+  /**
+   * The cart's `version` the customer confirmed; another tab's change is refused (409). Left out
+   * (an API client that has just filled the cart), the cart as it is now is ordered.
+   */
+  cartVersion: z.string().min(1).max(LIMITS.id).optional(),
   /** The total the page showed; a different one today is ordered at today's prices, and said. */
   expectedTotal: z.number().nonnegative().optional(),
 });

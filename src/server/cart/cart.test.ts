@@ -290,6 +290,21 @@ describe.each(drivers())("cart and checkout API on %s", (driver) => {
     expect((await c.get("/api/order")).json()).toEqual([]);
   });
 
+  it("orders the cart as it is now when cartVersion is left out (an API client), and still refuses an empty one", async () => {
+    const [first, second] = [await newTool(10), await newTool(10)];
+    const c = await customer();
+    expect((await checkout(c, DELIVERY)).json().error).toBe("CART_EMPTY");
+    await c.put(`/api/cart/lines/${first._id}`, { quantity: 1 });
+    await c.put(`/api/cart/lines/${second._id}`, { quantity: 3 }); // no version read in between
+    const res = await checkout(c, DELIVERY);
+    expect(res.statusCode).toBe(201);
+    const { order, priceChanged } = res.json() as { order: { lines: Array<{ toolId: string; quantity: number }> }; priceChanged: boolean };
+    expect(priceChanged).toBe(false);
+    expect(order.lines.map((l) => [l.toolId, l.quantity]).sort()).toEqual([[first._id, 1], [second._id, 3]].sort());
+    expect([await stock(first._id), await stock(second._id)]).toEqual([9, 7]);
+    expect((await cartOf(c)).lines).toEqual([]);
+  });
+
   it("makes one order of a retried or double-clicked checkout, and refuses the key with another body", async () => {
     const tool = await newTool(10);
     const c = await customer();

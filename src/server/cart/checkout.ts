@@ -14,7 +14,8 @@
  *   what the checkouts before it left; a refused cart names each line and why (409
  *   CART_PROBLEMS) and takes nothing.
  * - The cart must be the one the customer confirmed (`cartVersion`): a change made in another
- *   tab meanwhile is refused (409 CART_CHANGED), never silently ordered.
+ *   tab meanwhile is refused (409 CART_CHANGED), never silently ordered. An API client that
+ *   leaves `cartVersion` out orders the cart as it is when the checkout runs.
  * - Lines are ordered at today's prices; `priceChanged` says when the page showed others.
  * - An `Idempotency-Key` is claimed first in the transaction, so a retry (a double click, a
  *   lost answer) waits for the first attempt and then returns its order; the same key with
@@ -47,7 +48,8 @@ export interface CheckoutRequest {
   paymentMethod: "cash_on_delivery" | "bank_transfer";
   note: string;
   saveToProfile: boolean;
-  cartVersion: string;
+  /** Left out (an API client that just filled the cart): the cart as it is now is ordered. */
+  cartVersion?: string | undefined;
   expectedTotal?: number | undefined;
 }
 
@@ -184,7 +186,7 @@ async function placeOrders(
     const p = batch[i] as Pending;
     const cart = taken.has(p.userId) ? [] : (cartOf.get(p.userId) ?? []);
     if (cart.length === 0) settled[i] = { error: conflict("CART_EMPTY", API_TEXT.cartEmpty) };
-    else if (cartVersion(cart) !== p.input.cartVersion) settled[i] = { error: conflict("CART_CHANGED", API_TEXT.cartChanged) };
+    else if (p.input.cartVersion !== undefined && cartVersion(cart) !== p.input.cartVersion) settled[i] = { error: conflict("CART_CHANGED", API_TEXT.cartChanged) };
     else {
       taken.add(p.userId);
       candidates.push(i);

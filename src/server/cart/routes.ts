@@ -73,7 +73,9 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Order every line of the cart in one transaction, or nothing (409 with each line's problem)",
         description:
           "Send an `Idempotency-Key` header: a retry with the same key returns the first order; the same key with another body is 409. " +
-          "`cartVersion` is the cart's `version` the customer confirmed.",
+          "`cartVersion` (optional) is the cart's `version` the customer confirmed: when it is sent and the cart has changed since, 409 CART_CHANGED; " +
+          "when it is left out (an API client that has just filled the cart), the cart as it is now is ordered. " +
+          "The answer is 201 `{order, priceChanged}`.",
         headers: idempotencyHeaders,
         body: checkoutInputSchema,
         response: { 201: checkoutResultSchema, ...errorResponses(400, 401, 409) },
