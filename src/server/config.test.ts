@@ -33,6 +33,22 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...base, DEV_ORIGINS: "localhost:5173/x" })).toThrowError(/^DEV_ORIGINS /);
   });
 
+  it("warns when instances could share a database or Redis but each would generate its own auth secret", () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "toolyard-secret-"));
+    try {
+      const generated = { DATA_DIR: dataDir };
+      expect(loadConfig(generated).warnings).toEqual([]);
+      for (const shared of [{ REDIS_URL: "redis://127.0.0.1:6379" }, { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/x" }]) {
+        const [warning, ...rest] = loadConfig({ ...generated, ...shared }).warnings;
+        expect(rest).toEqual([]);
+        expect(warning).toMatch(/^AUTH_SECRET is not set: .*must be started with the same AUTH_SECRET/);
+        expect(loadConfig({ ...generated, ...shared, AUTH_SECRET: "s".repeat(40) }).warnings).toEqual([]);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("logs pretty lines in development and JSON elsewhere", () => {
     expect(loadConfig({ ...base, NODE_ENV: "development" }).logFormat).toBe("pretty");
     expect(loadConfig({ ...base, NODE_ENV: "production" }).logFormat).toBe("json");

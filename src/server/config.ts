@@ -45,6 +45,11 @@ export interface Config {
   /** Absent: embedded PGlite under dataDir (or in memory when dataDir is "memory://"). */
   databaseUrl: string | undefined;
   authSecret: string;
+  /**
+   * What the operator should know at start: e.g. a generated auth secret where other instances
+   * may share this store's database or Redis (their sessions would be refused by each other).
+   */
+  warnings: string[];
   google: GoogleSettings | undefined;
   adminEmails: string[];
   /** Outgoing mail: SMTP_URL (absent: messages stay in the outbox and their text goes to the log) and MAIL_FROM. */
@@ -286,6 +291,13 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
       ? path.join(tmpdir(), `toolyard-uploads-${process.pid}`)
       : path.join(dataDir, "uploads");
   const authWindowMs = e.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000;
+  const warnings: string[] = [];
+  if (!e.AUTH_SECRET && (e.REDIS_URL || e.DATABASE_URL)) {
+    warnings.push(
+      `AUTH_SECRET is not set: sessions are signed with the secret generated in ${path.join(dataDir, "auth-secret")}. ` +
+        `Every instance sharing this ${e.REDIS_URL ? "Redis" : "database"} must be started with the same AUTH_SECRET, or each refuses the others' sessions.`,
+    );
+  }
 
   return {
     nodeEnv: e.NODE_ENV,
@@ -297,6 +309,7 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
     uploadDir,
     databaseUrl: e.DATABASE_URL,
     authSecret,
+    warnings,
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, discoveryUrl: e.GOOGLE_DISCOVERY_URL }

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
 
   const building = performance.now();
   const app = await buildApp(config);
+  for (const warning of config.warnings) app.log.warn(warning);
   const preparing = performance.now();
   await prepareStore(app);
   const prepared = performance.now();
