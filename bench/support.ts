@@ -41,11 +41,18 @@ export async function startBenchServer(env: Record<string, string> = {}) {
   };
 }
 
-/** bench/server-process.ts bundled as the server is (scripts/build-server.mjs), in dist/bench/ so that the app finds its root. */
+let bundled: string | undefined;
+/**
+ * bench/server-process.ts bundled as the server is (scripts/build-server.mjs), in dist/bench/ so
+ * that the app finds its root; once per run, since a second build would replace the chunks of a
+ * server already running (INSTANCES=2).
+ */
 async function bundleServer(): Promise<string> {
+  if (bundled) return bundled;
   const root = path.join(import.meta.dirname, "..");
   execFileSync(process.execPath, ["scripts/build-server.mjs", "bench/server-process.ts", "dist/bench"], { cwd: root, stdio: "inherit" });
-  return path.join(root, "dist", "bench", "server-process.js");
+  bundled = path.join(root, "dist", "bench", "server-process.js");
+  return bundled;
 }
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
