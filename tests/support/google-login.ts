@@ -4,7 +4,18 @@
  * over real HTTP, then the store's callback. Returns the callback's answer (a redirect).
  */
 import { createServer, type AddressInfo } from "node:net";
-import type { Client } from "../../src/server/test-support";
+
+/** What googleLogin needs of a client: test-support's Client (app.inject) or http-client's HttpClient. */
+export interface ApiResponse {
+  statusCode: number;
+  body: string;
+  json(): unknown;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+export interface ApiClient {
+  get(url: string): Promise<ApiResponse>;
+  post(url: string, payload: unknown): Promise<ApiResponse>;
+}
 
 /** A port the OS says is free (the stand-in's issuer URL must name its port). */
 export async function freePort(): Promise<number> {
@@ -35,7 +46,7 @@ class Jar {
  * Signs `login` (the e-mail) in with Google on `client`'s side: the store's state cookie and
  * session cookie stay in `client`. Resolves with the callback's status and Location.
  */
-export async function googleLogin(client: Client, appOrigin: string, login: string, callbackURL = "/"): Promise<{ status: number; location: string }> {
+export async function googleLogin(client: ApiClient, appOrigin: string, login: string, callbackURL = "/"): Promise<{ status: number; location: string }> {
   const start = await client.post("/api/auth/sign-in/social", { provider: "google", callbackURL });
   if (start.statusCode !== 200) throw new Error(`sign-in/social answered ${start.statusCode}: ${start.body}`);
   let url = new URL((start.json() as { url: string }).url);

@@ -1,0 +1,555 @@
+/**
+ * What ships is what is tested (issue 29): the built store, `dist/server/main.js` as `npm start`
+ * runs it, started once per mode the README documents and driven over HTTP.
+ *
+ * - PGlite, the default: a newcomer's store (pretty logs, the demo catalogue, its data kept in DATA_DIR).
+ * - Postgres (DATABASE_URL) with the optional services: mail to a stand-in SMTP server, Google
+ *   sign-in against a stand-in OpenID provider, photos in UPLOAD_DIR, a trusted proxy.
+ * - Two instances on one Postgres and one Redis (REDIS_URL): shared sessions and sign-in limits,
+ *   sign-out on one ends the session on both, racing checkouts never oversell, and a Redis outage.
+ * - Bad configuration: one line naming the variable, exit 1.
+ *
+ * Every store runs under tests/support/record-imports.mjs, so the last test can check that every
+ * package the server loads with import() (dist/server/dynamic-imports.json, written by the build)
+ * was really loaded from the bundle in some mode; and that every variable of the README's
+ * configuration table was given to some store here.
+ *
+ * It needs the built store (`npm run build`; `.ci/run` builds before testing): without one it is
+ * skipped with a message locally and fails under CI=true. The Postgres modes need DATABASE_URL and
+ * the Redis mode a Redis (REDIS_URL, else 127.0.0.1:6379), likewise.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSmtpStandIn, type SmtpStandIn } from "../../tests/support/smtp";
+import { startOidcProvider, OIDC_CLIENT } from "../../tests/support/oidc";
+import { freePort, googleLogin } from "../../tests/support/google-login";
+import { HttpClient } from "../../tests/support/http-client";
+import { MAIL_TEXT } from "../contract/texts/mail";
+import { API_TEXT } from "../contract/texts/api";
+import type { Tool } from "../contract/schemas";
+import { findAppRoot } from "./config";
+import { connectTestRedis, createPostgresDatabase, startTcpProxy, uniqueEmail, type TcpProxy, type TestRedis } from "./test-support";
+
+const root = findAppRoot();
+const CI = process.env.CI === "true";
+const built = ["dist/web/index.html", "dist/server/main.js", "dist/server/dynamic-imports.json"].every((f) => existsSync(path.join(root, f)));
+if (!built && !CI) console.warn("No built store in dist/ (run `npm run build`): skipping the built-store tests.");
+const withPostgres = Boolean(process.env.DATABASE_URL);
+if (!withPostgres && !CI) console.warn("No DATABASE_URL: skipping the built store's Postgres and Redis modes.");
+const recorder = path.join(root, "tests/support/record-imports.mjs");
+const scratch = mkdtempSync(path.join(tmpdir(), "toolyard-built-"));
+
+/** Every variable given to a store in this file (README drift check). */
+const variablesUsed = new Set<string>();
+/** Every `specifier\turl` the stores resolved (tests/support/record-imports.mjs). */
+const importFiles: string[] = [];
+const running = new Set<ChildProcess>();
+
+interface Store {
+  /** Where the test sends its requests: the address the store binds (HOST). */
+  url: string;
+  /** PUBLIC_URL: what the store names itself (links, callbacks, its trusted origin). */
+  publicUrl: string;
+  port: number;
+  child: ChildProcess;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+/** Runs the built store as `npm start` does (scripts/start.mjs imports dist/server/main.js). */
+function spawnStore(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  for (const name of Object.keys(env)) variablesUsed.add(name);
+  const importsFile = path.join(scratch, `imports-${importFiles.length}.tsv`);
+  importFiles.push(importsFile);
+  const child = spawn(process.execPath, ["--import", recorder, "scripts/start.mjs"], {
+    cwd: root,
+    // Only what the test says: nothing of the test run's own DATABASE_URL, REDIS_URL or NODE_ENV.
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? scratch, RECORD_IMPORTS_FILE: importsFile, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  let output = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, output: () => output, exited };
+}
+
+async function startStore(env: Record<string, string>): Promise<Store> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const run = spawnStore({ PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://localhost:${port}`, ...env });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (run.child.exitCode !== null) throw new Error(`the built store exited with ${run.child.exitCode}:\n${run.output()}`);
+    const ok = await fetch(`${url}/api/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`the built store did not answer /api/health:\n${run.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
+    port,
+    child: run.child,
+    output: run.output,
+    stop: async () => {
+      run.child.kill("SIGTERM");
+      return run.exited;
+    },
+  };
+}
+
+/** Starts the built store expecting it to refuse: its exit code and what it printed. */
+async function refusedStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const dataDir = mkdtempSync(path.join(scratch, "refused-"));
+  const run = spawnStore({ PORT: String(await freePort()), DATA_DIR: dataDir, SEED: "false", ...env });
+  const timer = setTimeout(() => run.child.kill("SIGKILL"), 20_000);
+  const code = await run.exited;
+  clearTimeout(timer);
+  return { code, stderr: run.output() };
+}
+
+async function eventually(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return Date.now() - started;
+}
+
+const jsonLines = (output: string) =>
+  output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { level: number; msg: string });
+
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL");
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const suite = describe.skipIf(!built && !CI);
+const postgresSuite = describe.skipIf((!built || !withPostgres) && !CI);
+
+suite("the built store", () => {
+  it("is in dist/ (npm run build)", () => {
+    expect(built, "dist/server/main.js, dist/server/dynamic-imports.json and dist/web/index.html").toBe(true);
+  });
+});
+
+suite("the built store on PGlite, the default", () => {
+  let store: Store;
+  let dataDir: string;
+  const email = uniqueEmail("pglite");
+  const env = () => ({
+    DATA_DIR: dataDir,
+    DEV_ORIGINS: "http://localhost:5173",
+    RATE_LIMIT_MAX: "400",
+    RATE_LIMIT_WINDOW_SECONDS: "60",
+    AUTH_RATE_LIMIT_ADDRESS_MAX: "3",
+  });
+
+  beforeAll(async () => {
+    if (!built) return;
+    dataDir = mkdtempSync(path.join(scratch, "pglite-"));
+    store = await startStore(env());
+  }, 90_000);
+  afterAll(async () => {
+    await store?.stop();
+  });
+
+  it("serves the demo catalogue, the rendered pages, the API docs and robots.txt with PUBLIC_URL", async () => {
+    const tools = await fetch(`${store.url}/api/tool`);
+    expect(tools.headers.get("x-total-count")).toBe("16");
+    const [first] = (await tools.json()) as Tool[];
+    const page = await fetch(`${store.url}/tools/${first?._id}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(first?.name);
+    expect((await fetch(`${store.url}/api/docs/static/index.css`)).status).toBe(200);
+    expect(await (await fetch(`${store.url}/robots.txt`)).text()).toContain(`${store.publicUrl}/sitemap.xml`);
+    const sitemap = await (await fetch(`${store.url}/sitemap.xml`)).text();
+    expect(sitemap).toContain(`<loc>${store.publicUrl}/tools/${first?._id}</loc>`);
+    // NODE_ENV unset is development: LOG_FORMAT's default there is pretty, readable lines.
+    expect(store.output()).toMatch(/INFO.*Toolyard is serving on/);
+    expect(jsonLines(store.output())).toEqual([]);
+  });
+
+  it("takes posts from its own origin and DEV_ORIGINS only, and limits failed sign-ins per address (AUTH_RATE_LIMIT_ADDRESS_MAX)", async () => {
+    const own = new HttpClient(store.url);
+    expect((await own.signUp("Pat", email)).statusCode).toBe(200);
+    const dev = new HttpClient(store.url, { origin: "http://localhost:5173" });
+    expect((await dev.signIn(email)).statusCode).toBe(200);
+    const stranger = new HttpClient(store.url, { origin: "http://evil.example" });
+    expect((await stranger.signIn(email)).statusCode).toBe(403);
+    // No TRUST_PROXY: X-Forwarded-For is not believed, so three addresses are one.
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const c = new HttpClient(store.url, { origin: store.url, "x-forwarded-for": `203.0.113.${i + 1}` });
+      statuses.push((await c.signIn(uniqueEmail("nobody"), "Wr0ng!pass")).statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
+  it("limits API requests per address (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_SECONDS)", async () => {
+    let status = 200;
+    let sent = 0;
+    while (status === 200 && sent < 500) {
+      const res = await fetch(`${store.url}/api/review?limit=1`);
+      status = res.status;
+      sent++;
+      if (status === 429) expect(Number(res.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    }
+    expect(status).toBe(429);
+    expect(sent).toBeLessThanOrEqual(400);
+  });
+
+  it("keeps its data in DATA_DIR across a restart", async () => {
+    expect(await store.stop()).toBe(0);
+    expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(["auth-secret"]));
+    store = await startStore(env());
+    const again = new HttpClient(store.url);
+    expect((await again.signIn(email)).statusCode).toBe(200);
+    expect(((await again.get("/api/me/profile")).json() as { email: string }).email).toBe(email);
+  }, 60_000);
+});
+
+postgresSuite("the built store on Postgres with mail, Google, uploads and a proxy", () => {
+  let store: Store;
+  let smtp: SmtpStandIn;
+  let oidc: { issuer: string; close: () => Promise<void> };
+  let db: { url: string; drop: () => Promise<void> };
+  let uploadDir: string;
+  const admin = uniqueEmail("pg-admin");
+  const proxied = (address: string) => ({ "x-forwarded-for": address });
+
+  beforeAll(async () => {
+    if (!built || !withPostgres) return;
+    smtp = await startSmtpStandIn();
+    db = await createPostgresDatabase();
+    uploadDir = mkdtempSync(path.join(scratch, "uploads-"));
+    const port = await freePort();
+    const oidcPort = await freePort();
+    oidc = await startOidcProvider(oidcPort, `http://localhost:${port}`);
+    store = await startStore({
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(path.join(scratch, "pg-")),
+      DATABASE_URL: db.url,
+      SEED: "false",
+      ADMIN_EMAILS: admin,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: "Toolyard Test <shop@toolyard.example>",
+      MAIL_POLL_MS: "100",
+      MAIL_MAX_ATTEMPTS: "1",
+      MAIL_TIMEOUT_SECONDS: "1",
+      GOOGLE_CLIENT_ID: OIDC_CLIENT.id,
+      GOOGLE_CLIENT_SECRET: OIDC_CLIENT.secret,
+      GOOGLE_DISCOVERY_URL: `${oidc.issuer}/.well-known/openid-configuration`,
+      UPLOAD_DIR: uploadDir,
+      TRUST_PROXY: "127.0.0.1",
+      AUTH_RATE_LIMIT_ACCOUNT_MAX: "2",
+      LOG_FORMAT: "json",
+      LOG_LEVEL: "info",
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await store?.stop();
+    await smtp?.close();
+    await oidc?.close();
+    await db?.drop();
+  });
+
+  it("keeps its data in DATABASE_URL's database, seeds nothing with SEED=false, and logs JSON lines", async () => {
+    expect(await (await fetch(`${store.url}/api/health`)).json()).toEqual({ status: "ok", db: "ok" });
+    expect((await fetch(`${store.url}/api/tool`)).headers.get("x-total-count")).toBe("0");
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      expect((await client.query("select count(*)::int as n from tools")).rows[0]).toEqual({ n: 0 });
+    } finally {
+      await client.end();
+    }
+    const lines = jsonLines(store.output());
+    expect(lines.map((l) => l.msg)).toContain(`Toolyard is serving on ${store.publicUrl}`);
+    // Two instances on this database would each generate their own secret: the start says so.
+    expect(lines.find((l) => l.msg.startsWith("AUTH_SECRET is not set"))?.level).toBe(40);
+  });
+
+  it("sends mail through SMTP_URL from MAIL_FROM, and gives a message up after MAIL_MAX_ATTEMPTS when the server hangs (MAIL_TIMEOUT_SECONDS)", async () => {
+    const email = uniqueEmail("pg-mail");
+    expect((await new HttpClient(store.url).signUp("Mel", email)).statusCode).toBe(200);
+    const mail = await smtp.waitFor(email, MAIL_TEXT.verify.subject);
+    expect(mail.from).toContain("shop@toolyard.example");
+
+    const owner = new HttpClient(store.url);
+    expect((await owner.signUp("Admin", admin)).statusCode).toBe(200);
+    await smtp.waitFor(admin, MAIL_TEXT.verify.subject);
+    smtp.mode = "hang";
+    const lost = uniqueEmail("pg-lost");
+    try {
+      expect((await new HttpClient(store.url).signUp("Lost", lost)).statusCode).toBe(200);
+      await eventually(
+        "the message marked failed",
+        async () => {
+          const failed = (await owner.get("/api/admin/mail?status=failed")).json() as Array<{ to: string; attempts: number }>;
+          return failed.some((m) => m.to === lost && m.attempts === 1);
+        },
+        20_000,
+      );
+    } finally {
+      smtp.mode = "accept";
+    }
+  }, 60_000);
+
+  it("believes X-Forwarded-For from TRUST_PROXY, and mails the owner once about failed sign-ins (AUTH_RATE_LIMIT_ACCOUNT_MAX)", async () => {
+    const email = uniqueEmail("pg-proxy");
+    expect((await new HttpClient(store.url).signUp("Proxy", email)).statusCode).toBe(200);
+    // Five failures from each of two addresses: neither reaches the per-address limit of 5.
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const c = new HttpClient(store.url, { origin: store.url, ...proxied(`198.51.100.${(i % 2) + 1}`) });
+      statuses.push((await c.signIn(email, "Wr0ng!pass")).statusCode);
+    }
+    expect(statuses).toEqual(Array(10).fill(401));
+    await smtp.waitFor(email, MAIL_TEXT.failedSignIns.subject);
+    expect(smtp.to(email).filter((m) => m.subject === MAIL_TEXT.failedSignIns.subject)).toHaveLength(1);
+  }, 60_000);
+
+  it("redirects 'Continue With Google' to the provider of GOOGLE_DISCOVERY_URL and signs the customer in", async () => {
+    const client = new HttpClient(store.url);
+    const login = uniqueEmail("pg-google");
+    const back = await googleLogin(client, store.publicUrl, login);
+    expect(back.status).toBe(302);
+    expect(((await client.get("/api/me/profile")).json() as { email: string }).email).toBe(login);
+  }, 60_000);
+
+  it("keeps uploaded photos in UPLOAD_DIR and serves them under /uploads/ for a year", async () => {
+    const owner = new HttpClient(store.url);
+    expect((await owner.signIn(admin)).statusCode).toBe(200);
+    const created = await owner.post("/api/tool", {
+      name: "Uploaded saw",
+      image: "/images/tools/jigsaw.svg",
+      price: 10,
+      availableQuantity: 5,
+      minimumQuantity: 1,
+      description: "A tool with a photo.",
+      category: "hand-tools",
+    });
+    expect(created.statusCode).toBe(201);
+    const { _id } = created.json() as Tool;
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#c2410c" } }).png().toBuffer();
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "saw.png");
+    const uploaded = await owner.request("POST", `/api/admin/tools/${_id}/image`, { body: form });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const { image } = uploaded.json() as Tool;
+    expect(image).toMatch(/^\/uploads\/tools\/.+\.webp$/);
+    expect(existsSync(path.join(uploadDir, image.replace(/^\/uploads\//, "")))).toBe(true);
+    const served = await fetch(`${store.url}${image}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/webp");
+    expect(served.headers.get("cache-control")).toContain("immutable");
+  }, 60_000);
+});
+
+postgresSuite("two built instances on one Postgres and one Redis (REDIS_URL)", () => {
+  const stores: Store[] = [];
+  let redis: TestRedis;
+  let proxy: TcpProxy;
+  let db: { url: string; drop: () => Promise<void> };
+  const admin = uniqueEmail("pair-admin");
+  const SESSION_CACHE_SECONDS = 2;
+
+  beforeAll(async () => {
+    if (!built || !withPostgres) return;
+    redis = await connectTestRedis();
+    if (!redis.redis) return;
+    proxy = await startTcpProxy(Number(new URL(redis.url).port || 6379));
+    db = await createPostgresDatabase();
+    const env = {
+      NODE_ENV: "production",
+      AUTH_SECRET: "built-pair-secret-built-pair-secret-0123",
+      DATABASE_URL: db.url,
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      REDIS_KEY_PREFIX: redis.prefix,
+      SESSION_CACHE_SECONDS: String(SESSION_CACHE_SECONDS),
+      LIST_CACHE_SECONDS: "1",
+      AUTH_RATE_LIMIT_MAX: "5",
+      AUTH_RATE_LIMIT_WINDOW_SECONDS: "30",
+      ADMIN_EMAILS: admin,
+      LOG_LEVEL: "warn",
+    };
+    // One after the other: the second finds the database migrated and seeded.
+    for (let i = 0; i < 2; i++) stores.push(await startStore({ ...env, DATA_DIR: mkdtempSync(path.join(scratch, `pair-${i}-`)) }));
+  }, 120_000);
+  afterAll(async () => {
+    for (const store of stores) await store.stop();
+    await proxy?.stop();
+    await redis?.close();
+    await db?.drop();
+  });
+
+  const pair = () => {
+    const [a, b] = stores;
+    if (!a || !b) throw new Error("the two instances did not start (is Redis running?)");
+    return [a, b] as const;
+  };
+
+  it("start with NODE_ENV=production, log only LOG_LEVEL and up, and keep their keys under REDIS_KEY_PREFIX", async () => {
+    const [a, b] = pair();
+    for (const store of [a, b]) expect(jsonLines(store.output()).filter((l) => l.level < 40)).toEqual([]);
+    expect(await redis.redis?.keys(`${redis.prefix}*`)).not.toHaveLength(0);
+  });
+
+  it("honour each other's sessions, and a sign-out on one ends it on the other within SESSION_CACHE_SECONDS", async () => {
+    const [a, b] = pair();
+    const email = uniqueEmail("pair");
+    const onA = new HttpClient(a.url);
+    expect((await onA.signUp("Shared", email)).statusCode).toBe(200);
+    const onB = (url: string) => fetch(`${b.url}${url}`, { headers: { cookie: onA.cookieHeader() } });
+    expect(((await (await onB("/api/me/profile")).json()) as { email: string }).email).toBe(email);
+    const cookie = onA.cookieHeader();
+    expect((await onA.post("/api/auth/sign-out", {})).statusCode).toBe(200);
+    const took = await eventually(
+      "B refuses the signed-out session",
+      async () => (await fetch(`${b.url}/api/me/profile`, { headers: { cookie } })).status === 401,
+      SESSION_CACHE_SECONDS * 1000 + 3000,
+    );
+    expect(took).toBeLessThanOrEqual(SESSION_CACHE_SECONDS * 1000 + 1500);
+  });
+
+  it("count failed sign-ins together (AUTH_RATE_LIMIT_MAX per AUTH_RATE_LIMIT_WINDOW_SECONDS)", async () => {
+    const [a, b] = pair();
+    const email = uniqueEmail("pair-target");
+    expect((await new HttpClient(a.url).signUp("Target", email)).statusCode).toBe(200);
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await new HttpClient((i % 2 === 0 ? a : b).url).signIn(email, `Wr0ng!pass${i}`));
+    expect(answers.map((r) => r.statusCode)).toEqual([401, 401, 401, 401, 401, 429]);
+    const retryAfter = Number(answers[5]?.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(30);
+  });
+
+  it("never oversell one hot tool to checkouts racing on both", async () => {
+    const [a, b] = pair();
+    const owner = new HttpClient(a.url);
+    expect((await owner.signUp("Admin", admin)).statusCode).toBe(200);
+    const created = await owner.post("/api/tool", {
+      name: "Hot chainsaw",
+      image: "/images/tools/chainsaw.svg",
+      price: 199,
+      availableQuantity: 6,
+      minimumQuantity: 1,
+      description: "Everyone wants one.",
+      category: "chainsaws",
+    });
+    expect(created.statusCode).toBe(201);
+    const tool = created.json() as Tool;
+    const buyers = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const c = new HttpClient((i % 2 === 0 ? a : b).url);
+        expect((await c.signUp(`Buyer ${i}`, uniqueEmail("pair-buyer"))).statusCode).toBe(200);
+        expect((await c.put(`/api/cart/lines/${tool._id}`, { quantity: 1 })).statusCode).toBe(200);
+        return c;
+      }),
+    );
+    const results = await Promise.all(
+      buyers.map((c, i) =>
+        c.post("/api/checkout", { address: "1 Main St", phone: "+1 555 0100", paymentMethod: "cash_on_delivery" }, { "idempotency-key": `race-${i}-${tool._id}` }),
+      ),
+    );
+    const statuses = results.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([...Array(6).fill(201), ...Array(6).fill(409)]);
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query("select available_quantity::int as stock from tools where id = $1", [tool._id]);
+      expect(rows[0]).toEqual({ stock: 0 });
+    } finally {
+      await client.end();
+    }
+    // LIST_CACHE_SECONDS: the other instance sees the new stock within a second.
+    await eventually("B shows the stock gone", async () => ((await (await fetch(`${b.url}/api/tool/${tool._id}`)).json()) as Tool).availableQuantity === 0, 3000);
+  }, 60_000);
+
+  it("answer what needs Redis with 503 and Retry-After while it is away, keep the catalogue open, and recover", async () => {
+    const [a] = pair();
+    const email = uniqueEmail("pair-outage");
+    expect((await new HttpClient(a.url).signUp("Outage", email)).statusCode).toBe(200);
+    await proxy.stop();
+    try {
+      const signIn = await new HttpClient(a.url).signIn(email);
+      expect(signIn.statusCode).toBe(503);
+      expect(signIn.json()).toEqual({ error: "UNAVAILABLE", message: API_TEXT.unavailable });
+      expect(Number(signIn.headers["retry-after"])).toBeGreaterThan(0);
+      expect((await fetch(`${a.url}/api/tool`)).status).toBe(200);
+      expect((await fetch(`${a.url}/`)).status).toBe(200);
+    } finally {
+      await proxy.start();
+    }
+    await eventually("sign-in works again", async () => (await new HttpClient(a.url).signIn(email)).statusCode === 200);
+  }, 60_000);
+});
+
+suite("the built store refuses bad configuration with one line naming the variable", () => {
+  it("PORT, REDIS_URL and DATABASE_URL", async () => {
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ PORT: "http" }, /^Configuration error: PORT /],
+      [{ REDIS_URL: "redis://127.0.0.1:1" }, /^Configuration error: REDIS_URL: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 /],
+      [{ DATABASE_URL: "postgres://shop:secret@127.0.0.1:1/toolyard" }, /^Configuration error: DATABASE_URL: cannot reach Postgres at postgres:\/\/shop:\*\*\*@127\.0\.0\.1:1\/toolyard /],
+    ];
+    for (const [env, line] of cases) {
+      const { code, stderr } = await refusedStart(env);
+      expect(code, stderr).toBe(1);
+      expect(stderr.trim().split("\n"), stderr).toHaveLength(1);
+      expect(stderr).toMatch(line);
+      expect(stderr).not.toContain("secret");
+    }
+  }, 90_000);
+});
+
+suite("what the stores above exercised", () => {
+  it("loaded every package the server imports with import(), from the bundle, in some mode", (ctx) => {
+    if (!withPostgres && !CI) return ctx.skip();
+    const manifest = JSON.parse(readFileSync(path.join(root, "dist/server/dynamic-imports.json"), "utf8")) as Array<{
+      package: string;
+      importer: string;
+      carried: "bundled" | "node";
+      chunk?: string;
+    }>;
+    const resolved = importFiles
+      .filter((file) => existsSync(file))
+      .flatMap((file) => readFileSync(file, "utf8").split("\n"))
+      .filter((line) => line.includes("\t"))
+      .map((line) => line.split("\t") as [string, string]);
+    const server = manifest.filter((entry) => entry.importer.startsWith("src/server/"));
+    expect(server.map((e) => e.package)).toEqual(expect.arrayContaining(["ioredis", "nodemailer", "pg", "sharp", "@electric-sql/pglite"]));
+    const notLoaded = server.filter(({ carried, chunk, package: name }) =>
+      carried === "node" ? !resolved.some(([specifier]) => specifier === name) : !resolved.some(([, url]) => url.endsWith(`/dist/server/${chunk}`)),
+    );
+    expect(notLoaded).toEqual([]);
+  });
+
+  it("gave every variable of the README's configuration table to a built store", (ctx) => {
+    if (!withPostgres && !CI) return ctx.skip();
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("### Mail"));
+    const documented = [...table.matchAll(/^\| (`[A-Z_]+`(?:, `[A-Z_]+`)*) \|/gm)].flatMap((m) => [...(m[1] ?? "").matchAll(/`([A-Z_]+)`/g)].map((v) => v[1]));
+    expect(documented.length).toBeGreaterThan(20);
+    expect(documented.filter((name) => name !== undefined && !variablesUsed.has(name))).toEqual([]);
+  });
+});
