@@ -38,6 +38,8 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
   /** A memory:// PGlite starts from this migrated image (the test harness; see db/client.ts). */
   memoryImage?: Blob;
+  /** Addresses per sitemap file (plugins/crawlers.ts); the protocol's 50,000 unless a test asks for fewer. */
+  sitemapUrlLimit?: number;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -68,7 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(rateLimit);
     await app.register(docs);
     await app.register(api);
-    await app.register(crawlers);
+    await app.register(crawlers, { sitemapUrlLimit: options.sitemapUrlLimit });
     await app.register(uploads);
     await app.register(spa);
   } catch (error) {

@@ -9,19 +9,34 @@ const deferred = <T>() => {
   return { promise, resolve };
 };
 
+/** A test's clock. Not 0: lru-cache reads an entry that started at 0 as one without a TTL. */
+const START = 1_000_000;
+
 describe("TtlCache as the public lists use it", () => {
   it("serves a page from memory until its TTL ends", async () => {
-    let now = 0;
+    let now = START;
     let loads = 0;
     const cache = new TtlCache<number>(1000, 10, () => now);
     const load = async () => ++loads;
     expect(await cache.get("p1", load)).toBe(1);
     expect(await cache.get("p1", load)).toBe(1);
     expect(await cache.get("p2", load)).toBe(2);
-    now = 999;
+    now = START + 1000;
     expect(await cache.get("p1", load)).toBe(1);
-    now = 1000;
+    now = START + 1001;
     expect(await cache.get("p1", load)).toBe(3);
+  });
+
+  it("keeps null: a tool that does not exist is not asked for again", async () => {
+    let loads = 0;
+    const cache = new TtlCache<string | null>(60_000);
+    const load = async () => {
+      loads += 1;
+      return null;
+    };
+    expect(await cache.get("missing", load)).toBeNull();
+    expect(await cache.get("missing", load)).toBeNull();
+    expect(loads).toBe(1);
   });
 
   it("forgets every page on invalidate", async () => {
@@ -82,24 +97,47 @@ describe("TtlCache as the public lists use it", () => {
     await off.get("k", async () => ++loads);
     await off.get("k", async () => ++loads);
     expect(loads).toBe(2);
+    expect(off.size).toBe(0);
     const small = new TtlCache<number>(60_000, 2);
     for (const key of ["a", "b", "c"]) await small.get(key, async () => 1);
     expect(small.size).toBe(2);
+  });
+
+  it("drops the page asked for least recently when full", async () => {
+    const cache = new TtlCache<string>(60_000, 2);
+    await cache.get("a", async () => "a");
+    await cache.get("b", async () => "b");
+    await cache.get("a", async () => "reloaded");
+    await cache.get("c", async () => "c");
+    expect(cache.peek("a")).toBe("a");
+    expect(cache.peek("b")).toBeUndefined();
   });
 });
 
 describe("TtlCache as the session cache uses it", () => {
   it("forgets entries after the TTL and never outlives the session", () => {
-    let now = 0;
+    let now = START;
     const cache = new TtlCache<string>(10_000, 100, () => now);
-    cache.set("a", "ada", 60_000);
-    cache.set("b", "bob", 3_000);
-    now = 2_999;
+    cache.set("a", "ada", START + 60_000);
+    cache.set("b", "bob", START + 3_000);
+    now = START + 3_000;
     expect(cache.peek("a")).toBe("ada");
     expect(cache.peek("b")).toBe("bob");
-    now = 3_000;
+    now = START + 3_001;
     expect(cache.peek("b")).toBeUndefined();
-    now = 10_000;
+    now = START + 10_000;
+    expect(cache.peek("a")).toBe("ada");
+    now = START + 10_001;
+    expect(cache.peek("a")).toBeUndefined();
+  });
+
+  it("does not keep a session that has ended already", () => {
+    let now = START;
+    const cache = new TtlCache<string>(10_000, 100, () => now);
+    cache.set("a", "ada", START);
+    cache.set("b", "bob", START - 1);
+    expect(cache.size).toBe(0);
+    now = START + 20_000;
     expect(cache.peek("a")).toBeUndefined();
   });
 

@@ -1,73 +1,72 @@
+import { LRUCache } from "lru-cache";
+
 /**
- * The one in-process cache: entries live for a TTL (never past their own expiry), the map is
- * bounded, `clear()` forgets everything. Used for public list pages (`get` loads through it,
- * concurrent misses share one load) and for resolved sessions (`peek` and `set`).
+ * The one in-process cache, on lru-cache: entries live for a TTL (never past their own expiry),
+ * at most `maxEntries` are kept (the least recently used goes first), `clear()` forgets
+ * everything. Used for public list pages (`get` loads through lru-cache's `fetch`, so concurrent
+ * misses share one load) and for resolved sessions (`peek` and `set`).
+ *
+ * What this adds to lru-cache: a TTL of 0 turns the cache off (lru-cache would read it as
+ * "forever"), a value may be null (lru-cache keeps neither null nor undefined), each `get` brings
+ * its own load, and `set` takes the moment the value stops being true (a session's end).
  *
  * A load that was running when `clear()` was called may hold data from before the change
  * that cleared it: its result is served to the callers that asked before, but not kept.
  */
 export class TtlCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
-  private readonly loading = new Map<string, { generation: number; promise: Promise<V> }>();
-  private generation = 0;
+  /** Values are boxed: "no tool by that id" (null) is worth keeping too. */
+  private readonly lru: LRUCache<string, { value: V }, () => Promise<V>> | null;
 
   constructor(
     private readonly ttlMs: number,
-    private readonly maxEntries = 500,
+    maxEntries = 500,
     private readonly now = () => Date.now(),
-  ) {}
+  ) {
+    this.lru =
+      ttlMs === 0
+        ? null
+        : new LRUCache({
+            max: maxEntries,
+            ttl: ttlMs,
+            fetchMethod: async (_key, _stale, { context: load }) => ({ value: await load() }),
+            // clear() aborts the loads in flight. Their callers still get the result; it is not
+            // kept, because the entry it was loading for is gone.
+            ignoreFetchAbort: true,
+            // The same clock as `set`'s expiry, read each time: no timer to reuse a reading, and a
+            // test's clock is seen as soon as it moves.
+            perf: { now },
+            ttlResolution: 0,
+          });
+  }
 
   /** The live entry for `key`, if any. */
   peek(key: string): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
+    return this.lru?.get(key)?.value;
   }
 
   /** Keeps `value` for the TTL, or until `expiresAt` if that comes first. */
   set(key: string, value: V, expiresAt = Infinity): void {
-    if (this.ttlMs === 0) return;
-    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
-      // Map keeps insertion order: drop the oldest entry.
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(key, { value, expiresAt: Math.min(this.now() + this.ttlMs, expiresAt) });
+    if (!this.lru) return;
+    const ttl = Math.min(this.ttlMs, expiresAt - this.now());
+    // lru-cache reads a TTL of 0 as "forever": a value already past its end is not kept at all.
+    if (ttl <= 0) return;
+    this.lru.set(key, { value }, { ttl });
   }
 
   /** The entry for `key`, loaded (once, however many ask at the same time) on a miss. */
   async get(key: string, load: () => Promise<V>): Promise<V> {
-    if (this.ttlMs === 0) return load();
-    const hit = this.peek(key);
-    if (hit !== undefined) return hit;
-
-    const inFlight = this.loading.get(key);
-    if (inFlight && inFlight.generation === this.generation) return inFlight.promise;
-
-    const generation = this.generation;
-    const promise = load().then((value) => {
-      if (generation === this.generation) this.set(key, value);
-      return value;
-    });
-    this.loading.set(key, { generation, promise });
-    try {
-      return await promise;
-    } finally {
-      if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
-    }
+    if (!this.lru) return load();
+    // forceFetch, not fetch: with ignoreFetchAbort every load settles with its value or its error.
+    return (await this.lru.forceFetch(key, { context: load })).value;
   }
 
   /** Forgets every entry: the data behind them changed. */
   clear(): void {
-    this.generation += 1;
-    this.entries.clear();
+    this.lru?.clear();
   }
 
+  /** Entries kept, and loads in flight. */
   get size(): number {
-    return this.entries.size;
+    return this.lru?.size ?? 0;
   }
 }
