@@ -11,9 +11,9 @@ const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 
 /**
- * Marks the root once React has taken it over: browser tests wait for it before clicking, and on
- * a server-rendered page the early-input script replays held input only then, and the app loader
- * then links the whole stylesheet (src/server/pages/early-input.ts, app-loader.ts).
+ * Marks the root once React has taken it over: browser tests wait for it before clicking, on a
+ * server-rendered page the app loader then links the whole stylesheet (src/server/pages/app-loader.ts),
+ * and the no-JavaScript carousel rules step aside (styles.css).
  */
 function Mounted() {
   useEffect(() => {
@@ -39,9 +39,9 @@ const app = (
 /*
  * Public pages come rendered from the server (entry-server.tsx): take them over. Signed-in
  * pages come empty. Hydrating as a transition lets React do it in slices, yielding to the
- * browser between them, so a phone keeps painting and answering meanwhile. Input that comes
- * before React has committed the page is held and done again afterwards by the page's
- * early-input script (src/server/pages/early-input.ts). The page's chunk is asked for at once
+ * browser between them, so a phone keeps painting and answering meanwhile. Until React has
+ * committed the page, it works as plain HTML: links and GET forms (the catalogue's filters,
+ * search, price range and pager), the carousel's anchors, the menu's popover. The page's chunk is asked for at once
  * (the page's loader has it on its way already) and the page renders without waiting once it
  * is there.
  */

@@ -105,7 +105,7 @@ test("the page's code is asked for once the first screen's biggest picture is sh
   expect(firstScript).toBeGreaterThan(released);
 });
 
-test.describe("input that comes before the page's code has run", () => {
+test.describe("input that comes before the page's code has run does what the HTML says", () => {
   /** Holds the app's entry script back until `release()`: the server's HTML is on screen, React is not. */
   async function holdTheCode(page: Page) {
     let release = () => {};
@@ -118,89 +118,80 @@ test.describe("input that comes before the page's code has run", () => {
   }
   const params = (page: Page) => new URL(page.url()).searchParams;
 
-  test("a click on 'Next' is acted on once the code has run", async ({ page }) => {
+  test("a click on 'Next' sends the pager's form: the server renders page 2, and the app takes it over", async ({ page }) => {
     const { problems } = watch(page);
     const release = await holdTheCode(page);
     await page.goto("/tools", { waitUntil: "commit" });
     const pager = page.getByRole("navigation", { name: "Pages" });
     await expect(pager.getByText("Page 1 of 2", { exact: true })).toBeVisible();
-    await pager.getByRole("button", { name: "Next" }).click();
-    // Nothing can happen yet: no code has run.
-    expect(params(page).get("page")).toBeNull();
     await expect(page.locator("#root[data-hydrated]")).toHaveCount(0);
-    release();
+    await pager.getByRole("button", { name: "Next" }).click();
     await expect.poll(() => params(page).get("page")).toBe("2");
     await expect(pager.getByText("Page 2 of 2", { exact: true })).toBeVisible();
+    await expect(page.locator("#root[data-hydrated]")).toHaveCount(0);
+    release();
     await hydrated(page);
+    await expect(pager.getByText("Page 2 of 2", { exact: true })).toBeVisible();
     expect(problems).toEqual([]);
   });
 
-  test("a carousel arrow clicked is acted on once the code has run, without a jump to its anchor", async ({ page }) => {
+  test("a carousel arrow clicked moves the carousel by its anchor, and the app keeps that slide", async ({ page }) => {
     const release = await holdTheCode(page);
     await page.goto("/", { waitUntil: "commit" });
     const slides = page.getByTestId("carousel-slide");
     await expect(slides.nth(0)).toBeVisible();
-    await page.getByRole("link", { name: "Previous slide" }).click();
-    // Held: the anchor's own jump (to #slide3, a slide still hidden) would be lost at hydration.
-    expect(new URL(page.url()).hash).toBe("");
-    await expect(page.locator("#root[data-hydrated]")).toHaveCount(0);
-    release();
+    await slides.nth(0).getByRole("link", { name: "Previous slide" }).click();
     await expect(slides.nth(2)).toBeVisible();
     await expect(slides.nth(0)).toBeHidden();
-    await hydrated(page);
-    expect(new URL(page.url()).hash).toBe("");
-  });
-
-  test("a category chosen in the select is acted on once the code has run", async ({ page }) => {
-    const release = await holdTheCode(page);
-    await page.goto("/tools", { waitUntil: "commit" });
-    await expect(page.getByRole("heading", { name: "All Tools", level: 1 })).toBeVisible();
-    await page.getByLabel("Category").selectOption({ label: "Lawn Mowers" });
-    expect(params(page).get("category")).toBeNull();
+    expect(new URL(page.url()).hash).toBe("#slide3");
     release();
-    await expect.poll(() => params(page).get("category")).toBe("lawn-mowers");
-    await expect(page.getByRole("heading", { name: "Lawn Mowers", level: 1 })).toBeVisible();
-    await expect(page.getByLabel("Category")).toHaveValue("lawn-mowers");
+    await hydrated(page);
+    await expect(slides.nth(2)).toBeVisible();
+    await expect(slides.nth(0)).toBeHidden();
+    // The app moves it from there, in place.
+    await slides.nth(2).getByRole("link", { name: "Next slide" }).click();
+    await expect(slides.nth(0)).toBeVisible();
+    await expect(slides.nth(2)).toBeHidden();
   });
 
-  test("a search typed and sent is acted on once the code has run, with what was typed", async ({ page }) => {
+  test("a search typed and sent is a GET of /tools?q=, rendered by the server", async ({ page }) => {
     const release = await holdTheCode(page);
     await page.goto("/tools", { waitUntil: "commit" });
     const box = page.getByRole("searchbox", { name: "Search tools" });
     await box.fill("chainsaw");
     await box.press("Enter");
-    expect(params(page).get("q")).toBeNull();
-    release();
     await expect.poll(() => params(page).get("q")).toBe("chainsaw");
     await expect(box).toHaveValue("chainsaw");
     await expect(page.getByRole("article").first()).toContainText(/chainsaw/i);
-  });
-
-  test("a click React will never manage does not hold up what came after it for long", async ({ page }) => {
-    const release = await holdTheCode(page);
-    await page.goto("/tools", { waitUntil: "commit" });
-    const pager = page.getByRole("navigation", { name: "Pages" });
-    await expect(pager.getByText("Page 1 of 2", { exact: true })).toBeVisible();
-    // A button outside the app (as a browser extension might add): held like any other, never taken over.
-    await page.evaluate(() => document.body.prepend(Object.assign(document.createElement("button"), { textContent: "Not the app's" })));
-    await page.getByRole("button", { name: "Not the app's" }).click();
-    await pager.getByRole("button", { name: "Next" }).click();
     release();
     await hydrated(page);
-    // Let go 3 s after the page is the app's (early-input.ts), then 'Next' is done.
-    await expect.poll(() => params(page).get("page"), { timeout: 8_000 }).toBe("2");
   });
 
-  test("two prices typed and 'Apply' clicked are acted on in that order once the code has run", async ({ page }) => {
+  test("two prices typed and 'Apply' clicked are a GET of /tools with the range", async ({ page }) => {
     const release = await holdTheCode(page);
     await page.goto("/tools", { waitUntil: "commit" });
     const range = page.getByRole("form", { name: "Price range" });
     await range.getByLabel("Min price ($)").fill("20");
     await range.getByLabel("Max price ($)").fill("300");
     await range.getByRole("button", { name: "Apply" }).click();
-    release();
     await expect.poll(() => params(page).get("minPrice")).toBe("20");
     expect(params(page).get("maxPrice")).toBe("300");
     await expect(range.getByLabel("Min price ($)")).toHaveValue("20");
+    release();
+    await hydrated(page);
+  });
+
+  test("'Add to Cart' is disabled until the app has taken the page over, then adds", async ({ page, request }) => {
+    const [tool] = await listTools(request, 1);
+    if (!tool) throw new Error("no tool");
+    const release = await holdTheCode(page);
+    await page.goto(`/tools/${tool._id}`, { waitUntil: "commit" });
+    const add = page.getByRole("button", { name: "Add to Cart" });
+    await expect(add).toBeDisabled();
+    release();
+    await hydrated(page);
+    await expect(add).toBeEnabled();
+    await add.click();
+    await expect(page.getByText(`${tool.name} is in your cart.`)).toBeVisible();
   });
 });

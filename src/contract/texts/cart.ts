@@ -8,6 +8,8 @@ export const ADD_TO_CART_TEXT = {
   adding: "Adding…",
   added: (name: string) => `${name} is in your cart.`,
   viewCart: "View cart",
+  /** Under a disabled 'Add to Cart' in a browser that runs no JavaScript (the cart lives in the app). */
+  needsScript: "Adding to the cart needs JavaScript. 'Book Now' works without it.",
 } as const;
 
 /** The cart page (`/cart`). */

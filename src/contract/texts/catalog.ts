@@ -35,6 +35,8 @@ export const CATALOG_TEXT = {
   minPrice: "Min price ($)",
   maxPrice: "Max price ($)",
   applyPrice: "Apply",
+  /** Without JavaScript the category and sort are sent with this button (a plain GET form). */
+  applyFilters: "Show",
   clearPrice: "Clear",
   suggestions: "Suggestions",
   suggestionsCount: (count: number) =>

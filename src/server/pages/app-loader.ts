@@ -17,8 +17,8 @@
  * - A page opened in a background tab paints no frame until it is shown: there it asks at once,
  *   and a page hidden before its first frame, or whose first pictures are slow, asks after 2 s
  *   at the latest.
- * - Input that comes before the app has taken the page over is held and done again afterwards
- *   (./early-input.ts).
+ * - Until the app has taken the page over, the page works as plain HTML: its links and GET
+ *   forms do what they say (a click before then is a full page load, not lost).
  * - The page carries only the part of the stylesheet its HTML uses (./critical-css.ts); once the
  *   app has taken the page over (main.tsx marks `#root` with `data-hydrated`), this script links
  *   the whole sheet (`data-rest` on that style element), for what the app shows later.

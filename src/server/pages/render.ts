@@ -21,7 +21,6 @@ import { TtlCache } from "../http/ttl-cache";
 import { listReviews } from "../reviews/service";
 import { APP_LOADER_SCRIPT } from "./app-loader";
 import { criticalCss } from "./critical-css";
-import { EARLY_INPUT_SCRIPT } from "./early-input";
 
 export interface PageResponse {
   status: number;
@@ -196,7 +195,6 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     const canonical = `${base}${canonicalPath(url, page.pattern)}`;
     const image = `${base}${head.image ?? "/images/slides/slide-1.svg"}`;
     const tags = [
-      `<script>${EARLY_INPUT_SCRIPT}</script>`,
       `<title>${escapeHtml(title)}</title>`,
       `<meta name="description" content="${escapeHtml(description)}" />`,
       page.status === 404 ? `<meta name="robots" content="noindex" />` : `<link rel="canonical" href="${escapeHtml(canonical)}" />`,

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app";
 import { loadConfig } from "../config";
 import { APP_LOADER_CSP_HASH } from "../pages/app-loader";
-import { EARLY_INPUT_CSP_HASH } from "../pages/early-input";
 
 /** The security headers (helmet's), whatever else a response carries. */
 const SECURITY_HEADERS = [
@@ -44,7 +43,7 @@ describe.each([
       "referrer-policy": "strict-origin-when-cross-origin",
     });
     const csp = String(first["content-security-policy"]);
-    for (const directive of ["default-src 'self'", "img-src 'self' data:", `script-src 'self' ${EARLY_INPUT_CSP_HASH} ${APP_LOADER_CSP_HASH}`, "frame-ancestors 'none'", "form-action 'self'"]) {
+    for (const directive of ["default-src 'self'", "img-src 'self' data:", `script-src 'self' ${APP_LOADER_CSP_HASH}`, "frame-ancestors 'none'", "form-action 'self'"]) {
       expect(csp).toContain(directive);
     }
     expect(csp.includes("upgrade-insecure-requests")).toBe(scheme === "https");

@@ -9,7 +9,6 @@ import { API_TEXT } from "../../contract/texts/api";
 import { isPersonal } from "../auth/plugin";
 import { ApiError } from "../http/errors";
 import { APP_LOADER_CSP_HASH } from "../pages/app-loader";
-import { EARLY_INPUT_CSP_HASH } from "../pages/early-input";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -50,9 +49,9 @@ export default fp(
           defaultSrc: ["'self'"],
           imgSrc: ["'self'", "data:"],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          // The two inline scripts of server-rendered pages: one holds input that comes before
-          // their code has run, the other asks for that code once the page is painted.
-          scriptSrc: ["'self'", EARLY_INPUT_CSP_HASH, APP_LOADER_CSP_HASH],
+          // The one inline script of server-rendered pages: it asks for their code once the page
+          // is painted. Before that the pages work as plain HTML (links and GET forms).
+          scriptSrc: ["'self'", APP_LOADER_CSP_HASH],
           connectSrc: ["'self'"],
           frameAncestors: ["'none'"],
           formAction: ["'self'"],

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Link, NavLink, useNavigate } from "react-router";
 import { TEXT } from "../../contract/texts/site";
 import { CartLink } from "../features/cart";
@@ -11,7 +11,10 @@ export function Navbar() {
   const { user, isPending } = useSession();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  // The menu is a popover: the platform opens and closes it, without the app's code too (a page
+  // rendered on the server works before it runs); the state only mirrors it for aria-expanded.
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuRef = useRef<HTMLUListElement>(null);
 
   const onSignOut = async () => {
     await signOut(queryClient);
@@ -88,7 +91,7 @@ export function Navbar() {
             aria-label={TEXT.nav.openMenu}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
-            onClick={() => setMenuOpen((open) => !open)}
+            popoverTarget="mobile-menu"
           >
             <svg xmlns="http://www.w3.org/2000/svg" className="h-6 w-6" fill="none" viewBox="0 0 24 24" stroke="currentColor" aria-hidden="true">
               <path strokeLinecap="round" strokeLinejoin="round" strokeWidth="2" d="M4 6h16M4 12h16M4 18h16" />
@@ -96,17 +99,20 @@ export function Navbar() {
           </button>
         </div>
       </nav>
-      {menuOpen && (
+      <ul
+        id="mobile-menu"
+        popover="auto"
+        // Below the bar, the page's width; a popover is fixed in the top layer, and closed it is
+        // hidden here since the menu's own display would override the browser's.
+        className="menu bg-base-100 text-base-content border-base-300 fixed inset-x-0 top-16 bottom-auto m-0 w-full border-x-0 border-t border-b-0 p-4 not-open:hidden lg:hidden"
+        data-testid="mobile-menu"
+        ref={menuRef}
+        onToggle={(event) => setMenuOpen(event.newState === "open")}
         // Any choice in the menu (a link or Sign Out) closes it.
-        <ul
-          id="mobile-menu"
-          className="menu bg-base-100 border-base-300 w-full border-t p-4 lg:hidden"
-          data-testid="mobile-menu"
-          onClick={() => setMenuOpen(false)}
-        >
-          {links}
-        </ul>
-      )}
+        onClick={() => menuRef.current?.hidePopover()}
+      >
+        {links}
+      </ul>
     </header>
   );
 }

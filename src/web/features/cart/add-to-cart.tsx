@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { Tool } from "../../../contract/schemas";
 import { ADD_TO_CART_TEXT } from "../../../contract/texts/cart";
+import { useHydrated } from "../../lib/hydrated";
 import { useSession } from "../../lib/session";
 import { useAddToCart } from "./api";
 
@@ -13,18 +14,23 @@ export function AddToCartButton({ tool, quantity, className = "btn btn-outline b
   const [added, setAdded] = useState(false);
   const add = useAddToCart(user !== null, () => setAdded(true));
   const orderable = tool.availableQuantity >= tool.minimumQuantity;
+  // The cart lives in the app (a visitor's in the browser): before it runs the button is disabled.
+  const hydrated = useHydrated();
 
   return (
     <div className="flex flex-col gap-2">
       <button
         type="button"
         className={className}
-        disabled={!orderable || add.isPending}
+        disabled={!hydrated || !orderable || add.isPending}
         onClick={() => add.mutate({ toolId: tool._id, quantity, availableQuantity: tool.availableQuantity })}
       >
         {add.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
         {add.isPending ? T.adding : T.add}
       </button>
+      <noscript>
+        <p className="text-sm">{T.needsScript}</p>
+      </noscript>
       <p role="status" className="text-sm">
         {added && !add.isPending && (
           <>

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { CATEGORY_LABELS, LIMITS, type Category } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
@@ -13,8 +13,10 @@ const T = CATALOG_TEXT;
  * (aria-controls, aria-activedescendant; the WAI-ARIA list-autocomplete pattern, without the
  * combobox role because the box stays the "Search tools" searchbox). Arrows move through the
  * suggestions, Enter opens the highlighted tool (or searches when none is), Escape closes the list.
+ * Before the app's code runs it is a plain GET form to /tools; `children` are the hidden fields
+ * that keep the rest of the view.
  */
-export function SearchBox({ q, onSearch }: { q: string | undefined; onSearch: (q: string | undefined) => void }) {
+export function SearchBox({ q, onSearch, children }: { q: string | undefined; onSearch: (q: string | undefined) => void; children?: ReactNode }) {
   const navigate = useNavigate();
   const [draft, setDraft] = useState(q ?? "");
   // Back, Forward and links change the search in the URL: the box follows it.
@@ -71,7 +73,8 @@ export function SearchBox({ q, onSearch }: { q: string | undefined; onSearch: (q
   };
 
   return (
-    <form role="search" onSubmit={onSubmit} className="flex flex-1 items-end gap-2">
+    <form role="search" method="get" action="/tools" onSubmit={onSubmit} className="flex flex-1 items-end gap-2">
+      {children}
       <div className="relative flex-1">
         <label className="form-control">
           <span className="label-text mb-1 block text-sm font-medium">{T.searchLabel}</span>

@@ -13,7 +13,27 @@ import { usePageTitle } from "../../../lib/page-title";
 
 const T = CATALOG_TEXT;
 
-/** The catalogue: category, search, sort, price range and page all live in the URL, so links and Back work. */
+/**
+ * Hidden fields carrying the rest of the view, so that each of the page's forms, sent without
+ * JavaScript as a plain GET to /tools, keeps what it does not change (and starts at page 1).
+ */
+function KeepBrowse({ state, except }: { state: BrowseState; except: (keyof BrowseState)[] }) {
+  const kept = new URLSearchParams(browseSearch({ ...state, page: 1 }));
+  for (const key of except) kept.delete(key);
+  return (
+    <>
+      {[...kept].map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+    </>
+  );
+}
+
+/**
+ * The catalogue: category, search, sort, price range and page all live in the URL, so links and Back work.
+ * Every control is also a plain `<form method="get" action="/tools">`, so the server-rendered page
+ * works before (or without) the app's code; once the app runs, it takes the forms over.
+ */
 export function ToolsPage() {
   const [params, setParams] = useSearchParams();
   const state = parseBrowse(params);
@@ -36,37 +56,50 @@ export function ToolsPage() {
     <div className="mx-auto max-w-7xl px-4 py-10">
       <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : T.heading}</h1>
       <div className="mb-8 flex flex-col gap-4 md:flex-row md:flex-wrap md:items-end">
-        <label className="form-control">
-          <span className="label-text mb-1 block text-sm font-medium">{T.categoryLabel}</span>
-          <select
-            name="category"
-            className="select select-bordered"
-            value={category ?? ""}
-            onChange={(e) => go(changeBrowse(state, { category: (e.target.value || undefined) as BrowseState["category"] }))}
-          >
-            <option value="">{T.allCategories}</option>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {CATEGORY_LABELS[c]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="form-control">
-          <span className="label-text mb-1 block text-sm font-medium">{T.sortLabel}</span>
-          <select
-            className="select select-bordered"
-            value={shownSort(state)}
-            onChange={(e) => go(changeBrowse(state, { sort: e.target.value as ToolSort }))}
-          >
-            {TOOL_SORTS.filter((s) => s !== "relevance" || q).map((s) => (
-              <option key={s} value={s}>
-                {T.sorts[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <SearchBox q={q} onSearch={(text) => go(changeBrowse(state, { q: text }))} />
+        <form method="get" action="/tools" className="contents" onSubmit={(e) => e.preventDefault()}>
+          <KeepBrowse state={state} except={["category", "sort"]} />
+          <label className="form-control">
+            <span className="label-text mb-1 block text-sm font-medium">{T.categoryLabel}</span>
+            <select
+              name="category"
+              className="select select-bordered"
+              value={category ?? ""}
+              onChange={(e) => go(changeBrowse(state, { category: (e.target.value || undefined) as BrowseState["category"] }))}
+            >
+              <option value="">{T.allCategories}</option>
+              {CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {CATEGORY_LABELS[c]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="form-control">
+            <span className="label-text mb-1 block text-sm font-medium">{T.sortLabel}</span>
+            <select
+              name="sort"
+              className="select select-bordered"
+              value={shownSort(state)}
+              onChange={(e) => go(changeBrowse(state, { sort: e.target.value as ToolSort }))}
+            >
+              {TOOL_SORTS.filter((s) => s !== "relevance" || q).map((s) => (
+                <option key={s} value={s}>
+                  {T.sorts[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          {/* The app sends a change at once; without it, this button does. */}
+          <noscript>
+            <button type="submit" className="btn">
+              {T.applyFilters}
+            </button>
+          </noscript>
+        </form>
+        <SearchBox q={q} onSearch={(text) => go(changeBrowse(state, { q: text }))}>
+          <KeepBrowse state={state} except={["q", "sort"]} />
+          {state.sort && <input type="hidden" name="sort" value={state.sort} />}
+        </SearchBox>
       </div>
       <PriceRange state={state} onApply={(range) => go(changeBrowse(state, range))} />
       <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || state.minPrice !== undefined || state.maxPrice !== undefined ? T.empty : TEXT.home.emptyCatalog}>
@@ -80,15 +113,39 @@ export function ToolsPage() {
               </p>
               <ToolGrid tools={data.items} headingLevel={2} eagerFirst />
               {(pages > 1 || page > 1 || next) && (
-                <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
-                  <button type="button" className="btn" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
-                    {T.previous}
-                  </button>
-                  <span>{data.exact ? T.page(page, pages) : T.pageOfMany(page, pages)}</span>
-                  <button type="button" className="btn" disabled={!next} onClick={() => goToPage(page + 1)}>
-                    {T.next}
-                  </button>
-                </nav>
+                // A GET form: without the app's code, 'Previous' and 'Next' send the page number with the rest of the view.
+                <form method="get" action="/tools" onSubmit={(e) => e.preventDefault()}>
+                  <KeepBrowse state={state} except={[]} />
+                  <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
+                    <button
+                      type="submit"
+                      name="page"
+                      value={page - 1}
+                      className="btn"
+                      disabled={page <= 1}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        goToPage(page - 1);
+                      }}
+                    >
+                      {T.previous}
+                    </button>
+                    <span>{data.exact ? T.page(page, pages) : T.pageOfMany(page, pages)}</span>
+                    <button
+                      type="submit"
+                      name="page"
+                      value={page + 1}
+                      className="btn"
+                      disabled={!next}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        goToPage(page + 1);
+                      }}
+                    >
+                      {T.next}
+                    </button>
+                  </nav>
+                </form>
               )}
             </>
           );
@@ -116,6 +173,7 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
     setError(undefined);
   }
   const errorId = useId();
+  const clearId = useId();
   const set = state.minPrice !== undefined || state.maxPrice !== undefined;
 
   const onSubmit = (event: FormEvent) => {
@@ -129,10 +187,11 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
     onApply({ minPrice: result.minPrice, maxPrice: result.maxPrice });
   };
 
-  const field = (label: string, value: string, onChange: (v: string) => void, invalid: boolean) => (
+  const field = (name: "minPrice" | "maxPrice", label: string, value: string, onChange: (v: string) => void, invalid: boolean) => (
     <label className="form-control">
       <span className="label-text mb-1 block text-sm font-medium">{label}</span>
       <input
+        name={name}
         type="number"
         inputMode="decimal"
         min={0}
@@ -148,23 +207,38 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
 
   return (
     // noValidate: the zod rule speaks, in the store's words, rather than the browser's bubble.
-    <form aria-label={CATALOG_TEXT.priceRange} noValidate onSubmit={onSubmit} className="mb-8 flex flex-wrap items-end gap-2">
-      {field(CATALOG_TEXT.minPrice, min, setMin, error?.field === "minPrice")}
-      {field(CATALOG_TEXT.maxPrice, max, setMax, error?.field === "maxPrice")}
-      <button type="submit" className="btn">
-        {CATALOG_TEXT.applyPrice}
-      </button>
-      {set && (
-        <button type="button" className="btn btn-ghost" onClick={() => onApply({ minPrice: undefined, maxPrice: undefined })}>
-          {CATALOG_TEXT.clearPrice}
+    <>
+      <form method="get" action="/tools" aria-label={CATALOG_TEXT.priceRange} noValidate onSubmit={onSubmit} className="mb-8 flex flex-wrap items-end gap-2">
+        <KeepBrowse state={state} except={["minPrice", "maxPrice"]} />
+        {field("minPrice", CATALOG_TEXT.minPrice, min, setMin, error?.field === "minPrice")}
+        {field("maxPrice", CATALOG_TEXT.maxPrice, max, setMax, error?.field === "maxPrice")}
+        <button type="submit" className="btn">
+          {CATALOG_TEXT.applyPrice}
         </button>
-      )}
-      {error && (
-        <p id={errorId} role="alert" className="text-error w-full text-sm">
-          {error.message}
-        </p>
-      )}
-    </form>
+        {set && (
+          // Without the app's code it sends the form below: the view without a range.
+          <button
+            type="submit"
+            form={clearId}
+            className="btn btn-ghost"
+            onClick={(e) => {
+              e.preventDefault();
+              onApply({ minPrice: undefined, maxPrice: undefined });
+            }}
+          >
+            {CATALOG_TEXT.clearPrice}
+          </button>
+        )}
+        {error && (
+          <p id={errorId} role="alert" className="text-error w-full text-sm">
+            {error.message}
+          </p>
+        )}
+      </form>
+      <form id={clearId} method="get" action="/tools" hidden>
+        <KeepBrowse state={state} except={["minPrice", "maxPrice"]} />
+      </form>
+    </>
   );
 }
 

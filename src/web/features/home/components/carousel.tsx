@@ -1,15 +1,25 @@
-import { useState, type MouseEvent } from "react";
+import { useState, useSyncExternalStore, type MouseEvent } from "react";
 import { TEXT } from "../../../../contract/texts/site";
 
 const SLIDES = TEXT.slides.map((slide, i) => ({ ...slide, id: `slide${i + 1}`, image: `/images/slides/slide-${i + 1}.svg` }));
 
+const slideInAddress = () => Math.max(0, SLIDES.findIndex((slide) => `#${slide.id}` === window.location.hash));
+function subscribeToHash(onChange: () => void) {
+  window.addEventListener("hashchange", onChange);
+  return () => window.removeEventListener("hashchange", onChange);
+}
+
 /**
- * Three slides moved by anchors (#slide1…#slide3), wrapping first↔last. The anchors
- * keep their hrefs (they work without JavaScript) but move the carousel in place
- * instead of jumping the page.
+ * Three slides moved by anchors (#slide1…#slide3), wrapping first↔last. Without the app's
+ * code the anchors do it (styles.css shows the slide the address names); once the app runs
+ * they move the carousel in place instead of jumping the page.
  */
 export function Carousel() {
-  const [active, setActive] = useState(0);
+  // A slide named by the address (a link, or an arrow clicked before the app ran) stays shown
+  // until the shopper moves the carousel; the server and hydration show the first.
+  const named = useSyncExternalStore(subscribeToHash, slideInAddress, () => 0);
+  const [chosen, setActive] = useState<number | null>(null);
+  const active = chosen ?? named;
   const count = SLIDES.length;
 
   const go = (index: number) => (event: MouseEvent<HTMLAnchorElement>) => {
@@ -18,7 +28,7 @@ export function Carousel() {
   };
 
   return (
-    <section aria-roledescription={TEXT.a11y.carouselRole} aria-label={TEXT.a11y.carousel} className="relative w-full overflow-hidden">
+    <section aria-roledescription={TEXT.a11y.carouselRole} aria-label={TEXT.a11y.carousel} className="relative w-full overflow-hidden" data-carousel>
       {SLIDES.map((slide, i) => {
         const prev = (i - 1 + count) % count;
         const next = (i + 1) % count;
@@ -29,8 +39,9 @@ export function Carousel() {
             role="group"
             aria-roledescription={TEXT.a11y.slideRole}
             aria-label={TEXT.a11y.slidePosition(i + 1, count)}
-            hidden={i !== active}
-            className="relative"
+            // A class, not the hidden attribute: Tailwind hides [hidden] with !important, which
+            // the no-JavaScript rules of styles.css (the slide an anchor names) could not undo.
+            className={i === active ? "relative" : "relative hidden"}
             data-testid="carousel-slide"
           >
             <img
