@@ -1,16 +1,22 @@
+import etag from "@fastify/etag";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { API_TEXT } from "../../contract/texts/api";
 import { idParamsSchema, suggestionSchema, suggestQuerySchema, toolInputSchema, toolListQuerySchema, toolPatchSchema, toolSchema } from "../../contract/schemas";
 import { notFound } from "../http/errors";
-import { revalidate } from "../http/etag";
 import { toolListKey } from "../plugins/caches";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { createTool, getTool, listTools, retireTool, suggestTools, updateTool } from "./service";
 
-export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
+/**
+ * The public reads, in a context of their own: revalidation (decision 0013) applies to these
+ * answers only, never to an admin write's or to anything personal.
+ */
+const catalogReads: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
+  // A weak ETag (SHA-1 of the body) on each answer; a matching If-None-Match gets 304, no body.
+  await app.register(etag, { weak: true });
 
   app.get(
     "/tool",
@@ -23,7 +29,6 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: toolListQuerySchema,
         response: { 200: z.array(toolSchema), ...errorResponses(400) },
       },
-      onSend: revalidate,
     },
     async (request, reply) => {
       const result = await app.lists.tools.get(toolListKey(request.query), () => listTools(db, request.query));
@@ -42,7 +47,6 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: suggestQuerySchema,
         response: { 200: z.array(suggestionSchema), ...errorResponses(400) },
       },
-      onSend: revalidate,
     },
     async (request, reply) => {
       const { q } = request.query;
@@ -61,7 +65,6 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         params: idParamsSchema,
         response: { 200: toolSchema, ...errorResponses(400, 404) },
       },
-      onSend: revalidate,
     },
     async (request, reply) => {
       const { id } = request.params;
@@ -71,6 +74,11 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       return tool;
     },
   );
+};
+
+export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.store;
+  await app.register(catalogReads);
 
   app.post(
     "/tool",

@@ -1,14 +1,17 @@
+import etag from "@fastify/etag";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { reviewInputSchema, reviewListQuerySchema, reviewSchema } from "../../contract/schemas";
-import { revalidate } from "../http/etag";
 import { reviewListKey } from "../plugins/caches";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { addReview, listReviews } from "./service";
 
-export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
+/** The public read, in a context of its own: revalidation (decision 0013) applies to it alone. */
+const reviewReads: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
+  // A weak ETag (SHA-1 of the body) on each answer; a matching If-None-Match gets 304, no body.
+  await app.register(etag, { weak: true });
 
   app.get(
     "/review",
@@ -20,7 +23,6 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: reviewListQuerySchema,
         response: { 200: z.array(reviewSchema), ...errorResponses(400) },
       },
-      onSend: revalidate,
     },
     async (request, reply) => {
       const result = await app.lists.reviews.get(reviewListKey(request.query), () => listReviews(db, request.query));
@@ -29,6 +31,11 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       return result.items;
     },
   );
+};
+
+export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.store;
+  await app.register(reviewReads);
 
   app.post(
     "/review",
