@@ -97,6 +97,9 @@ export const auditQuery = (f: { page: number }) =>
     placeholderData: keepPreviousData,
   });
 
+/** The console's actions tell their failures in a toast (the query client's one handler, app/providers.tsx). */
+const toastError = { toastError: true } as const;
+
 /** After any change: the console's lists and the store's own tool lists fetch again. */
 function useAfterChange() {
   const queryClient = useQueryClient();
@@ -105,24 +108,26 @@ function useAfterChange() {
 
 export function useCreateTool() {
   const after = useAfterChange();
-  return useMutation({ mutationFn: (input: AdminToolInput) => api.post<AdminTool>("/api/admin/tools", input), onSuccess: after });
+  return useMutation({ mutationFn: (input: AdminToolInput) => api.post<AdminTool>("/api/admin/tools", input), onSuccess: after, meta: toastError });
 }
 export function useUpdateTool() {
   const after = useAfterChange();
   return useMutation({
     mutationFn: ({ id, patch: body }: { id: string; patch: AdminToolPatch }) => patch<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}`, body),
     onSuccess: after,
+    meta: toastError,
   });
 }
 export function useDeleteTool() {
   const after = useAfterChange();
-  return useMutation({ mutationFn: (id: string) => api.delete<DeleteToolResult>(`/api/admin/tools/${encodeURIComponent(id)}`), onSuccess: after });
+  return useMutation({ mutationFn: (id: string) => api.delete<DeleteToolResult>(`/api/admin/tools/${encodeURIComponent(id)}`), onSuccess: after, meta: toastError });
 }
 export function useMoveStock() {
   const after = useAfterChange();
   return useMutation({
     mutationFn: ({ id, input }: { id: string; input: StockMovementInput }) => api.post<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}/stock`, input),
     onSuccess: after,
+    meta: toastError,
   });
 }
 export function useMoveOrder() {
@@ -130,6 +135,7 @@ export function useMoveOrder() {
   return useMutation({
     mutationFn: ({ id, status }: { id: string; status: string }) => api.post<AdminOrder>(`/api/admin/orders/${encodeURIComponent(id)}/status`, { status }),
     onSuccess: after,
+    meta: toastError,
   });
 }
 export function useSetReviewHidden() {
@@ -138,6 +144,7 @@ export function useSetReviewHidden() {
   return useMutation({
     mutationFn: ({ id, hidden }: { id: string; hidden: boolean }) => patch<AdminReview>(`/api/admin/reviews/${encodeURIComponent(id)}`, { hidden }),
     onSuccess: () => Promise.all([after(), queryClient.invalidateQueries({ queryKey: ["reviews"] })]),
+    meta: toastError,
   });
 }
 export function useSetRole() {
@@ -145,6 +152,7 @@ export function useSetRole() {
   return useMutation({
     mutationFn: ({ id, role }: { id: string; role: "admin" | "user" }) => patch<AdminUser>(`/api/admin/users/${encodeURIComponent(id)}`, { role }),
     onSuccess: after,
+    meta: toastError,
   });
 }
 
@@ -178,6 +186,7 @@ export function uploadPhoto(id: string, file: File, onProgress: (percent: number
   });
 }
 
+/** No toast: the photo's failure is told beside its field. */
 export function useUploadPhoto() {
   const after = useAfterChange();
   return useMutation({

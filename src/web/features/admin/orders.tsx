@@ -100,7 +100,7 @@ export function OrderPage() {
                         onClick={() =>
                           move.mutate(
                             { id: o._id, status },
-                            { onSuccess: () => toast.success(T.moved(ADMIN_TEXT.statuses[status])), onError: (e) => toast.error(e.message) },
+                            { onSuccess: () => toast.success(T.moved(ADMIN_TEXT.statuses[status])) },
                           )
                         }
                       >

@@ -51,7 +51,7 @@ export default function ReviewsPage() {
                 onClick={() =>
                   setHidden.mutate(
                     { id: r._id, hidden: !r.hidden },
-                    { onSuccess: () => toast.success(r.hidden ? R.restoredToast : R.hiddenToast), onError: (e) => toast.error(e.message) },
+                    { onSuccess: () => toast.success(r.hidden ? R.restoredToast : R.hiddenToast) },
                   )
                 }
               >
@@ -99,7 +99,7 @@ export function UsersPage() {
                 onClick={() =>
                   setRole.mutate(
                     { id: u._id, role: u.role === "admin" ? "user" : "admin" },
-                    { onSuccess: () => toast.success(U.changed), onError: (e) => toast.error(e.message) },
+                    { onSuccess: () => toast.success(U.changed) },
                   )
                 }
               >

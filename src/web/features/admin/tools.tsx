@@ -38,7 +38,7 @@ export default function ToolsPage() {
   const setActive = (tool: AdminTool, active: boolean) =>
     update.mutate(
       { id: tool._id, patch: { active } },
-      { onSuccess: () => toast.success(active ? T.restored : T.archivedToast), onError: (e) => toast.error(e.message) },
+      { onSuccess: () => toast.success(active ? T.restored : T.archivedToast) },
     );
 
   return (
@@ -129,10 +129,7 @@ export default function ToolsPage() {
         cancelLabel={F.cancel}
         onConfirm={() => {
           if (deleting)
-            remove.mutate(deleting._id, {
-              onSuccess: (r) => toast.success(r.outcome === "deleted" ? T.deleted : T.archivedToast),
-              onError: (e) => toast.error(e.message),
-            });
+            remove.mutate(deleting._id, { onSuccess: (r) => toast.success(r.outcome === "deleted" ? T.deleted : T.archivedToast) });
           setDeleting(null);
         }}
         onCancel={() => setDeleting(null)}
@@ -169,7 +166,6 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
         toast.success(tool ? T.saved : T.created);
         onDone();
       },
-      onError: (e: Error) => toast.error(e.message),
     };
     if (tool) update.mutate({ id: tool._id, patch: values }, options);
     else create.mutate(values, options);
@@ -254,7 +250,6 @@ export function ToolLedgerPage() {
           toast.success(S.recorded);
           form.reset({ reason: "restock", note: "" });
         },
-        onError: (e) => toast.error(e.message),
       },
     ),
   );
