@@ -7,7 +7,7 @@ import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { QueryView } from "../../components/ui/states";
 import { usePageTitle } from "../../lib/page-title";
 import { orderQuery, ordersQuery, useMoveOrder } from "./api";
-import { AdminList, Table, useFilters, when } from "./ui";
+import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
 
 const T = ADMIN_TEXT.orders;
 
@@ -15,6 +15,7 @@ export default function OrdersPage() {
   usePageTitle(ADMIN_TEXT.sections.orders);
   const { values, page, set } = useFilters(["status", "customer"] as const);
   const orders = useQuery(ordersQuery({ ...values, page }));
+  const search = useDebouncedCallback((customer: string) => set("customer", customer), SEARCH_DEBOUNCE_MS);
   return (
     <div>
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.orders}</h2>
@@ -32,7 +33,7 @@ export default function OrdersPage() {
         </label>
         <label className="form-control">
           <span className="label-text">{T.customer}</span>
-          <input type="search" className="input input-bordered" defaultValue={values.customer} onChange={(e) => set("customer", e.target.value)} />
+          <input type="search" className="input input-bordered" defaultValue={values.customer} onChange={(e) => search(e.target.value)} />
         </label>
       </div>
       <AdminList

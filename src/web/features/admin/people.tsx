@@ -3,7 +3,7 @@ import { toast } from "react-toastify";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { usePageTitle } from "../../lib/page-title";
 import { auditQuery, reviewsQuery, usersQuery, useSetReviewHidden, useSetRole } from "./api";
-import { AdminList, useFilters, when } from "./ui";
+import { AdminList, SEARCH_DEBOUNCE_MS, useDebouncedCallback, useFilters, when } from "./ui";
 
 const R = ADMIN_TEXT.reviews;
 const U = ADMIN_TEXT.users;
@@ -69,13 +69,14 @@ export function UsersPage() {
   usePageTitle(ADMIN_TEXT.sections.users);
   const { values, page, set } = useFilters(["q"] as const);
   const users = useQuery(usersQuery({ ...values, page }));
+  const search = useDebouncedCallback((q: string) => set("q", q), SEARCH_DEBOUNCE_MS);
   const setRole = useSetRole();
   return (
     <div>
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.users}</h2>
       <label className="form-control mb-4">
         <span className="label-text">{U.search}</span>
-        <input type="search" className="input input-bordered" defaultValue={values.q} onChange={(e) => set("q", e.target.value)} />
+        <input type="search" className="input input-bordered" defaultValue={values.q} onChange={(e) => search(e.target.value)} />
       </label>
       <AdminList
         query={users}

@@ -20,7 +20,7 @@ import { QueryView } from "../../components/ui/states";
 import { usePageTitle } from "../../lib/page-title";
 import { photoSrcSet, PHOTO_MAX_BYTES } from "../../../contract/images";
 import { ledgerQuery, toolsQuery, useCreateTool, useDeleteTool, useMoveStock, useUpdateTool, useUploadPhoto } from "./api";
-import { AdminList, Table, useFilters, when } from "./ui";
+import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
 
 const T = ADMIN_TEXT.tools;
 const F = ADMIN_TEXT.toolForm;
@@ -30,6 +30,7 @@ export default function ToolsPage() {
   usePageTitle(ADMIN_TEXT.sections.tools);
   const { values, page, set } = useFilters(["q", "category", "status"] as const);
   const tools = useQuery(toolsQuery({ ...values, page }));
+  const search = useDebouncedCallback((q: string) => set("q", q), SEARCH_DEBOUNCE_MS);
   const [editing, setEditing] = useState<AdminTool | "new" | null>(null);
   const [deleting, setDeleting] = useState<AdminTool | null>(null);
   const update = useUpdateTool();
@@ -53,7 +54,7 @@ export default function ToolsPage() {
       <div className="mb-4 flex flex-wrap gap-3">
         <label className="form-control">
           <span className="label-text">{T.search}</span>
-          <input type="search" className="input input-bordered" defaultValue={values.q} onChange={(e) => set("q", e.target.value)} />
+          <input type="search" className="input input-bordered" defaultValue={values.q} onChange={(e) => search(e.target.value)} />
         </label>
         <label className="form-control">
           <span className="label-text">{T.category}</span>

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useCallback, useEffect, useRef, type ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { QueryView, type QueryLike } from "../../components/ui/states";
@@ -20,6 +20,30 @@ export function useFilters<K extends string>(keys: readonly K[]) {
     setParams(next, { replace: true });
   };
   return { values, page, set };
+}
+
+/** How long typing in a console search box must pause before the list is asked for. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/**
+ * `callback` once the calls have stopped for `ms`, with the last call's arguments: typing a
+ * search asks for one list, not one per key. The latest render's `callback` is the one called,
+ * so it sees the filters as they are then; a call still waiting when the page closes is dropped.
+ */
+export function useDebouncedCallback<A extends unknown[]>(callback: (...args: A) => void, ms: number): (...args: A) => void {
+  const latest = useRef(callback);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => {
+    latest.current = callback;
+  });
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return useCallback(
+    (...args: A) => {
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => latest.current(...args), ms);
+    },
+    [ms],
+  );
 }
 
 /** A list's pager. Past a capped total (`exact: false`), 'Next' stays while pages come back full. */
