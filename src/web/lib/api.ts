@@ -16,7 +16,7 @@ export class ApiRequestError extends Error {
   }
 }
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 async function send(method: Method, path: string, body?: unknown, signal?: AbortSignal, extraHeaders?: Record<string, string>): Promise<Response> {
   let response: Response;
@@ -55,6 +55,7 @@ export const api = {
   post: <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
     send("POST", path, body ?? {}, undefined, headers).then((r) => json<T>(r)),
   put: <T>(path: string, body: unknown) => send("PUT", path, body).then((r) => json<T>(r)),
+  patch: <T>(path: string, body: unknown) => send("PATCH", path, body).then((r) => json<T>(r)),
   delete: <T>(path: string) => send("DELETE", path).then((r) => json<T>(r)),
   /** A page of a list, with the total from X-Total-Count; `exact` is false when the API only says "at least". */
   async list<T>(path: string, signal?: AbortSignal): Promise<{ items: T[]; total: number; exact: boolean }> {

@@ -1,5 +1,6 @@
 /**
- * The console's calls to /api/admin/*: one fetcher, a query per list, a mutation per action.
+ * The console's calls to /api/admin/*: a query per list, a mutation per action, all through the
+ * store's fetcher (lib/api.ts) but the photo upload (XMLHttpRequest, for its progress events).
  * Keys start with PERSONAL_KEY: signing out forgets them with the rest of the user's data.
  */
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
@@ -25,24 +26,6 @@ import { invalidateTools } from "../catalog";
 export const PAGE_SIZE = 20;
 export const adminKeys = { all: [PERSONAL_KEY, "admin"] as const };
 const key = (...parts: unknown[]) => [...adminKeys.all, ...parts] as const;
-
-/** PATCH is the console's alone (the store's fetcher has no need of it). */
-async function patch<T>(path: string, body: unknown): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: "PATCH",
-      credentials: "same-origin",
-      headers: { accept: "application/json", "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiRequestError(0, "NETWORK", TEXT.states.networkError);
-  }
-  const parsed = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
-  if (!response.ok) throw new ApiRequestError(response.status, parsed.error ?? `HTTP_${response.status}`, parsed.message ?? TEXT.states.error, parsed);
-  return parsed as T;
-}
 
 export interface ToolFilters {
   q?: string;
@@ -113,7 +96,7 @@ export function useCreateTool() {
 export function useUpdateTool() {
   const after = useAfterChange();
   return useMutation({
-    mutationFn: ({ id, patch: body }: { id: string; patch: AdminToolPatch }) => patch<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}`, body),
+    mutationFn: ({ id, patch }: { id: string; patch: AdminToolPatch }) => api.patch<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}`, patch),
     onSuccess: after,
     meta: toastError,
   });
@@ -142,7 +125,7 @@ export function useSetReviewHidden() {
   const after = useAfterChange();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, hidden }: { id: string; hidden: boolean }) => patch<AdminReview>(`/api/admin/reviews/${encodeURIComponent(id)}`, { hidden }),
+    mutationFn: ({ id, hidden }: { id: string; hidden: boolean }) => api.patch<AdminReview>(`/api/admin/reviews/${encodeURIComponent(id)}`, { hidden }),
     onSuccess: () => Promise.all([after(), queryClient.invalidateQueries({ queryKey: ["reviews"] })]),
     meta: toastError,
   });
@@ -150,7 +133,7 @@ export function useSetReviewHidden() {
 export function useSetRole() {
   const after = useAfterChange();
   return useMutation({
-    mutationFn: ({ id, role }: { id: string; role: "admin" | "user" }) => patch<AdminUser>(`/api/admin/users/${encodeURIComponent(id)}`, { role }),
+    mutationFn: ({ id, role }: { id: string; role: "admin" | "user" }) => api.patch<AdminUser>(`/api/admin/users/${encodeURIComponent(id)}`, { role }),
     onSuccess: after,
     meta: toastError,
   });
