@@ -11,9 +11,11 @@ import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { TEXT } from "../../../contract/texts/site";
 import { Spinner } from "../../components/ui/states";
 import { useSession } from "../../lib/session";
+import AuditPage from "./audit";
 import OrdersPage, { OrderPage } from "./orders";
-import ReviewsPage, { AuditPage, UsersPage } from "./people";
+import ReviewsPage from "./reviews";
 import ToolsPage, { ToolLedgerPage } from "./tools";
+import UsersPage from "./users";
 import { MAIL_ADMIN_TEXT } from "../../../contract/texts/mail";
 
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */

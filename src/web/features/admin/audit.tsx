@@ -1,0 +1,42 @@
+import { useQuery } from "@tanstack/react-query";
+import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { usePageTitle } from "../../lib/page-title";
+import { auditQuery } from "./api";
+import { AdminList, useFilters, when } from "./ui";
+
+const A = ADMIN_TEXT.audit;
+
+const brief = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value).slice(0, 160));
+
+export default function AuditPage() {
+  usePageTitle(ADMIN_TEXT.sections.audit);
+  const { page, set } = useFilters([] as const);
+  const audit = useQuery(auditQuery({ page }));
+  return (
+    <div>
+      <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.audit}</h2>
+      <AdminList
+        query={audit}
+        label={ADMIN_TEXT.sections.audit}
+        empty={A.empty}
+        page={page}
+        onPage={(p) => set("page", String(p))}
+        columns={[A.columns.when, A.columns.who, A.columns.action, A.columns.record, A.columns.change]}
+      >
+        {(e) => (
+          <tr key={e._id} data-testid="audit-row">
+            <td>{when(e.createdAt)}</td>
+            <td>{e.actorEmail}</td>
+            <td>{e.action}</td>
+            <td>
+              {e.entity} {e.entityId.slice(0, 8)}
+            </td>
+            <td className="max-w-md font-mono text-xs break-all">
+              {brief(e.before)} → {brief(e.after)}
+            </td>
+          </tr>
+        )}
+      </AdminList>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { useQuery } from "@tanstack/react-query";
+import { toast } from "react-toastify";
+import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { usePageTitle } from "../../lib/page-title";
+import { reviewsQuery, useSetReviewHidden } from "./api";
+import { AdminList, useFilters } from "./ui";
+
+const R = ADMIN_TEXT.reviews;
+
+export default function ReviewsPage() {
+  usePageTitle(ADMIN_TEXT.sections.reviews);
+  const { values, page, set } = useFilters(["hidden"] as const);
+  const reviews = useQuery(reviewsQuery({ ...values, page }));
+  const setHidden = useSetReviewHidden();
+  return (
+    <div>
+      <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.reviews}</h2>
+      <label className="form-control mb-4">
+        <span className="label-text">{R.filter}</span>
+        <select className="select select-bordered" value={values.hidden} onChange={(e) => set("hidden", e.target.value)}>
+          <option value="">{R.all}</option>
+          <option value="false">{R.visible}</option>
+          <option value="true">{R.hiddenOnly}</option>
+        </select>
+      </label>
+      <AdminList
+        query={reviews}
+        label={ADMIN_TEXT.sections.reviews}
+        empty={R.empty}
+        page={page}
+        onPage={(p) => set("page", String(p))}
+        columns={[R.columns.name, R.columns.rating, R.columns.text, R.columns.author, R.columns.state, R.columns.actions]}
+      >
+        {(r) => (
+          <tr key={r._id} data-testid="admin-review-row">
+            <td>
+              {r.name}
+              {r.verifiedBuyer && <span className="badge badge-success badge-soft badge-sm ml-2">{R.verified}</span>}
+            </td>
+            <td>{r.rating}</td>
+            <td className="max-w-md break-words">{r.description}</td>
+            <td>{r.authorEmail ?? ADMIN_TEXT.orders.none}</td>
+            <td>{r.hidden ? R.hidden : R.shown}</td>
+            <td>
+              <button
+                type="button"
+                className="btn btn-xs"
+                disabled={setHidden.isPending}
+                onClick={() =>
+                  setHidden.mutate(
+                    { id: r._id, hidden: !r.hidden },
+                    { onSuccess: () => toast.success(r.hidden ? R.restoredToast : R.hiddenToast) },
+                  )
+                }
+              >
+                {r.hidden ? R.restore : R.hide}
+              </button>
+            </td>
+          </tr>
+        )}
+      </AdminList>
+    </div>
+  );
+}
