@@ -1,6 +1,6 @@
 /** Payloads of the account-recovery and security forms, shared by the forms and the auth gateway. */
 import { emailSchema, passwordSchema } from "./schemas";
-import { VALIDATION_TEXT as V } from "./texts/validation";
+import { VALIDATION_TEXT } from "./texts/validation";
 import { z } from "./zod";
 
 export const forgotPasswordSchema = z.object({ email: emailSchema });
@@ -11,7 +11,7 @@ export const resetPasswordFormSchema = z.object({ newPassword: passwordSchema })
 export const resetPasswordSchema = resetPasswordFormSchema.extend({ token: z.string().trim().min(1).max(200) });
 
 /** Any password the account already has (older rules included): only required. */
-export const currentPasswordSchema = z.string({ error: V.passwordRequired }).min(1, V.passwordRequired).max(128);
+export const currentPasswordSchema = z.string({ error: VALIDATION_TEXT.passwordRequired }).min(1, VALIDATION_TEXT.passwordRequired).max(128);
 
 export const changePasswordSchema = z.object({ currentPassword: currentPasswordSchema, newPassword: passwordSchema });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
@@ -20,7 +20,7 @@ export const passwordOnlySchema = z.object({ password: currentPasswordSchema });
 export type PasswordOnlyInput = z.infer<typeof passwordOnlySchema>;
 
 /** A code from an authenticator app (6 digits) or a backup code. */
-export const twoFactorCodeSchema = z.object({ code: z.string().trim().min(1, V.codeRequired).max(32) });
+export const twoFactorCodeSchema = z.object({ code: z.string().trim().min(1, VALIDATION_TEXT.codeRequired).max(32) });
 export type TwoFactorCodeInput = z.infer<typeof twoFactorCodeSchema>;
 
 /**

@@ -17,7 +17,7 @@ import { ADMIN_VALIDATION_TEXT } from "./texts/admin";
 import { VALIDATION_TEXT } from "./texts/validation";
 import { z } from "./zod";
 
-const V = { ...VALIDATION_TEXT, ...ADMIN_VALIDATION_TEXT };
+const validationText = { ...VALIDATION_TEXT, ...ADMIN_VALIDATION_TEXT };
 
 /** A required text: the "required" message alone when empty, then the other rules. */
 const requiredText = (requiredMessage: string) => z.string({ error: requiredMessage }).trim().min(1, requiredMessage);
@@ -57,13 +57,13 @@ export type AdminToolPatch = z.infer<typeof adminToolPatchSchema>;
 export const stockMovementInputSchema = z
   .object({
     delta: z.coerce
-      .number({ error: V.stockDelta })
-      .int(V.stockDelta)
-      .min(-LIMITS.quantity, V.stockDelta)
-      .max(LIMITS.quantity, V.stockDelta)
-      .refine((d) => d !== 0, V.stockDelta),
+      .number({ error: validationText.stockDelta })
+      .int(validationText.stockDelta)
+      .min(-LIMITS.quantity, validationText.stockDelta)
+      .max(LIMITS.quantity, validationText.stockDelta)
+      .refine((d) => d !== 0, validationText.stockDelta),
     reason: z.enum(ADMIN_STOCK_REASONS),
-    note: requiredText(V.stockReasonRequired).pipe(z.string().max(STOCK_NOTE_MAX, V.tooLong(STOCK_NOTE_MAX))),
+    note: requiredText(validationText.stockReasonRequired).pipe(z.string().max(STOCK_NOTE_MAX, validationText.tooLong(STOCK_NOTE_MAX))),
   })
   .strict();
 export type StockMovementInput = z.input<typeof stockMovementInputSchema>;

@@ -5,13 +5,13 @@
  * re-exports all of it.
  */
 import { CATEGORIES, LIMITS, MAX_PAGE, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TOOL_SORTS } from "./constants";
-import { VALIDATION_TEXT as V } from "./texts/validation";
+import { VALIDATION_TEXT } from "./texts/validation";
 import { z } from "./zod";
 
 export const categorySchema = z.enum(CATEGORIES);
 
 export const pageQuery = {
-  page: z.coerce.number().int().min(1).max(MAX_PAGE, V.pageTooDeep(MAX_PAGE)).default(1),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE, VALIDATION_TEXT.pageTooDeep(MAX_PAGE)).default(1),
   limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
 };
 /** Lists that can be walked past MAX_PAGE: the `next` link's cursor (it wins over `page`). */
@@ -29,7 +29,7 @@ export const toolListQuerySchema = z
     ...cursorQuery,
   })
   .refine((query) => query.minPrice === undefined || query.maxPrice === undefined || query.minPrice <= query.maxPrice, {
-    message: V.priceRange,
+    message: VALIDATION_TEXT.priceRange,
     path: ["maxPrice"],
   });
 /** What a client may ask the tool list for: any of the query's fields (the server applies the defaults). */

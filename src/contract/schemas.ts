@@ -11,8 +11,6 @@ import { z } from "./zod";
 
 export { categorySchema, cursorQuery, pageQuery, toolListQuerySchema, type ToolListQuery } from "./catalog-query";
 
-const V = VALIDATION_TEXT;
-
 /** The spec's "lowercase e-mail shape". */
 export const EMAIL_PATTERN = /^[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/;
 /** 8–15 characters, no whitespace, at least one digit, lowercase, uppercase and special character. */
@@ -24,14 +22,14 @@ export const PASSWORD_PATTERN = new RegExp(
 const requiredText = (requiredMessage: string) => z.string({ error: requiredMessage }).trim().min(1, requiredMessage);
 
 /** Stored and compared lowercase: `ADMIN@Example.com` is `admin@example.com`. */
-export const emailSchema = requiredText(V.emailRequired).toLowerCase().pipe(
-  z.string().max(LIMITS.email, V.emailInvalid).regex(EMAIL_PATTERN, V.emailInvalid),
+export const emailSchema = requiredText(VALIDATION_TEXT.emailRequired).toLowerCase().pipe(
+  z.string().max(LIMITS.email, VALIDATION_TEXT.emailInvalid).regex(EMAIL_PATTERN, VALIDATION_TEXT.emailInvalid),
 );
 export const passwordSchema = z
-  .string({ error: V.passwordRequired })
-  .min(1, V.passwordRequired)
-  .pipe(z.string().regex(PASSWORD_PATTERN, V.passwordRule));
-export const nameSchema = requiredText(V.nameRequired).pipe(z.string().max(LIMITS.name, V.tooLong(LIMITS.name)));
+  .string({ error: VALIDATION_TEXT.passwordRequired })
+  .min(1, VALIDATION_TEXT.passwordRequired)
+  .pipe(z.string().regex(PASSWORD_PATTERN, VALIDATION_TEXT.passwordRule));
+export const nameSchema = requiredText(VALIDATION_TEXT.nameRequired).pipe(z.string().max(LIMITS.name, VALIDATION_TEXT.tooLong(LIMITS.name)));
 
 export const loginSchema = z.object({ email: emailSchema, password: passwordSchema });
 export type LoginInput = z.infer<typeof loginSchema>;
@@ -94,7 +92,7 @@ const dollarsSchema = z
   .positive()
   .max(LIMITS.priceDollars)
   .refine((v) => Math.abs(v * 100 - dollarsToCents(v)) < 1e-6, {
-    message: V.priceDecimals,
+    message: VALIDATION_TEXT.priceDecimals,
   });
 
 /**
@@ -102,7 +100,7 @@ const dollarsSchema = z
  * another site's address, a `javascript:` or `data:` URL, or a path climbing out with `..`.
  */
 export const OWN_IMAGE_PATH = /^\/(?!\/)(?!.*\.\.)[A-Za-z0-9._~\-/]+$/;
-export const imagePathSchema = z.string().trim().min(1, V.imagePath).max(500).regex(OWN_IMAGE_PATH, V.imagePath);
+export const imagePathSchema = z.string().trim().min(1, VALIDATION_TEXT.imagePath).max(500).regex(OWN_IMAGE_PATH, VALIDATION_TEXT.imagePath);
 
 export const toolInputSchema = z
   .object({
@@ -141,12 +139,12 @@ export const reviewListQuerySchema = z.object({ ...pageQuery, ...cursorQuery });
 export const reviewInputSchema = z.object({
   name: nameSchema,
   rating: z.coerce
-    .number({ error: V.ratingRange })
-    .int(V.ratingRange)
-    .min(RATING_MIN, V.ratingRange)
-    .max(RATING_MAX, V.ratingRange),
-  description: requiredText(V.descriptionRequired).pipe(
-    z.string().max(LIMITS.reviewDescription, V.tooLong(LIMITS.reviewDescription)),
+    .number({ error: VALIDATION_TEXT.ratingRange })
+    .int(VALIDATION_TEXT.ratingRange)
+    .min(RATING_MIN, VALIDATION_TEXT.ratingRange)
+    .max(RATING_MAX, VALIDATION_TEXT.ratingRange),
+  description: requiredText(VALIDATION_TEXT.descriptionRequired).pipe(
+    z.string().max(LIMITS.reviewDescription, VALIDATION_TEXT.tooLong(LIMITS.reviewDescription)),
   ),
 });
 export type ReviewInput = z.infer<typeof reviewInputSchema>;
@@ -174,12 +172,12 @@ export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 /** The form always sends both fields; an API client may send one (the other keeps its value). */
 export const profileInputSchema = z.object({
-  address: z.string().trim().max(LIMITS.address, V.tooLong(LIMITS.address)).optional(),
+  address: z.string().trim().max(LIMITS.address, VALIDATION_TEXT.tooLong(LIMITS.address)).optional(),
   phone: z
     .string()
     .trim()
-    .max(LIMITS.phone, V.tooLong(LIMITS.phone))
-    .regex(/^[0-9+() .-]*$/, V.phoneInvalid)
+    .max(LIMITS.phone, VALIDATION_TEXT.tooLong(LIMITS.phone))
+    .regex(/^[0-9+() .-]*$/, VALIDATION_TEXT.phoneInvalid)
     .optional(),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
@@ -199,13 +197,13 @@ export const orderStatusSchema = z.enum(ORDER_STATUSES);
 
 export const orderInputSchema = z.object({
   toolId: z.string().min(1).max(LIMITS.id),
-  quantity: z.number({ error: V.invalidData }).int(V.invalidData).min(1, V.invalidData).max(LIMITS.quantity),
+  quantity: z.number({ error: VALIDATION_TEXT.invalidData }).int(VALIDATION_TEXT.invalidData).min(1, VALIDATION_TEXT.invalidData).max(LIMITS.quantity),
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
 
 export const orderListQuerySchema = z.object({ ...pageQuery, ...cursorQuery });
 
-export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: V.paymentMethod });
+export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: VALIDATION_TEXT.paymentMethod });
 
 export const orderLineSchema = z.object({
   toolId: z.string(),
@@ -274,7 +272,7 @@ export const cartSchema = z.object({
 });
 export type Cart = z.infer<typeof cartSchema>;
 
-const cartQuantity = z.number({ error: V.invalidData }).int(V.invalidData).min(0, V.invalidData).max(LIMITS.quantity, V.invalidData);
+const cartQuantity = z.number({ error: VALIDATION_TEXT.invalidData }).int(VALIDATION_TEXT.invalidData).min(0, VALIDATION_TEXT.invalidData).max(LIMITS.quantity, VALIDATION_TEXT.invalidData);
 export const cartLineInputSchema = z.object({ quantity: cartQuantity });
 export type CartLineInput = z.infer<typeof cartLineInputSchema>;
 export const toolIdParamsSchema = z.object({ toolId: z.string().min(1).max(LIMITS.id) });
@@ -282,16 +280,16 @@ export const toolIdParamsSchema = z.object({ toolId: z.string().min(1).max(LIMIT
 /** A signed-out visitor's cart (kept in the browser), joined to the account's at sign-in. */
 export const cartMergeInputSchema = z.object({
   lines: z
-    .array(z.object({ toolId: z.string().min(1).max(LIMITS.id), quantity: cartQuantity.min(1, V.invalidData) }))
+    .array(z.object({ toolId: z.string().min(1).max(LIMITS.id), quantity: cartQuantity.min(1, VALIDATION_TEXT.invalidData) }))
     .max(LIMITS.cartLines),
 });
 export type CartMergeInput = z.infer<typeof cartMergeInputSchema>;
 
 export const checkoutInputSchema = z.object({
-  address: requiredText(V.addressRequired).pipe(z.string().max(LIMITS.address, V.tooLong(LIMITS.address))),
-  phone: requiredText(V.phoneRequired).pipe(z.string().max(LIMITS.phone, V.tooLong(LIMITS.phone)).regex(/^[0-9+() .-]*$/, V.phoneInvalid)),
+  address: requiredText(VALIDATION_TEXT.addressRequired).pipe(z.string().max(LIMITS.address, VALIDATION_TEXT.tooLong(LIMITS.address))),
+  phone: requiredText(VALIDATION_TEXT.phoneRequired).pipe(z.string().max(LIMITS.phone, VALIDATION_TEXT.tooLong(LIMITS.phone)).regex(/^[0-9+() .-]*$/, VALIDATION_TEXT.phoneInvalid)),
   paymentMethod: paymentMethodSchema,
-  note: z.string().trim().max(LIMITS.orderNote, V.tooLong(LIMITS.orderNote)).default(""),
+  note: z.string().trim().max(LIMITS.orderNote, VALIDATION_TEXT.tooLong(LIMITS.orderNote)).default(""),
   /** Save the address and phone to My Profile too. */
   saveToProfile: z.boolean().default(false),
   /**

@@ -1,12 +1,12 @@
 import { Link } from "react-router";
 import { TEXT } from "../../contract/texts/site";
 
-const F = TEXT.footer;
+const footerText = TEXT.footer;
 const COLUMNS = [
-  { title: F.services, links: F.serviceLinks },
-  { title: F.company, links: F.companyLinks },
-  { title: F.legal, links: F.legalLinks },
-  { title: F.social, links: F.socialLinks },
+  { title: footerText.services, links: footerText.serviceLinks },
+  { title: footerText.company, links: footerText.companyLinks },
+  { title: footerText.legal, links: footerText.legalLinks },
+  { title: footerText.social, links: footerText.socialLinks },
 ];
 
 export function Footer({ year = new Date().getFullYear() }: { year?: number }) {
@@ -31,7 +31,7 @@ export function Footer({ year = new Date().getFullYear() }: { year?: number }) {
         ))}
       </div>
       <p className="border-neutral-content/20 border-t py-4 text-center text-sm" data-testid="copyright">
-        {F.copyright(year)}
+        {footerText.copyright(year)}
       </p>
     </footer>
   );

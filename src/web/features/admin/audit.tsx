@@ -4,7 +4,7 @@ import { usePageTitle } from "../../lib/page-title";
 import { auditQuery } from "./api";
 import { AdminList, useFilters, when } from "./ui";
 
-const A = ADMIN_TEXT.audit;
+const auditText = ADMIN_TEXT.audit;
 
 const brief = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value).slice(0, 160));
 
@@ -18,10 +18,10 @@ export default function AuditPage() {
       <AdminList
         query={audit}
         label={ADMIN_TEXT.sections.audit}
-        empty={A.empty}
+        empty={auditText.empty}
         page={page}
         onPage={(p) => set("page", String(p))}
-        columns={[A.columns.when, A.columns.who, A.columns.action, A.columns.record, A.columns.change]}
+        columns={[auditText.columns.when, auditText.columns.who, auditText.columns.action, auditText.columns.record, auditText.columns.change]}
       >
         {(e) => (
           <tr key={e._id} data-testid="audit-row">

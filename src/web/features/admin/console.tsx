@@ -22,14 +22,14 @@ import { MAIL_ADMIN_TEXT } from "../../../contract/texts/mail";
 const Dashboard = lazy(() => import("./dashboard"));
 const MailPage = lazy(() => import("./mail"));
 
-const S = ADMIN_TEXT.sections;
+const sectionsText = ADMIN_TEXT.sections;
 const SECTIONS = [
-  { to: "/admin", label: S.dashboard, end: true },
-  { to: "/admin/tools", label: S.tools },
-  { to: "/admin/orders", label: S.orders },
-  { to: "/admin/reviews", label: S.reviews },
-  { to: "/admin/users", label: S.users },
-  { to: "/admin/audit", label: S.audit },
+  { to: "/admin", label: sectionsText.dashboard, end: true },
+  { to: "/admin/tools", label: sectionsText.tools },
+  { to: "/admin/orders", label: sectionsText.orders },
+  { to: "/admin/reviews", label: sectionsText.reviews },
+  { to: "/admin/users", label: sectionsText.users },
+  { to: "/admin/audit", label: sectionsText.audit },
   { to: "/admin/mail", label: MAIL_ADMIN_TEXT.section },
 ];
 

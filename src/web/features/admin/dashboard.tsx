@@ -6,7 +6,7 @@ import { EmptyState, QueryView } from "../../components/ui/states";
 import { usePageTitle } from "../../lib/page-title";
 import { summaryQuery } from "./api";
 
-const T = ADMIN_TEXT.dashboard;
+const dashboardText = ADMIN_TEXT.dashboard;
 
 export default function Dashboard() {
   usePageTitle(ADMIN_TEXT.sections.dashboard);
@@ -19,18 +19,18 @@ export default function Dashboard() {
           <div className="grid gap-6 lg:grid-cols-2">
             <section className="card bg-base-100 border-base-300 border lg:col-span-2">
               <div className="card-body">
-                <h3 className="card-title">{T.sales}</h3>
+                <h3 className="card-title">{dashboardText.sales}</h3>
                 {s.salesPerDay.every((d) => d.orders === 0) ? (
-                  <EmptyState>{T.noSales}</EmptyState>
+                  <EmptyState>{dashboardText.noSales}</EmptyState>
                 ) : (
-                  <div className="h-64" role="img" aria-label={T.salesLabel} data-testid="sales-chart">
+                  <div className="h-64" role="img" aria-label={dashboardText.salesLabel} data-testid="sales-chart">
                     <ResponsiveContainer width="100%" height="100%">
                       <BarChart data={s.salesPerDay}>
                         <CartesianGrid strokeDasharray="3 3" />
                         <XAxis dataKey="day" tickFormatter={(d: string) => d.slice(5)} />
                         <YAxis />
                         <Tooltip formatter={(v) => formatDollars(Number(v))} />
-                        <Bar dataKey="total" name={T.salesLabel} fill="#2563eb" />
+                        <Bar dataKey="total" name={dashboardText.salesLabel} fill="#2563eb" />
                       </BarChart>
                     </ResponsiveContainer>
                   </div>
@@ -39,7 +39,7 @@ export default function Dashboard() {
             </section>
             <section className="card bg-base-100 border-base-300 border">
               <div className="card-body">
-                <h3 className="card-title">{T.ordersByStatus}</h3>
+                <h3 className="card-title">{dashboardText.ordersByStatus}</h3>
                 <ul data-testid="orders-by-status">
                   {s.ordersByStatus.map((o) => (
                     <li key={o.status} className="flex justify-between">
@@ -52,14 +52,14 @@ export default function Dashboard() {
             </section>
             <section className="card bg-base-100 border-base-300 border">
               <div className="card-body">
-                <h3 className="card-title">{T.topTools}</h3>
+                <h3 className="card-title">{dashboardText.topTools}</h3>
                 {s.topTools.length === 0 ? (
-                  <EmptyState>{T.noTopTools}</EmptyState>
+                  <EmptyState>{dashboardText.noTopTools}</EmptyState>
                 ) : (
                   <ol className="list-decimal pl-5">
                     {s.topTools.map((t) => (
                       <li key={t.toolId}>
-                        {t.name}: {T.sold(t.quantity)}, {formatDollars(t.total)}
+                        {t.name}: {dashboardText.sold(t.quantity)}, {formatDollars(t.total)}
                       </li>
                     ))}
                   </ol>
@@ -68,14 +68,14 @@ export default function Dashboard() {
             </section>
             <section className="card bg-base-100 border-base-300 border lg:col-span-2">
               <div className="card-body">
-                <h3 className="card-title">{T.lowStock}</h3>
+                <h3 className="card-title">{dashboardText.lowStock}</h3>
                 {s.lowStock.length === 0 ? (
-                  <EmptyState>{T.noLowStock}</EmptyState>
+                  <EmptyState>{dashboardText.noLowStock}</EmptyState>
                 ) : (
                   <ul data-testid="low-stock">
                     {s.lowStock.map((t) => (
                       <li key={t.toolId}>
-                        {t.name}: {T.left(t.availableQuantity, t.threshold)}
+                        {t.name}: {dashboardText.left(t.availableQuantity, t.threshold)}
                       </li>
                     ))}
                   </ul>

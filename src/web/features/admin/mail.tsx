@@ -1,7 +1,7 @@
 /** The outbox: every e-mail the store wrote, sent, failed or pending (decision 0012). */
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { MAIL_STATUSES, type MailEntry } from "../../../contract/admin-schemas";
-import { MAIL_ADMIN_TEXT as M } from "../../../contract/texts/mail";
+import { MAIL_ADMIN_TEXT } from "../../../contract/texts/mail";
 import { api, withQuery } from "../../lib/api";
 import { usePageTitle } from "../../lib/page-title";
 import { PERSONAL_KEY } from "../../lib/session";
@@ -16,38 +16,38 @@ const mailQuery = (f: { status?: string; page: number }) =>
   });
 
 export default function MailPage() {
-  usePageTitle(M.section);
+  usePageTitle(MAIL_ADMIN_TEXT.section);
   const { values, page, set } = useFilters(["status"] as const);
   const status = values.status || undefined;
   const mail = useQuery(mailQuery({ ...(status ? { status } : {}), page }));
   return (
     <div>
-      <h2 className="mb-4 text-2xl font-semibold">{M.section}</h2>
+      <h2 className="mb-4 text-2xl font-semibold">{MAIL_ADMIN_TEXT.section}</h2>
       <label className="mb-4 flex items-center gap-2">
-        <span className="text-sm font-medium">{M.filter}</span>
+        <span className="text-sm font-medium">{MAIL_ADMIN_TEXT.filter}</span>
         <select className="select select-bordered select-sm" value={status ?? ""} onChange={(e) => set("status", e.target.value)}>
-          <option value="">{M.all}</option>
+          <option value="">{MAIL_ADMIN_TEXT.all}</option>
           {MAIL_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {M.statuses[s]}
+              {MAIL_ADMIN_TEXT.statuses[s]}
             </option>
           ))}
         </select>
       </label>
       <AdminList
         query={mail}
-        label={M.section}
-        empty={M.empty}
+        label={MAIL_ADMIN_TEXT.section}
+        empty={MAIL_ADMIN_TEXT.empty}
         page={page}
         onPage={(p) => set("page", String(p))}
-        columns={[M.columns.when, M.columns.to, M.columns.subject, M.columns.status, M.columns.attempts, M.columns.note]}
+        columns={[MAIL_ADMIN_TEXT.columns.when, MAIL_ADMIN_TEXT.columns.to, MAIL_ADMIN_TEXT.columns.subject, MAIL_ADMIN_TEXT.columns.status, MAIL_ADMIN_TEXT.columns.attempts, MAIL_ADMIN_TEXT.columns.note]}
       >
         {(m) => (
           <tr key={m._id} data-testid="mail-row">
             <td>{when(m.createdAt)}</td>
             <td>{m.to}</td>
             <td>{m.subject}</td>
-            <td>{M.statuses[m.status]}</td>
+            <td>{MAIL_ADMIN_TEXT.statuses[m.status]}</td>
             <td>{m.attempts}</td>
             <td className="max-w-xs text-xs break-all">{m.lastError ?? (m.nextAttemptAt ? when(m.nextAttemptAt) : m.sentAt ? when(m.sentAt) : "")}</td>
           </tr>

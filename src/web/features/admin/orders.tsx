@@ -9,7 +9,7 @@ import { usePageTitle } from "../../lib/page-title";
 import { orderQuery, ordersQuery, useMoveOrder } from "./api";
 import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
 
-const T = ADMIN_TEXT.orders;
+const ordersText = ADMIN_TEXT.orders;
 
 export default function OrdersPage() {
   usePageTitle(ADMIN_TEXT.sections.orders);
@@ -21,9 +21,9 @@ export default function OrdersPage() {
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.orders}</h2>
       <div className="mb-4 flex flex-wrap gap-3">
         <label className="form-control">
-          <span className="label-text">{T.status}</span>
+          <span className="label-text">{ordersText.status}</span>
           <select className="select select-bordered" value={values.status} onChange={(e) => set("status", e.target.value)}>
-            <option value="">{T.allStatuses}</option>
+            <option value="">{ordersText.allStatuses}</option>
             {ORDER_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {ADMIN_TEXT.statuses[s]}
@@ -32,17 +32,17 @@ export default function OrdersPage() {
           </select>
         </label>
         <label className="form-control">
-          <span className="label-text">{T.customer}</span>
+          <span className="label-text">{ordersText.customer}</span>
           <input type="search" className="input input-bordered" defaultValue={values.customer} onChange={(e) => search(e.target.value)} />
         </label>
       </div>
       <AdminList
         query={orders}
         label={ADMIN_TEXT.sections.orders}
-        empty={T.empty}
+        empty={ordersText.empty}
         page={page}
         onPage={(p) => set("page", String(p))}
-        columns={[T.columns.number, T.columns.date, T.columns.customer, T.columns.tools, T.columns.total, T.columns.status]}
+        columns={[ordersText.columns.number, ordersText.columns.date, ordersText.columns.customer, ordersText.columns.tools, ordersText.columns.total, ordersText.columns.status]}
       >
         {(o) => (
           <tr key={o._id} data-testid="admin-order-row">
@@ -68,12 +68,12 @@ export default function OrdersPage() {
 export function OrderPage() {
   const { id = "" } = useParams();
   const order = useQuery(orderQuery(id));
-  usePageTitle(order.data ? T.title(order.data.number) : null);
+  usePageTitle(order.data ? ordersText.title(order.data.number) : null);
   const move = useMoveOrder();
   return (
     <div>
       <Link className="link mb-4 inline-block" to="/admin/orders">
-        {T.back}
+        {ordersText.back}
       </Link>
       <QueryView query={order} isEmpty={() => false} empty={null}>
         {(o) => {
@@ -81,15 +81,15 @@ export function OrderPage() {
           return (
             <div className="grid gap-6">
               <div>
-                <h2 className="text-2xl font-semibold">{T.title(o.number)}</h2>
+                <h2 className="text-2xl font-semibold">{ordersText.title(o.number)}</h2>
                 <p>
                   {o.customer.email ? `${o.customer.name} · ${o.customer.email}` : o.customer.name} · <span data-testid="order-status">{ADMIN_TEXT.statuses[o.status]}</span>
                 </p>
               </div>
-              <section aria-label={T.moves}>
-                <h3 className="mb-2 text-lg font-semibold">{T.moves}</h3>
+              <section aria-label={ordersText.moves}>
+                <h3 className="mb-2 text-lg font-semibold">{ordersText.moves}</h3>
                 {moves.length === 0 ? (
-                  <p>{T.noMoves}</p>
+                  <p>{ordersText.noMoves}</p>
                 ) : (
                   <div className="flex flex-wrap gap-2">
                     {moves.map((status) => (
@@ -101,7 +101,7 @@ export function OrderPage() {
                         onClick={() =>
                           move.mutate(
                             { id: o._id, status },
-                            { onSuccess: () => toast.success(T.moved(ADMIN_TEXT.statuses[status])) },
+                            { onSuccess: () => toast.success(ordersText.moved(ADMIN_TEXT.statuses[status])) },
                           )
                         }
                       >
@@ -112,14 +112,14 @@ export function OrderPage() {
                 )}
               </section>
               <section>
-                <h3 className="mb-2 text-lg font-semibold">{T.lines}</h3>
-                <Table label={T.lines}>
+                <h3 className="mb-2 text-lg font-semibold">{ordersText.lines}</h3>
+                <Table label={ordersText.lines}>
                   <thead className="text-base-content">
                     <tr>
-                      <th scope="col">{T.columns.tools}</th>
+                      <th scope="col">{ordersText.columns.tools}</th>
                       <th scope="col">{ADMIN_TEXT.tools.columns.stock}</th>
                       <th scope="col">{ADMIN_TEXT.tools.columns.price}</th>
-                      <th scope="col">{T.columns.total}</th>
+                      <th scope="col">{ordersText.columns.total}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -134,28 +134,28 @@ export function OrderPage() {
                   </tbody>
                 </Table>
                 <p className="mt-2 font-semibold">
-                  {T.columns.total}: {formatDollars(o.total)}
+                  {ordersText.columns.total}: {formatDollars(o.total)}
                 </p>
               </section>
               <section>
-                <h3 className="mb-2 text-lg font-semibold">{T.delivery}</h3>
+                <h3 className="mb-2 text-lg font-semibold">{ordersText.delivery}</h3>
                 <dl className="grid grid-cols-[auto_1fr] gap-x-4">
-                  <dt>{T.address}</dt>
-                  <dd>{o.address || T.none}</dd>
-                  <dt>{T.phone}</dt>
-                  <dd>{o.phone || T.none}</dd>
-                  <dt>{T.payment}</dt>
-                  <dd>{T.payments[o.paymentMethod]}</dd>
-                  <dt>{T.note}</dt>
-                  <dd>{o.note || T.none}</dd>
+                  <dt>{ordersText.address}</dt>
+                  <dd>{o.address || ordersText.none}</dd>
+                  <dt>{ordersText.phone}</dt>
+                  <dd>{o.phone || ordersText.none}</dd>
+                  <dt>{ordersText.payment}</dt>
+                  <dd>{ordersText.payments[o.paymentMethod]}</dd>
+                  <dt>{ordersText.note}</dt>
+                  <dd>{o.note || ordersText.none}</dd>
                 </dl>
               </section>
               <section>
-                <h3 className="mb-2 text-lg font-semibold">{T.history}</h3>
+                <h3 className="mb-2 text-lg font-semibold">{ordersText.history}</h3>
                 <ol data-testid="order-history">
                   {o.history.map((h, i) => (
                     <li key={i}>
-                      {when(h.at)}: {ADMIN_TEXT.statuses[h.status]} ({T.by[h.by]})
+                      {when(h.at)}: {ADMIN_TEXT.statuses[h.status]} ({ordersText.by[h.by]})
                     </li>
                   ))}
                 </ol>

@@ -5,7 +5,7 @@ import { usePageTitle } from "../../lib/page-title";
 import { reviewsQuery, useSetReviewHidden } from "./api";
 import { AdminList, useFilters } from "./ui";
 
-const R = ADMIN_TEXT.reviews;
+const reviewsText = ADMIN_TEXT.reviews;
 
 export default function ReviewsPage() {
   usePageTitle(ADMIN_TEXT.sections.reviews);
@@ -16,31 +16,31 @@ export default function ReviewsPage() {
     <div>
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.reviews}</h2>
       <label className="form-control mb-4">
-        <span className="label-text">{R.filter}</span>
+        <span className="label-text">{reviewsText.filter}</span>
         <select className="select select-bordered" value={values.hidden} onChange={(e) => set("hidden", e.target.value)}>
-          <option value="">{R.all}</option>
-          <option value="false">{R.visible}</option>
-          <option value="true">{R.hiddenOnly}</option>
+          <option value="">{reviewsText.all}</option>
+          <option value="false">{reviewsText.visible}</option>
+          <option value="true">{reviewsText.hiddenOnly}</option>
         </select>
       </label>
       <AdminList
         query={reviews}
         label={ADMIN_TEXT.sections.reviews}
-        empty={R.empty}
+        empty={reviewsText.empty}
         page={page}
         onPage={(p) => set("page", String(p))}
-        columns={[R.columns.name, R.columns.rating, R.columns.text, R.columns.author, R.columns.state, R.columns.actions]}
+        columns={[reviewsText.columns.name, reviewsText.columns.rating, reviewsText.columns.text, reviewsText.columns.author, reviewsText.columns.state, reviewsText.columns.actions]}
       >
         {(r) => (
           <tr key={r._id} data-testid="admin-review-row">
             <td>
               {r.name}
-              {r.verifiedBuyer && <span className="badge badge-success badge-soft badge-sm ml-2">{R.verified}</span>}
+              {r.verifiedBuyer && <span className="badge badge-success badge-soft badge-sm ml-2">{reviewsText.verified}</span>}
             </td>
             <td>{r.rating}</td>
             <td className="max-w-md break-words">{r.description}</td>
             <td>{r.authorEmail ?? ADMIN_TEXT.orders.none}</td>
-            <td>{r.hidden ? R.hidden : R.shown}</td>
+            <td>{r.hidden ? reviewsText.hidden : reviewsText.shown}</td>
             <td>
               <button
                 type="button"
@@ -49,11 +49,11 @@ export default function ReviewsPage() {
                 onClick={() =>
                   setHidden.mutate(
                     { id: r._id, hidden: !r.hidden },
-                    { onSuccess: () => toast.success(r.hidden ? R.restoredToast : R.hiddenToast) },
+                    { onSuccess: () => toast.success(r.hidden ? reviewsText.restoredToast : reviewsText.hiddenToast) },
                   )
                 }
               >
-                {r.hidden ? R.restore : R.hide}
+                {r.hidden ? reviewsText.restore : reviewsText.hide}
               </button>
             </td>
           </tr>

@@ -22,9 +22,9 @@ import { photoSrcSet, PHOTO_MAX_BYTES } from "../../../contract/images";
 import { ledgerQuery, toolsQuery, useCreateTool, useDeleteTool, useMoveStock, useUpdateTool, useUploadPhoto } from "./api";
 import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
 
-const T = ADMIN_TEXT.tools;
-const F = ADMIN_TEXT.toolForm;
-const S = ADMIN_TEXT.stock;
+const toolsText = ADMIN_TEXT.tools;
+const toolFormText = ADMIN_TEXT.toolForm;
+const stockText = ADMIN_TEXT.stock;
 
 export default function ToolsPage() {
   usePageTitle(ADMIN_TEXT.sections.tools);
@@ -39,7 +39,7 @@ export default function ToolsPage() {
   const setActive = (tool: AdminTool, active: boolean) =>
     update.mutate(
       { id: tool._id, patch: { active } },
-      { onSuccess: () => toast.success(active ? T.restored : T.archivedToast) },
+      { onSuccess: () => toast.success(active ? toolsText.restored : toolsText.archivedToast) },
     );
 
   return (
@@ -47,19 +47,19 @@ export default function ToolsPage() {
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-2xl font-semibold">{ADMIN_TEXT.sections.tools}</h2>
         <button type="button" className="btn btn-primary" onClick={() => setEditing("new")}>
-          {T.add}
+          {toolsText.add}
         </button>
       </div>
       {editing && <ToolForm tool={editing === "new" ? null : editing} onDone={() => setEditing(null)} />}
       <div className="mb-4 flex flex-wrap gap-3">
         <label className="form-control">
-          <span className="label-text">{T.search}</span>
+          <span className="label-text">{toolsText.search}</span>
           <input type="search" className="input input-bordered" defaultValue={values.q} onChange={(e) => search(e.target.value)} />
         </label>
         <label className="form-control">
-          <span className="label-text">{T.category}</span>
+          <span className="label-text">{toolsText.category}</span>
           <select className="select select-bordered" value={values.category} onChange={(e) => set("category", e.target.value)}>
-            <option value="">{T.allCategories}</option>
+            <option value="">{toolsText.allCategories}</option>
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {CATEGORY_LABELS[c]}
@@ -68,21 +68,21 @@ export default function ToolsPage() {
           </select>
         </label>
         <label className="form-control">
-          <span className="label-text">{T.status}</span>
+          <span className="label-text">{toolsText.status}</span>
           <select className="select select-bordered" value={values.status} onChange={(e) => set("status", e.target.value)}>
-            <option value="">{T.any}</option>
-            <option value="active">{T.active}</option>
-            <option value="archived">{T.archived}</option>
+            <option value="">{toolsText.any}</option>
+            <option value="active">{toolsText.active}</option>
+            <option value="archived">{toolsText.archived}</option>
           </select>
         </label>
       </div>
       <AdminList
         query={tools}
         label={ADMIN_TEXT.sections.tools}
-        empty={T.empty}
+        empty={toolsText.empty}
         page={page}
         onPage={(p) => set("page", String(p))}
-        columns={[T.columns.name, T.columns.category, T.columns.price, T.columns.stock, T.columns.minimum, T.columns.status, T.columns.actions]}
+        columns={[toolsText.columns.name, toolsText.columns.category, toolsText.columns.price, toolsText.columns.stock, toolsText.columns.minimum, toolsText.columns.status, toolsText.columns.actions]}
       >
         {(tool) => (
           <tr key={tool._id} data-testid="admin-tool-row">
@@ -96,28 +96,28 @@ export default function ToolsPage() {
             <td>
               {tool.availableQuantity}
               {tool.availableQuantity < tool.minimumQuantity ? (
-                <span className="badge text-base-content border-base-content/40 bg-base-200 ml-2">{T.outOfStock}</span>
+                <span className="badge text-base-content border-base-content/40 bg-base-200 ml-2">{toolsText.outOfStock}</span>
               ) : (
-                tool.lowStock && <span className="badge text-base-content border-warning bg-warning/15 ml-2">{T.lowStock}</span>
+                tool.lowStock && <span className="badge text-base-content border-warning bg-warning/15 ml-2">{toolsText.lowStock}</span>
               )}
             </td>
             <td>{tool.minimumQuantity}</td>
-            <td>{tool.active ? T.active : T.archived}</td>
+            <td>{tool.active ? toolsText.active : toolsText.archived}</td>
             <td className="flex flex-wrap gap-1">
               <button type="button" className="btn btn-xs" onClick={() => setEditing(tool)}>
-                {T.edit}
+                {toolsText.edit}
               </button>
               {tool.active ? (
                 <button type="button" className="btn btn-xs" onClick={() => setActive(tool, false)}>
-                  {T.archive}
+                  {toolsText.archive}
                 </button>
               ) : (
                 <button type="button" className="btn btn-xs" onClick={() => setActive(tool, true)}>
-                  {T.restore}
+                  {toolsText.restore}
                 </button>
               )}
               <button type="button" className="btn btn-xs btn-error btn-outline" onClick={() => setDeleting(tool)}>
-                {T.delete}
+                {toolsText.delete}
               </button>
             </td>
           </tr>
@@ -125,12 +125,12 @@ export default function ToolsPage() {
       </AdminList>
       <ConfirmDialog
         open={deleting !== null}
-        question={T.confirmDelete}
-        confirmLabel={T.delete}
-        cancelLabel={F.cancel}
+        question={toolsText.confirmDelete}
+        confirmLabel={toolsText.delete}
+        cancelLabel={toolFormText.cancel}
         onConfirm={() => {
           if (deleting)
-            remove.mutate(deleting._id, { onSuccess: (r) => toast.success(r.outcome === "deleted" ? T.deleted : T.archivedToast) });
+            remove.mutate(deleting._id, { onSuccess: (r) => toast.success(r.outcome === "deleted" ? toolsText.deleted : toolsText.archivedToast) });
           setDeleting(null);
         }}
         onCancel={() => setDeleting(null)}
@@ -164,7 +164,7 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
   const onSubmit = form.handleSubmit((values) => {
     const options = {
       onSuccess: () => {
-        toast.success(tool ? T.saved : T.created);
+        toast.success(tool ? toolsText.saved : toolsText.created);
         onDone();
       },
     };
@@ -184,13 +184,13 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
     </label>
   );
   return (
-    <form className="card bg-base-200 mb-6" onSubmit={(e) => void onSubmit(e)} aria-label={tool ? F.editTitle(tool.name) : F.newTitle} noValidate>
+    <form className="card bg-base-200 mb-6" onSubmit={(e) => void onSubmit(e)} aria-label={tool ? toolFormText.editTitle(tool.name) : toolFormText.newTitle} noValidate>
       <div className="card-body grid gap-3 md:grid-cols-2">
-        <h3 className="card-title md:col-span-2">{tool ? F.editTitle(tool.name) : F.newTitle}</h3>
-        {field("name", F.name, <input className="input input-bordered" {...form.register("name")} />)}
+        <h3 className="card-title md:col-span-2">{tool ? toolFormText.editTitle(tool.name) : toolFormText.newTitle}</h3>
+        {field("name", toolFormText.name, <input className="input input-bordered" {...form.register("name")} />)}
         {field(
           "category",
-          F.category,
+          toolFormText.category,
           <select className="select select-bordered" {...form.register("category")}>
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
@@ -199,33 +199,33 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
             ))}
           </select>,
         )}
-        {field("price", F.price, <input type="number" step="0.01" className="input input-bordered" {...form.register("price", { setValueAs: number })} />)}
-        {field("availableQuantity", F.stock, <input type="number" className="input input-bordered" {...form.register("availableQuantity", { setValueAs: number })} />)}
-        {field("minimumQuantity", F.minimum, <input type="number" className="input input-bordered" {...form.register("minimumQuantity", { setValueAs: number })} />)}
+        {field("price", toolFormText.price, <input type="number" step="0.01" className="input input-bordered" {...form.register("price", { setValueAs: number })} />)}
+        {field("availableQuantity", toolFormText.stock, <input type="number" className="input input-bordered" {...form.register("availableQuantity", { setValueAs: number })} />)}
+        {field("minimumQuantity", toolFormText.minimum, <input type="number" className="input input-bordered" {...form.register("minimumQuantity", { setValueAs: number })} />)}
         {field(
           "lowStockThreshold",
-          F.threshold,
+          toolFormText.threshold,
           <input type="number" className="input input-bordered" {...form.register("lowStockThreshold", { setValueAs: (v: unknown) => number(v) ?? null })} />,
         )}
-        {field("image", F.image, <input className="input input-bordered" aria-describedby="image-hint" {...form.register("image")} />)}
+        {field("image", toolFormText.image, <input className="input input-bordered" aria-describedby="image-hint" {...form.register("image")} />)}
         <p id="image-hint" className="text-base-content/80 self-end text-sm">
-          {F.imageHint}
+          {toolFormText.imageHint}
         </p>
         {!tool && (
           <label className="label cursor-pointer justify-start gap-2 md:col-span-2">
             <input type="checkbox" className="checkbox" {...form.register("active")} />
-            <span>{F.activeNow}</span>
+            <span>{toolFormText.activeNow}</span>
           </label>
         )}
         <div className="md:col-span-2">
-          {field("description", F.description, <textarea className="textarea textarea-bordered w-full" rows={3} {...form.register("description")} />)}
+          {field("description", toolFormText.description, <textarea className="textarea textarea-bordered w-full" rows={3} {...form.register("description")} />)}
         </div>
         <div className="flex gap-2 md:col-span-2">
           <button type="submit" className="btn btn-primary" disabled={create.isPending || update.isPending}>
-            {F.save}
+            {toolFormText.save}
           </button>
           <button type="button" className="btn" onClick={onDone}>
-            {F.cancel}
+            {toolFormText.cancel}
           </button>
         </div>
       </div>
@@ -248,7 +248,7 @@ export function ToolLedgerPage() {
       { id, input },
       {
         onSuccess: () => {
-          toast.success(S.recorded);
+          toast.success(stockText.recorded);
           form.reset({ reason: "restock", note: "" });
         },
       },
@@ -258,20 +258,20 @@ export function ToolLedgerPage() {
   return (
     <div>
       <Link className="link mb-4 inline-block" to="/admin/tools">
-        {S.back}
+        {stockText.back}
       </Link>
       <QueryView query={ledger} isEmpty={() => false} empty={null}>
         {({ tool, movements }) => (
           <>
             <h2 className="text-2xl font-semibold">{tool.name}</h2>
             <p className="mb-4 text-lg" data-testid="stock-now">
-              {S.current(tool.availableQuantity)}
+              {stockText.current(tool.availableQuantity)}
             </p>
             <PhotoUpload toolId={tool._id} image={tool.image} name={tool.name} />
-            <form className="card bg-base-200 mb-6" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={S.submit}>
+            <form className="card bg-base-200 mb-6" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={stockText.submit}>
               <div className="card-body grid gap-3 md:grid-cols-3">
                 <label className="form-control">
-                  <span className="label-text">{S.delta}</span>
+                  <span className="label-text">{stockText.delta}</span>
                   <input type="number" className="input input-bordered" {...form.register("delta")} />
                   {errors.delta && (
                     <span className="text-error text-sm" role="alert">
@@ -280,17 +280,17 @@ export function ToolLedgerPage() {
                   )}
                 </label>
                 <label className="form-control">
-                  <span className="label-text">{S.reason}</span>
+                  <span className="label-text">{stockText.reason}</span>
                   <select className="select select-bordered" {...form.register("reason")}>
                     {ADMIN_STOCK_REASONS.map((r) => (
                       <option key={r} value={r}>
-                        {S.reasons[r]}
+                        {stockText.reasons[r]}
                       </option>
                     ))}
                   </select>
                 </label>
                 <label className="form-control">
-                  <span className="label-text">{S.note}</span>
+                  <span className="label-text">{stockText.note}</span>
                   <input className="input input-bordered" {...form.register("note")} />
                   {errors.note && (
                     <span className="text-error text-sm" role="alert">
@@ -300,28 +300,28 @@ export function ToolLedgerPage() {
                 </label>
                 <div>
                   <button type="submit" className="btn btn-primary" disabled={move.isPending}>
-                    {S.submit}
+                    {stockText.submit}
                   </button>
                 </div>
               </div>
             </form>
-            <h3 className="mb-2 text-xl font-semibold">{S.title}</h3>
-            <Table label={S.title}>
+            <h3 className="mb-2 text-xl font-semibold">{stockText.title}</h3>
+            <Table label={stockText.title}>
               <thead className="text-base-content">
                 <tr>
-                  <th scope="col">{S.columns.when}</th>
-                  <th scope="col">{S.columns.kind}</th>
-                  <th scope="col">{S.columns.change}</th>
-                  <th scope="col">{S.columns.why}</th>
-                  <th scope="col">{S.columns.by}</th>
-                  <th scope="col">{S.columns.order}</th>
+                  <th scope="col">{stockText.columns.when}</th>
+                  <th scope="col">{stockText.columns.kind}</th>
+                  <th scope="col">{stockText.columns.change}</th>
+                  <th scope="col">{stockText.columns.why}</th>
+                  <th scope="col">{stockText.columns.by}</th>
+                  <th scope="col">{stockText.columns.order}</th>
                 </tr>
               </thead>
               <tbody>
                 {movements.map((m) => (
                   <tr key={m._id} data-testid="movement-row">
                     <td>{when(m.createdAt)}</td>
-                    <td>{S.reasons[m.reason]}</td>
+                    <td>{stockText.reasons[m.reason]}</td>
                     <td>{m.delta > 0 ? `+${m.delta}` : m.delta}</td>
                     <td>{m.note}</td>
                     <td>{m.by ?? ADMIN_TEXT.orders.none}</td>
@@ -337,7 +337,7 @@ export function ToolLedgerPage() {
   );
 }
 
-const P = ADMIN_TEXT.photo;
+const photoText = ADMIN_TEXT.photo;
 
 /** The tool's photo, and an upload with its progress. */
 function PhotoUpload({ toolId, image, name }: { toolId: string; image: string; name: string }) {
@@ -349,32 +349,32 @@ function PhotoUpload({ toolId, image, name }: { toolId: string; image: string; n
     setProblem(null);
     // The server decides (it reads the bytes); this only spares a 5 MB upload that cannot pass.
     if (file.size > PHOTO_MAX_BYTES) {
-      setProblem(P.tooLarge);
+      setProblem(photoText.tooLarge);
       return;
     }
     setProgress(0);
     upload.mutate(
       { id: toolId, file, onProgress: setProgress },
       {
-        onSuccess: () => toast.success(P.uploaded),
+        onSuccess: () => toast.success(photoText.uploaded),
         onError: (e) => setProblem(e.message),
         onSettled: () => setProgress(null),
       },
     );
   };
   return (
-    <section className="card bg-base-200 mb-6" aria-label={P.title}>
+    <section className="card bg-base-200 mb-6" aria-label={photoText.title}>
       <div className="card-body flex flex-col gap-4 md:flex-row md:items-center">
         <img src={image} srcSet={photoSrcSet(image)} sizes="160px" alt={name} width={160} height={120} className="rounded-box bg-base-100 aspect-[4/3] w-40 object-cover" data-testid="tool-photo" />
         <div className="flex flex-col gap-2">
           <label className="form-control">
-            <span className="label-text">{P.choose}</span>
+            <span className="label-text">{photoText.choose}</span>
             <input type="file" accept="image/jpeg,image/png,image/webp" className="text-sm" disabled={upload.isPending} onChange={(e) => onFile(e.target.files?.[0])} />
           </label>
-          <span className="text-base-content/80 text-sm">{P.hint}</span>
+          <span className="text-base-content/80 text-sm">{photoText.hint}</span>
           {progress !== null && (
             <label className="flex items-center gap-2 text-sm">
-              {P.progress(progress)}
+              {photoText.progress(progress)}
               <progress className="w-48" value={progress} max={100} />
             </label>
           )}

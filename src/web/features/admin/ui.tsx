@@ -5,7 +5,7 @@ import { QueryView, type QueryLike } from "../../components/ui/states";
 import { hasNextPage } from "../../lib/paging";
 import { PAGE_SIZE } from "./api";
 
-const T = ADMIN_TEXT.paging;
+const pagingText = ADMIN_TEXT.paging;
 
 /** Filters and the page live in the address, so a list can be linked to and reloaded. */
 export function useFilters<K extends string>(keys: readonly K[]) {
@@ -51,13 +51,13 @@ export function Pager({ page, total, exact, shown, onPage }: { page: number; tot
   const pages = Math.max(1, page, Math.ceil(total / PAGE_SIZE));
   const next = hasNextPage({ page, total, exact, shown, limit: PAGE_SIZE });
   return (
-    <nav aria-label={T.label} className="mt-4 flex flex-wrap items-center gap-3">
+    <nav aria-label={pagingText.label} className="mt-4 flex flex-wrap items-center gap-3">
       <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        {T.previous}
+        {pagingText.previous}
       </button>
-      <span className="text-sm">{T.page(page, pages, total, exact)}</span>
+      <span className="text-sm">{pagingText.page(page, pages, total, exact)}</span>
       <button type="button" className="btn btn-sm" disabled={!next} onClick={() => onPage(page + 1)}>
-        {T.next}
+        {pagingText.next}
       </button>
     </nav>
   );

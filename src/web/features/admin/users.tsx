@@ -5,7 +5,7 @@ import { usePageTitle } from "../../lib/page-title";
 import { usersQuery, useSetRole } from "./api";
 import { AdminList, SEARCH_DEBOUNCE_MS, useDebouncedCallback, useFilters, when } from "./ui";
 
-const U = ADMIN_TEXT.users;
+const usersText = ADMIN_TEXT.users;
 
 export default function UsersPage() {
   usePageTitle(ADMIN_TEXT.sections.users);
@@ -17,22 +17,22 @@ export default function UsersPage() {
     <div>
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.users}</h2>
       <label className="form-control mb-4">
-        <span className="label-text">{U.search}</span>
+        <span className="label-text">{usersText.search}</span>
         <input type="search" className="input input-bordered" defaultValue={values.q} onChange={(e) => search(e.target.value)} />
       </label>
       <AdminList
         query={users}
         label={ADMIN_TEXT.sections.users}
-        empty={U.empty}
+        empty={usersText.empty}
         page={page}
         onPage={(p) => set("page", String(p))}
-        columns={[U.columns.name, U.columns.email, U.columns.role, U.columns.since, U.columns.actions]}
+        columns={[usersText.columns.name, usersText.columns.email, usersText.columns.role, usersText.columns.since, usersText.columns.actions]}
       >
         {(u) => (
           <tr key={u._id} data-testid="admin-user-row">
             <td>{u.name}</td>
             <td>{u.email}</td>
-            <td>{u.role === "admin" ? U.admin : U.customer}</td>
+            <td>{u.role === "admin" ? usersText.admin : usersText.customer}</td>
             <td>{when(u.createdAt)}</td>
             <td>
               <button
@@ -42,11 +42,11 @@ export default function UsersPage() {
                 onClick={() =>
                   setRole.mutate(
                     { id: u._id, role: u.role === "admin" ? "user" : "admin" },
-                    { onSuccess: () => toast.success(U.changed) },
+                    { onSuccess: () => toast.success(usersText.changed) },
                   )
                 }
               >
-                {u.role === "admin" ? U.remove : U.grant}
+                {u.role === "admin" ? usersText.remove : usersText.grant}
               </button>
             </td>
           </tr>

@@ -4,7 +4,7 @@ import { useForm } from "react-hook-form";
 import { Link } from "react-router";
 import { forgotPasswordSchema, type ForgotPasswordInput } from "../../../contract/account-schemas";
 import { AUTH_TEXT } from "../../../contract/texts/auth";
-import { RECOVERY_TEXT as T } from "../../../contract/texts/account";
+import { RECOVERY_TEXT } from "../../../contract/texts/account";
 import { usePageTitle } from "../../lib/page-title";
 import { authErrorMessage } from "./api";
 import { AuthCard, Field, SubmitButton } from "./components";
@@ -12,7 +12,7 @@ import { requestPasswordReset } from "./recovery-api";
 
 /** Asks for a reset link. The answer is the same whether or not the e-mail has an account. */
 export default function ForgotPasswordPage() {
-  usePageTitle(T.forgotHeading);
+  usePageTitle(RECOVERY_TEXT.forgotHeading);
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const form = useForm<ForgotPasswordInput>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: "" } });
@@ -29,23 +29,23 @@ export default function ForgotPasswordPage() {
   });
 
   return (
-    <AuthCard title={T.forgotHeading} error={error}>
+    <AuthCard title={RECOVERY_TEXT.forgotHeading} error={error}>
       {sent ? (
         <p role="status" data-testid="forgot-sent">
-          {T.sent}
+          {RECOVERY_TEXT.sent}
         </p>
       ) : (
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
-          <p className="text-sm">{T.forgotIntro}</p>
+          <p className="text-sm">{RECOVERY_TEXT.forgotIntro}</p>
           <Field label={AUTH_TEXT.email} error={errors.email?.message}>
             <input type="email" autoComplete="email" className="input input-bordered w-full" aria-invalid={Boolean(errors.email)} {...form.register("email")} />
           </Field>
-          <SubmitButton busy={isSubmitting}>{T.send}</SubmitButton>
+          <SubmitButton busy={isSubmitting}>{RECOVERY_TEXT.send}</SubmitButton>
         </form>
       )}
       <p className="text-center text-sm">
         <Link to="/login" className="link link-primary">
-          {T.backToLogin}
+          {RECOVERY_TEXT.backToLogin}
         </Link>
       </p>
     </AuthCard>

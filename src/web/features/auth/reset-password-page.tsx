@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "react-toastify";
 import { resetPasswordFormSchema } from "../../../contract/account-schemas";
-import { RECOVERY_TEXT as T } from "../../../contract/texts/account";
+import { RECOVERY_TEXT } from "../../../contract/texts/account";
 import { ApiRequestError } from "../../lib/api";
 import { usePageTitle } from "../../lib/page-title";
 import { announceSession, refreshSession } from "../../lib/session";
@@ -18,13 +18,13 @@ import { resetPassword } from "./recovery-api";
  * customer is signed in with it; every other session has ended (revokeSessionsOnPasswordReset).
  */
 export default function ResetPasswordPage() {
-  usePageTitle(T.resetHeading);
+  usePageTitle(RECOVERY_TEXT.resetHeading);
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const email = params.get("email");
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(token ? null : T.resetBadLink);
+  const [error, setError] = useState<string | null>(token ? null : RECOVERY_TEXT.resetBadLink);
   const form = useForm<{ newPassword: string }>({ resolver: zodResolver(resetPasswordFormSchema), defaultValues: { newPassword: "" } });
   const { errors, isSubmitting } = form.formState;
 
@@ -33,10 +33,10 @@ export default function ResetPasswordPage() {
     try {
       await resetPassword(token, newPassword);
     } catch (e) {
-      setError(e instanceof ApiRequestError && e.status === 400 && e.code !== "VALIDATION" ? T.resetBadLink : authErrorMessage(e));
+      setError(e instanceof ApiRequestError && e.status === 400 && e.code !== "VALIDATION" ? RECOVERY_TEXT.resetBadLink : authErrorMessage(e));
       return;
     }
-    toast.success(T.resetDone);
+    toast.success(RECOVERY_TEXT.resetDone);
     // Signed in with the new password when the link names the account; else the login page.
     const signedIn = email ? await signInWithEmail({ email, password: newPassword }).then(() => true, () => false) : false;
     if (signedIn) {
@@ -49,18 +49,18 @@ export default function ResetPasswordPage() {
   });
 
   return (
-    <AuthCard title={T.resetHeading} error={error}>
+    <AuthCard title={RECOVERY_TEXT.resetHeading} error={error}>
       {token && (
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
-          <Field label={T.newPassword} error={errors.newPassword?.message}>
+          <Field label={RECOVERY_TEXT.newPassword} error={errors.newPassword?.message}>
             <input type="password" autoComplete="new-password" className="input input-bordered w-full" aria-invalid={Boolean(errors.newPassword)} {...form.register("newPassword")} />
           </Field>
-          <SubmitButton busy={isSubmitting}>{T.reset}</SubmitButton>
+          <SubmitButton busy={isSubmitting}>{RECOVERY_TEXT.reset}</SubmitButton>
         </form>
       )}
       <p className="text-center text-sm">
         <Link to="/forgot-password" className="link link-primary">
-          {T.askAgain}
+          {RECOVERY_TEXT.askAgain}
         </Link>
       </p>
     </AuthCard>

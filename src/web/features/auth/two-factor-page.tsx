@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router";
 import { twoFactorCodeSchema, type TwoFactorCodeInput } from "../../../contract/account-schemas";
-import { RECOVERY_TEXT as T } from "../../../contract/texts/account";
+import { RECOVERY_TEXT } from "../../../contract/texts/account";
 import { ApiRequestError } from "../../lib/api";
 import { usePageTitle } from "../../lib/page-title";
 import { authErrorMessage } from "./api";
@@ -12,7 +12,7 @@ import { verifyBackupCode, verifyTotp } from "./recovery-api";
 
 /** After the password, for an account with two-step sign-in: a code from the app, or a backup code. */
 export default function TwoFactorPage() {
-  usePageTitle(T.twoFactorHeading);
+  usePageTitle(RECOVERY_TEXT.twoFactorHeading);
   const onSignedIn = useSignedIn();
   const [backup, setBackup] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -25,19 +25,19 @@ export default function TwoFactorPage() {
       await (backup ? verifyBackupCode(code) : verifyTotp(code));
       await onSignedIn();
     } catch (e) {
-      if (e instanceof ApiRequestError && e.status === 429) setError(T.lockedCode);
-      else if (e instanceof ApiRequestError && /LOCK/i.test(e.code)) setError(T.lockedCode);
-      else if (e instanceof ApiRequestError && (e.status === 401 || e.status === 400)) setError(/COOKIE|SESSION/i.test(e.code) ? T.expiredStep : T.wrongCode);
+      if (e instanceof ApiRequestError && e.status === 429) setError(RECOVERY_TEXT.lockedCode);
+      else if (e instanceof ApiRequestError && /LOCK/i.test(e.code)) setError(RECOVERY_TEXT.lockedCode);
+      else if (e instanceof ApiRequestError && (e.status === 401 || e.status === 400)) setError(/COOKIE|SESSION/i.test(e.code) ? RECOVERY_TEXT.expiredStep : RECOVERY_TEXT.wrongCode);
       else setError(authErrorMessage(e));
       form.reset({ code: "" });
     }
   });
 
   return (
-    <AuthCard title={T.twoFactorHeading} error={error}>
+    <AuthCard title={RECOVERY_TEXT.twoFactorHeading} error={error}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
-        <p className="text-sm">{backup ? T.backupIntro : T.twoFactorIntro}</p>
-        <Field label={T.code} error={errors.code?.message}>
+        <p className="text-sm">{backup ? RECOVERY_TEXT.backupIntro : RECOVERY_TEXT.twoFactorIntro}</p>
+        <Field label={RECOVERY_TEXT.code} error={errors.code?.message}>
           <input
             type="text"
             inputMode={backup ? "text" : "numeric"}
@@ -47,14 +47,14 @@ export default function TwoFactorPage() {
             {...form.register("code")}
           />
         </Field>
-        <SubmitButton busy={isSubmitting}>{T.verify}</SubmitButton>
+        <SubmitButton busy={isSubmitting}>{RECOVERY_TEXT.verify}</SubmitButton>
       </form>
       <button type="button" className="btn btn-ghost btn-sm" onClick={() => setBackup((b) => !b)}>
-        {backup ? T.useApp : T.useBackup}
+        {backup ? RECOVERY_TEXT.useApp : RECOVERY_TEXT.useBackup}
       </button>
       <p className="text-center text-sm">
         <Link to="/login" className="link link-primary">
-          {T.backToLogin}
+          {RECOVERY_TEXT.backToLogin}
         </Link>
       </p>
     </AuthCard>

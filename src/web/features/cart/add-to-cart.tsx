@@ -6,8 +6,6 @@ import { useHydrated } from "../../lib/hydrated";
 import { useSession } from "../../lib/session";
 import { useAddToCart } from "./api";
 
-const T = ADD_TO_CART_TEXT;
-
 /** 'Add to Cart' for a tool: `quantity` of it (the tool's minimum unless the page chose more). */
 export function AddToCartButton({ tool, quantity, className = "btn btn-outline btn-primary" }: { tool: Tool; quantity: number; className?: string }) {
   const { user } = useSession();
@@ -26,17 +24,17 @@ export function AddToCartButton({ tool, quantity, className = "btn btn-outline b
         onClick={() => add.mutate({ toolId: tool._id, quantity, availableQuantity: tool.availableQuantity })}
       >
         {add.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-        {add.isPending ? T.adding : T.add}
+        {add.isPending ? ADD_TO_CART_TEXT.adding : ADD_TO_CART_TEXT.add}
       </button>
       <noscript>
-        <p className="text-sm">{T.needsScript}</p>
+        <p className="text-sm">{ADD_TO_CART_TEXT.needsScript}</p>
       </noscript>
       <p role="status" className="text-sm">
         {added && !add.isPending && (
           <>
-            {T.added(tool.name)}{" "}
+            {ADD_TO_CART_TEXT.added(tool.name)}{" "}
             <Link to="/cart" className="link link-primary">
-              {T.viewCart}
+              {ADD_TO_CART_TEXT.viewCart}
             </Link>
           </>
         )}

@@ -16,17 +16,16 @@ import { guestCart } from "./guest-cart-edit";
 import { fixingQuantity, problemText } from "./problems";
 import { usePageTitle } from "../../lib/page-title";
 
-const T = CART_TEXT;
 const ROW = "border-base-300 rounded-box mb-4 block border p-3 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-b md:p-0";
 const CELL =
   "flex items-center justify-between gap-4 py-2 text-right before:font-medium before:text-left before:content-[attr(data-label)] md:table-cell md:py-4 md:text-left md:before:content-none";
 
 export default function CartPage() {
-  usePageTitle(T.heading);
+  usePageTitle(CART_TEXT.heading);
   const { user, isPending } = useSession();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="mb-6 text-3xl font-bold">{T.heading}</h1>
+      <h1 className="mb-6 text-3xl font-bold">{CART_TEXT.heading}</h1>
       {isPending ? <Spinner /> : user ? <AccountCart /> : <VisitorCart />}
     </div>
   );
@@ -71,7 +70,7 @@ function VisitorCart() {
   const total = centsToDollars(lines.reduce((sum, l) => sum + dollarsToCents(l.lineTotal), 0));
   return (
     <>
-      <p className="text-base-content/80 mb-4">{T.guestNote}</p>
+      <p className="text-base-content/80 mb-4">{CART_TEXT.guestNote}</p>
       <CartView lines={lines} total={total} actions={actions} />
     </>
   );
@@ -79,7 +78,7 @@ function VisitorCart() {
 
 function visitorLine(line: GuestLine, tool: { name: string; image: string; price: number; minimumQuantity: number; availableQuantity: number } | undefined): CartLine {
   if (!tool) {
-    return { toolId: line.toolId, name: T.unknownTool, image: "", unitPrice: 0, quantity: line.quantity, minimumQuantity: 1, availableQuantity: 0, lineTotal: 0, problem: "UNAVAILABLE" };
+    return { toolId: line.toolId, name: CART_TEXT.unknownTool, image: "", unitPrice: 0, quantity: line.quantity, minimumQuantity: 1, availableQuantity: 0, lineTotal: 0, problem: "UNAVAILABLE" };
   }
   return {
     toolId: line.toolId,
@@ -97,9 +96,9 @@ function visitorLine(line: GuestLine, tool: { name: string; image: string; price
 function EmptyCart() {
   return (
     <span className="flex flex-col items-center gap-4">
-      <span>{T.empty}</span>
+      <span>{CART_TEXT.empty}</span>
       <Link to="/tools" className="btn btn-primary">
-        {T.browse}
+        {CART_TEXT.browse}
       </Link>
     </span>
   );
@@ -112,12 +111,12 @@ function CartView({ lines, total, actions }: { lines: CartLine[]; total: number;
       <table className="table" data-testid="cart-table">
         <thead className="text-base-content hidden md:table-header-group">
           <tr>
-            <th scope="col">{T.tool}</th>
-            <th scope="col">{T.unitPrice}</th>
-            <th scope="col">{T.quantity}</th>
-            <th scope="col">{T.lineTotal}</th>
+            <th scope="col">{CART_TEXT.tool}</th>
+            <th scope="col">{CART_TEXT.unitPrice}</th>
+            <th scope="col">{CART_TEXT.quantity}</th>
+            <th scope="col">{CART_TEXT.lineTotal}</th>
             <th scope="col">
-              <span className="sr-only">{T.remove}</span>
+              <span className="sr-only">{CART_TEXT.remove}</span>
             </th>
           </tr>
         </thead>
@@ -129,23 +128,23 @@ function CartView({ lines, total, actions }: { lines: CartLine[]; total: number;
       </table>
       <div className="flex flex-col items-end gap-3">
         <p className="text-xl">
-          <span className="font-medium">{T.total}: </span>
+          <span className="font-medium">{CART_TEXT.total}: </span>
           <span className="font-bold" data-testid="cart-total">
             {formatDollars(total)}
           </span>
         </p>
         {blocked && (
           <p role="status" className="text-warning-content bg-warning/20 rounded-box px-3 py-2">
-            {T.fixFirst}
+            {CART_TEXT.fixFirst}
           </p>
         )}
         {blocked ? (
           <button type="button" className="btn btn-primary btn-lg" disabled>
-            {T.checkout}
+            {CART_TEXT.checkout}
           </button>
         ) : (
           <Link to="/checkout" className="btn btn-primary btn-lg">
-            {T.checkout}
+            {CART_TEXT.checkout}
           </Link>
         )}
       </div>
@@ -171,13 +170,13 @@ function LineRow({ line, actions }: { line: CartLine; actions: LineActions }) {
                 {line.name}
               </Link>
             )}
-            {line.problem !== "UNAVAILABLE" && <p className="text-base-content/70 text-xs">{T.limits(line.minimumQuantity, line.availableQuantity)}</p>}
+            {line.problem !== "UNAVAILABLE" && <p className="text-base-content/70 text-xs">{CART_TEXT.limits(line.minimumQuantity, line.availableQuantity)}</p>}
             {problem && (
               <p className="text-error mt-1 text-sm" data-testid="line-problem">
                 {problem}{" "}
                 {fix !== null && (
                   <button type="button" className="btn btn-xs btn-outline ml-1" disabled={busy} onClick={() => actions.set(line.toolId, fix)}>
-                    {T.setTo(fix)}
+                    {CART_TEXT.setTo(fix)}
                   </button>
                 )}
               </p>
@@ -190,18 +189,18 @@ function LineRow({ line, actions }: { line: CartLine; actions: LineActions }) {
           </div>
         </div>
       </td>
-      <td className={CELL} data-label={T.unitPrice}>
+      <td className={CELL} data-label={CART_TEXT.unitPrice}>
         {formatDollars(line.unitPrice)}
       </td>
-      <td className={CELL} data-label={T.quantity}>
+      <td className={CELL} data-label={CART_TEXT.quantity}>
         {line.problem === "UNAVAILABLE" ? line.quantity : <QuantityControl key={line.quantity} line={line} busy={busy} onSet={(q) => actions.set(line.toolId, q)} />}
       </td>
-      <td className={CELL} data-label={T.lineTotal} data-testid="line-total">
+      <td className={CELL} data-label={CART_TEXT.lineTotal} data-testid="line-total">
         {formatDollars(line.lineTotal)}
       </td>
       <td className={`${CELL} justify-end before:content-none`}>
-        <button type="button" className="btn btn-ghost btn-sm text-error" aria-label={T.removeLabel(line.name)} disabled={busy} onClick={() => actions.set(line.toolId, 0)}>
-          {T.remove}
+        <button type="button" className="btn btn-ghost btn-sm text-error" aria-label={CART_TEXT.removeLabel(line.name)} disabled={busy} onClick={() => actions.set(line.toolId, 0)}>
+          {CART_TEXT.remove}
         </button>
       </td>
     </tr>
@@ -235,7 +234,7 @@ function QuantityControl({ line, busy, onSet }: { line: CartLine; busy: boolean;
         <button
           type="button"
           className="btn btn-sm"
-          aria-label={T.fewer(line.name)}
+          aria-label={CART_TEXT.fewer(line.name)}
           disabled={busy || line.quantity - 1 < line.minimumQuantity}
           onClick={() => onSet(Math.min(line.quantity - 1, line.availableQuantity))}
         >
@@ -248,7 +247,7 @@ function QuantityControl({ line, busy, onSet }: { line: CartLine; busy: boolean;
           max={line.availableQuantity}
           step={1}
           className="input input-sm w-20 text-center"
-          aria-label={T.quantityLabel(line.name)}
+          aria-label={CART_TEXT.quantityLabel(line.name)}
           aria-invalid={message !== null}
           aria-describedby={message ? messageId : undefined}
           value={text}
@@ -259,7 +258,7 @@ function QuantityControl({ line, busy, onSet }: { line: CartLine; busy: boolean;
         <button
           type="button"
           className="btn btn-sm"
-          aria-label={T.more(line.name)}
+          aria-label={CART_TEXT.more(line.name)}
           disabled={busy || line.quantity + 1 > line.availableQuantity}
           onClick={() => onSet(Math.max(line.quantity + 1, line.minimumQuantity))}
         >

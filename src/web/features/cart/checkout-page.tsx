@@ -15,15 +15,13 @@ import { cartQuery, newIdempotencyKey, useCheckout } from "./api";
 import { problemText } from "./problems";
 import { usePageTitle } from "../../lib/page-title";
 
-const T = CHECKOUT_TEXT;
-
 /** Router state carried to the confirmation. */
 export interface ConfirmationState {
   priceChanged?: boolean;
 }
 
 export default function CheckoutPage() {
-  usePageTitle(T.heading);
+  usePageTitle(CHECKOUT_TEXT.heading);
   const cart = useQuery(cartQuery());
   const profile = useQuery(profileQuery());
 
@@ -35,9 +33,9 @@ export default function CheckoutPage() {
     content = (
       <EmptyState>
         <span className="flex flex-col items-center gap-4">
-          <span>{T.empty}</span>
+          <span>{CHECKOUT_TEXT.empty}</span>
           <Link to="/tools" className="btn btn-primary">
-            {T.browse}
+            {CHECKOUT_TEXT.browse}
           </Link>
         </span>
       </EmptyState>
@@ -46,7 +44,7 @@ export default function CheckoutPage() {
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
-      <h1 className="mb-6 text-3xl font-bold">{T.heading}</h1>
+      <h1 className="mb-6 text-3xl font-bold">{CHECKOUT_TEXT.heading}</h1>
       {content}
     </div>
   );
@@ -95,9 +93,9 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
     <form noValidate onSubmit={form.handleSubmit(onSubmit)} className="grid gap-8 md:grid-cols-[1fr_22rem]">
       <div className="flex flex-col gap-6">
         <fieldset className="flex flex-col gap-4">
-          <legend className="mb-2 text-lg font-semibold">{T.delivery}</legend>
+          <legend className="mb-2 text-lg font-semibold">{CHECKOUT_TEXT.delivery}</legend>
           <label className="block">
-            <span className="mb-1 block text-sm font-medium">{T.address}</span>
+            <span className="mb-1 block text-sm font-medium">{CHECKOUT_TEXT.address}</span>
             <input type="text" autoComplete="street-address" className="input input-bordered w-full" aria-invalid={!!errors.address} {...form.register("address")} />
             {errors.address && (
               <span role="alert" className="text-error mt-1 block text-sm">
@@ -106,7 +104,7 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
             )}
           </label>
           <label className="block">
-            <span className="mb-1 block text-sm font-medium">{T.phone}</span>
+            <span className="mb-1 block text-sm font-medium">{CHECKOUT_TEXT.phone}</span>
             <input type="tel" autoComplete="tel" className="input input-bordered w-full" aria-invalid={!!errors.phone} {...form.register("phone")} />
             {errors.phone && (
               <span role="alert" className="text-error mt-1 block text-sm">
@@ -116,12 +114,12 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
           </label>
           <label className="flex items-center gap-2">
             <input type="checkbox" className="checkbox checkbox-sm" {...form.register("saveToProfile")} />
-            <span>{T.saveToProfile}</span>
+            <span>{CHECKOUT_TEXT.saveToProfile}</span>
           </label>
         </fieldset>
 
         <fieldset className="flex flex-col gap-3">
-          <legend className="mb-2 text-lg font-semibold">{T.payment}</legend>
+          <legend className="mb-2 text-lg font-semibold">{CHECKOUT_TEXT.payment}</legend>
           {PAYMENT_METHODS.map((method) => (
             <label key={method} className="border-base-300 rounded-box flex cursor-pointer items-start gap-3 border p-3">
               <input type="radio" value={method} className="radio radio-sm mt-1" {...form.register("paymentMethod")} />
@@ -139,7 +137,7 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
         </fieldset>
 
         <label className="block">
-          <span className="mb-1 block text-sm font-medium">{T.note}</span>
+          <span className="mb-1 block text-sm font-medium">{CHECKOUT_TEXT.note}</span>
           <textarea className="textarea textarea-bordered w-full" rows={3} aria-invalid={!!errors.note} {...form.register("note")} />
           {errors.note && (
             <span role="alert" className="text-error mt-1 block text-sm">
@@ -151,7 +149,7 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
 
       <aside className="bg-base-200 rounded-box flex h-fit flex-col gap-4 p-5" aria-labelledby="order-summary">
         <h2 id="order-summary" className="text-xl font-semibold">
-          {T.summary}
+          {CHECKOUT_TEXT.summary}
         </h2>
         <ul className="flex flex-col gap-2" data-testid="checkout-lines">
           {cart.lines.map((line) => (
@@ -165,11 +163,11 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
           ))}
         </ul>
         <p className="border-base-300 flex justify-between border-t pt-3 text-lg font-bold">
-          <span>{T.total}</span>
+          <span>{CHECKOUT_TEXT.total}</span>
           <span data-testid="checkout-total">{formatDollars(cart.total)}</span>
         </p>
         <Link to="/cart" className="link link-primary text-sm">
-          {T.editCart}
+          {CHECKOUT_TEXT.editCart}
         </Link>
         {blocked && (
           <p role="status" className="text-error text-sm">
@@ -178,21 +176,21 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
         )}
         <button type="submit" className="btn btn-primary btn-lg" disabled={blocked || checkout.isPending}>
           {checkout.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {checkout.isPending ? T.placing : T.place}
+          {checkout.isPending ? CHECKOUT_TEXT.placing : CHECKOUT_TEXT.place}
         </button>
         {checkout.isError && (
           <div role="alert" className="text-error text-sm">
-            <p>{refusedLines.length > 0 ? T.refused : checkout.error.message}</p>
+            <p>{refusedLines.length > 0 ? CHECKOUT_TEXT.refused : checkout.error.message}</p>
             {refusedLines.length > 0 && (
               <ul className="mt-2 list-disc pl-5">
                 {refusedLines.map((line) => (
-                  <li key={line.toolId}>{T.lineProblem(line.name, problemText(line) ?? "")}</li>
+                  <li key={line.toolId}>{CHECKOUT_TEXT.lineProblem(line.name, problemText(line) ?? "")}</li>
                 ))}
               </ul>
             )}
             {refusedLines.length > 0 && (
               <Link to="/cart" className="link mt-2 inline-block">
-                {T.backToCart}
+                {CHECKOUT_TEXT.backToCart}
               </Link>
             )}
           </div>

@@ -8,8 +8,6 @@ import { DeliveryAndPayment, OrderLines, orderQuery } from "../account";
 import type { ConfirmationState } from "./checkout-page";
 import { usePageTitle } from "../../lib/page-title";
 
-const T = CONFIRMATION_TEXT;
-
 /** After a checkout: the order's number, lines, total, delivery and how to pay. */
 export default function ConfirmationPage() {
   const { id = "" } = useParams();
@@ -30,25 +28,25 @@ export default function ConfirmationPage() {
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
       <div role="status" className="alert alert-success alert-soft flex flex-col items-start">
-        <h1 className="text-2xl font-bold">{T.heading(placed.number)}</h1>
-        <p>{T.lead}</p>
+        <h1 className="text-2xl font-bold">{CONFIRMATION_TEXT.heading(placed.number)}</h1>
+        <p>{CONFIRMATION_TEXT.lead}</p>
       </div>
       {state.priceChanged && (
         <p role="alert" className="alert alert-warning alert-soft">
-          {T.priceChanged}
+          {CONFIRMATION_TEXT.priceChanged}
         </p>
       )}
       <OrderLines order={placed} />
       <DeliveryAndPayment order={placed} />
       <div className="flex flex-wrap gap-3">
         <Link to={`/dashboard/orders/${encodeURIComponent(placed._id)}`} className="btn btn-primary">
-          {T.details}
+          {CONFIRMATION_TEXT.details}
         </Link>
         <Link to="/dashboard" className="btn btn-outline">
-          {T.myOrders}
+          {CONFIRMATION_TEXT.myOrders}
         </Link>
         <Link to="/tools" className="btn btn-ghost">
-          {T.continueShopping}
+          {CONFIRMATION_TEXT.continueShopping}
         </Link>
       </div>
     </div>

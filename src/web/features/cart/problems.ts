@@ -1,7 +1,7 @@
 import type { CartProblem } from "../../../contract/schemas";
 import { CART_TEXT } from "../../../contract/texts/cart";
 
-const P = CART_TEXT.problem;
+const problemMessages = CART_TEXT.problem;
 
 interface Problematic {
   problem: CartProblem | null;
@@ -15,13 +15,13 @@ export function problemText({ problem, minimumQuantity, availableQuantity }: Pro
     case null:
       return null;
     case "UNAVAILABLE":
-      return P.UNAVAILABLE;
+      return problemMessages.UNAVAILABLE;
     case "BELOW_MINIMUM":
-      return P.BELOW_MINIMUM(minimumQuantity);
+      return problemMessages.BELOW_MINIMUM(minimumQuantity);
     case "NOT_ENOUGH_STOCK":
-      if (availableQuantity <= 0) return P.OUT_OF_STOCK;
-      if (minimumQuantity > availableQuantity) return P.MINIMUM_ABOVE_STOCK(minimumQuantity, availableQuantity);
-      return P.NOT_ENOUGH_STOCK(availableQuantity);
+      if (availableQuantity <= 0) return problemMessages.OUT_OF_STOCK;
+      if (minimumQuantity > availableQuantity) return problemMessages.MINIMUM_ABOVE_STOCK(minimumQuantity, availableQuantity);
+      return problemMessages.NOT_ENOUGH_STOCK(availableQuantity);
   }
 }
 

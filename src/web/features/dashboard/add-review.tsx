@@ -9,7 +9,7 @@ import { useSession } from "../../lib/session";
 import { useAddReview } from "../reviews";
 import { usePageTitle } from "../../lib/page-title";
 
-const T = DASHBOARD_TEXT.review;
+const reviewText = DASHBOARD_TEXT.review;
 
 export default function AddReview() {
   usePageTitle(DASHBOARD_TEXT.addReview);
@@ -23,7 +23,7 @@ export default function AddReview() {
 
   const mutation = useAddReview({
     onSuccess: () => {
-      toast.success(T.added);
+      toast.success(reviewText.added);
       form.reset(defaults);
     },
     onError: (error) => toast.error(error.message),
@@ -34,7 +34,7 @@ export default function AddReview() {
       <h2 className="mb-4 text-2xl font-semibold">{DASHBOARD_TEXT.addReview}</h2>
       <form noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))} className="flex flex-col gap-4">
         <label className="block">
-          <span className="mb-1 block text-sm font-medium">{T.name}</span>
+          <span className="mb-1 block text-sm font-medium">{reviewText.name}</span>
           <input type="text" className="input input-bordered w-full" aria-invalid={Boolean(errors.name)} {...form.register("name")} />
           {errors.name && (
             <span role="alert" className="text-error mt-1 block text-sm">
@@ -43,7 +43,7 @@ export default function AddReview() {
           )}
         </label>
         <label className="block">
-          <span className="mb-1 block text-sm font-medium">{T.rating}</span>
+          <span className="mb-1 block text-sm font-medium">{reviewText.rating}</span>
           <input
             type="number"
             min={RATING_MIN}
@@ -60,7 +60,7 @@ export default function AddReview() {
           )}
         </label>
         <label className="block">
-          <span className="mb-1 block text-sm font-medium">{T.description}</span>
+          <span className="mb-1 block text-sm font-medium">{reviewText.description}</span>
           <textarea rows={4} className="textarea textarea-bordered w-full" aria-invalid={Boolean(errors.description)} {...form.register("description")} />
           {errors.description && (
             <span role="alert" className="text-error mt-1 block text-sm">
@@ -70,7 +70,7 @@ export default function AddReview() {
         </label>
         <button type="submit" className="btn btn-primary self-start" disabled={mutation.isPending}>
           {mutation.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {T.submit}
+          {reviewText.submit}
         </button>
       </form>
     </div>

@@ -3,33 +3,32 @@ import { ToastContainer } from "react-toastify";
 import { TOAST_OPTIONS } from "../../../contract/constants";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 
-const T = DASHBOARD_TEXT;
 const item = ({ isActive }: { isActive: boolean }) => (isActive ? "menu-active" : "");
 
 export default function DashboardLayout() {
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 md:flex-row">
-      <nav aria-label={T.navLabel} className="md:w-56 md:shrink-0">
+      <nav aria-label={DASHBOARD_TEXT.navLabel} className="md:w-56 md:shrink-0">
         <ul className="menu bg-base-200 rounded-box w-full">
           <li>
             <NavLink to="/dashboard" end className={item}>
-              {T.myOrders}
+              {DASHBOARD_TEXT.myOrders}
             </NavLink>
           </li>
           <li>
             <NavLink to="/dashboard/review" className={item}>
-              {T.addReview}
+              {DASHBOARD_TEXT.addReview}
             </NavLink>
           </li>
           <li>
             <NavLink to="/dashboard/profile" className={item}>
-              {T.myProfile}
+              {DASHBOARD_TEXT.myProfile}
             </NavLink>
           </li>
         </ul>
       </nav>
       <section className="min-w-0 flex-1">
-        <h1 className="text-primary mb-6 text-3xl font-bold">{T.welcome}</h1>
+        <h1 className="text-primary mb-6 text-3xl font-bold">{DASHBOARD_TEXT.welcome}</h1>
         <Outlet />
       </section>
       <ToastContainer {...TOAST_OPTIONS} />

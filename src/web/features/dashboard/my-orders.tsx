@@ -12,7 +12,7 @@ import { ordersQuery, useCancelOrder } from "../account";
 import { StatusBadge, orderDate } from "./order-status";
 import { usePageTitle } from "../../lib/page-title";
 
-const T = DASHBOARD_TEXT.orders;
+const ordersText = DASHBOARD_TEXT.orders;
 const ROW = "border-base-300 rounded-box mb-4 block border p-2 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-b md:p-0";
 const CELL =
   "flex items-start justify-between gap-4 py-2 text-right before:font-medium before:text-left before:content-[attr(data-label)] md:table-cell md:py-4 md:text-left md:before:content-none";
@@ -22,7 +22,7 @@ export interface PlacedState {
   placed?: number;
 }
 
-const toolsOf = (order: Order) => (order.lines.length > 1 ? `${order.name} ${T.moreTools(order.lines.length - 1)}` : order.name);
+const toolsOf = (order: Order) => (order.lines.length > 1 ? `${order.name} ${ordersText.moreTools(order.lines.length - 1)}` : order.name);
 
 export default function MyOrders() {
   usePageTitle(DASHBOARD_TEXT.myOrders);
@@ -30,7 +30,7 @@ export default function MyOrders() {
   useToastForPlacedOrder();
 
   // The cancelled order leaves the open list at once; the catalogue's stock fetches again.
-  const cancel = useCancelOrder({ onSuccess: () => toast.success(T.cancelled), onError: (error) => toast.error(error.message) });
+  const cancel = useCancelOrder({ onSuccess: () => toast.success(ordersText.cancelled), onError: (error) => toast.error(error.message) });
   // The order whose cancel waits for the answer to 'Are You Sure ?'.
   const [asking, setAsking] = useState<Order | null>(null);
 
@@ -42,14 +42,14 @@ export default function MyOrders() {
   return (
     <div>
       <h2 className="mb-4 text-2xl font-semibold">{DASHBOARD_TEXT.myOrders}</h2>
-      <QueryView query={orders} isEmpty={(list) => list.length === 0} empty={T.empty}>
+      <QueryView query={orders} isEmpty={(list) => list.length === 0} empty={ordersText.empty}>
         {(list) => {
           const open = list.filter((o) => o.status !== "cancelled");
           const cancelled = list.filter((o) => o.status === "cancelled");
           return (
             <>
               {open.length === 0 ? (
-                <p className="text-base-content/80 rounded-box bg-base-200 my-6 p-8 text-center">{T.noOpenOrders}</p>
+                <p className="text-base-content/80 rounded-box bg-base-200 my-6 p-8 text-center">{ordersText.noOpenOrders}</p>
               ) : (
                 <OpenOrders orders={open} cancelling={cancel.isPending ? cancel.variables : undefined} onDelete={setAsking} />
               )}
@@ -60,9 +60,9 @@ export default function MyOrders() {
       </QueryView>
       <ConfirmDialog
         open={asking !== null}
-        question={T.confirm}
-        confirmLabel={T.yes}
-        cancelLabel={T.no}
+        question={ordersText.confirm}
+        confirmLabel={ordersText.yes}
+        cancelLabel={ordersText.no}
         onConfirm={onConfirm}
         onCancel={() => setAsking(null)}
       />
@@ -79,7 +79,7 @@ function useToastForPlacedOrder() {
   useEffect(() => {
     if (placed === undefined || shown.current === placed) return;
     shown.current = placed;
-    toast.success(T.placed(placed));
+    toast.success(ordersText.placed(placed));
     // Forget it, so a reload or Back does not announce the order again.
     navigate(location.pathname, { replace: true, state: null });
   }, [placed, navigate, location.pathname]);
@@ -92,21 +92,21 @@ function OpenOrders({ orders, cancelling, onDelete }: { orders: Order[]; cancell
     <table className="table" data-testid="orders-table">
       <thead className="text-base-content hidden md:table-header-group">
         <tr>
-          <th scope="col">{T.number}</th>
-          <th scope="col">{T.tool}</th>
-          <th scope="col">{T.quantity}</th>
-          <th scope="col">{T.total}</th>
-          <th scope="col">{T.status}</th>
-          <th scope="col">{T.date}</th>
+          <th scope="col">{ordersText.number}</th>
+          <th scope="col">{ordersText.tool}</th>
+          <th scope="col">{ordersText.quantity}</th>
+          <th scope="col">{ordersText.total}</th>
+          <th scope="col">{ordersText.status}</th>
+          <th scope="col">{ordersText.date}</th>
           <th scope="col">
-            <span className="sr-only">{T.delete}</span>
+            <span className="sr-only">{ordersText.delete}</span>
           </th>
         </tr>
       </thead>
       <tbody>
         {orders.map((order) => (
           <tr key={order._id} className={ROW} data-testid="order-row" data-order-id={order._id}>
-            <td className={CELL} data-label={T.number}>
+            <td className={CELL} data-label={ordersText.number}>
               <span className="text-right md:text-left">
                 <span className="font-semibold">#{order.number}</span>
                 <span className="text-base-content/80 block font-mono text-xs break-all md:break-normal md:whitespace-nowrap" data-testid="order-id">
@@ -114,34 +114,34 @@ function OpenOrders({ orders, cancelling, onDelete }: { orders: Order[]; cancell
                 </span>
               </span>
             </td>
-            <td className={CELL} data-label={T.tool}>
+            <td className={CELL} data-label={ordersText.tool}>
               {toolsOf(order)}
             </td>
-            <td className={CELL} data-label={T.quantity}>
+            <td className={CELL} data-label={ordersText.quantity}>
               {order.lines.reduce((sum, line) => sum + line.quantity, 0)}
             </td>
-            <td className={CELL} data-label={T.total}>
+            <td className={CELL} data-label={ordersText.total}>
               {formatDollars(order.total)}
             </td>
-            <td className={CELL} data-label={T.status}>
+            <td className={CELL} data-label={ordersText.status}>
               <StatusBadge status={order.status} />
             </td>
-            <td className={CELL} data-label={T.date}>
+            <td className={CELL} data-label={ordersText.date}>
               {orderDate(order.createdAt)}
             </td>
             <td className={`${CELL} justify-end gap-2 before:content-none`}>
-              <Link to={`/dashboard/orders/${encodeURIComponent(order._id)}`} className="btn btn-ghost btn-sm" aria-label={T.detailsLabel(order.number)}>
-                {T.details}
+              <Link to={`/dashboard/orders/${encodeURIComponent(order._id)}`} className="btn btn-ghost btn-sm" aria-label={ordersText.detailsLabel(order.number)}>
+                {ordersText.details}
               </Link>
               {canMove(order.status, "cancelled", "customer") && (
                 <button
                   type="button"
                   className="btn btn-error btn-sm"
                   disabled={cancelling === order._id}
-                  aria-label={T.deleteLabel(order.number)}
+                  aria-label={ordersText.deleteLabel(order.number)}
                   onClick={() => onDelete(order)}
                 >
-                  {T.delete}
+                  {ordersText.delete}
                 </button>
               )}
             </td>
@@ -156,7 +156,7 @@ function OpenOrders({ orders, cancelling, onDelete }: { orders: Order[]; cancell
 function CancelledOrders({ orders }: { orders: Order[] }) {
   return (
     <details className="border-base-300 rounded-box mt-8 border p-4" data-testid="cancelled-orders">
-      <summary className="cursor-pointer font-semibold">{T.cancelledSection(orders.length)}</summary>
+      <summary className="cursor-pointer font-semibold">{ordersText.cancelledSection(orders.length)}</summary>
       <div className="mt-2">
         <ul className="divide-base-300 divide-y">
           {orders.map((order) => (
@@ -166,8 +166,8 @@ function CancelledOrders({ orders }: { orders: Order[] }) {
               </span>
               <span className="flex items-center gap-2">
                 <StatusBadge status={order.status} />
-                <Link to={`/dashboard/orders/${encodeURIComponent(order._id)}`} className="btn btn-ghost btn-sm" aria-label={T.detailsLabel(order.number)}>
-                  {T.details}
+                <Link to={`/dashboard/orders/${encodeURIComponent(order._id)}`} className="btn btn-ghost btn-sm" aria-label={ordersText.detailsLabel(order.number)}>
+                  {ordersText.details}
                 </Link>
               </span>
             </li>

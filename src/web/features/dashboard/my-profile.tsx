@@ -9,7 +9,7 @@ import { profileQuery, useSaveProfile } from "../account";
 import { usePageTitle } from "../../lib/page-title";
 import { SecuritySection } from "./security";
 
-const T = DASHBOARD_TEXT.profile;
+const profileText = DASHBOARD_TEXT.profile;
 
 export default function MyProfile() {
   usePageTitle(DASHBOARD_TEXT.myProfile);
@@ -31,19 +31,19 @@ function ProfileForm({ profile }: { profile: Profile }) {
     defaultValues: { address: profile.address, phone: profile.phone },
   });
   const { errors } = form.formState;
-  const mutation = useSaveProfile({ onSuccess: () => toast.success(T.saved), onError: (error) => toast.error(error.message) });
+  const mutation = useSaveProfile({ onSuccess: () => toast.success(profileText.saved), onError: (error) => toast.error(error.message) });
 
   return (
     <div className="flex flex-col gap-4">
       <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
-        <dt className="font-medium">{T.displayName}</dt>
+        <dt className="font-medium">{profileText.displayName}</dt>
         <dd data-testid="profile-name">{profile.displayName}</dd>
-        <dt className="font-medium">{T.email}</dt>
+        <dt className="font-medium">{profileText.email}</dt>
         <dd data-testid="profile-email">{profile.email}</dd>
       </dl>
       <form noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))} className="flex flex-col gap-4">
         <label className="block">
-          <span className="mb-1 block text-sm font-medium">{T.address}</span>
+          <span className="mb-1 block text-sm font-medium">{profileText.address}</span>
           <input type="text" autoComplete="street-address" className="input input-bordered w-full" {...form.register("address")} />
           {errors.address && (
             <span role="alert" className="text-error mt-1 block text-sm">
@@ -52,7 +52,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
           )}
         </label>
         <label className="block">
-          <span className="mb-1 block text-sm font-medium">{T.phone}</span>
+          <span className="mb-1 block text-sm font-medium">{profileText.phone}</span>
           <input type="tel" autoComplete="tel" className="input input-bordered w-full" {...form.register("phone")} />
           {errors.phone && (
             <span role="alert" className="text-error mt-1 block text-sm">
@@ -62,7 +62,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
         </label>
         <button type="submit" className="btn btn-primary self-start" disabled={mutation.isPending}>
           {mutation.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {T.save}
+          {profileText.save}
         </button>
       </form>
     </div>

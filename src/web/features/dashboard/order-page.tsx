@@ -12,13 +12,11 @@ import { DeliveryAndPayment, OrderLines, orderQuery, useCancelOrder } from "../a
 import { StatusBadge, orderDate } from "./order-status";
 import { usePageTitle } from "../../lib/page-title";
 
-const T = ORDER_TEXT;
-
 /** One of the customer's orders: its lines, delivery, payment and history; cancel while the lifecycle allows. */
 export default function OrderPage() {
   const { id = "" } = useParams();
   const order = useQuery(orderQuery(id));
-  usePageTitle(order.data ? T.heading(order.data.number) : null);
+  usePageTitle(order.data ? ORDER_TEXT.heading(order.data.number) : null);
   const [asking, setAsking] = useState(false);
   const cancel = useCancelOrder({
     onSuccess: () => toast.success(DASHBOARD_TEXT.orders.cancelled),
@@ -30,9 +28,9 @@ export default function OrderPage() {
     const missing = order.error instanceof ApiRequestError && (order.error.status === 404 || order.error.status === 400);
     return (
       <div>
-        <ErrorState message={missing ? T.notFound : order.error.message} onRetry={missing ? undefined : () => void order.refetch()} />
+        <ErrorState message={missing ? ORDER_TEXT.notFound : order.error.message} onRetry={missing ? undefined : () => void order.refetch()} />
         <Link to="/dashboard" className="link link-primary">
-          {T.backToOrders}
+          {ORDER_TEXT.backToOrders}
         </Link>
       </div>
     );
@@ -43,20 +41,20 @@ export default function OrderPage() {
   return (
     <article className="flex flex-col gap-6" aria-labelledby="order-heading">
       <Link to="/dashboard" className="link link-primary text-sm">
-        {T.backToOrders}
+        {ORDER_TEXT.backToOrders}
       </Link>
       <header className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 id="order-heading" className="text-2xl font-semibold">
-            {T.heading(current.number)}
+            {ORDER_TEXT.heading(current.number)}
           </h2>
-          <p className="text-base-content/80 text-sm">{T.placedOn(orderDate(current.createdAt))}</p>
+          <p className="text-base-content/80 text-sm">{ORDER_TEXT.placedOn(orderDate(current.createdAt))}</p>
         </div>
         <div className="flex items-center gap-3">
           <StatusBadge status={current.status} />
           {cancellable && (
             <button type="button" className="btn btn-error btn-sm" disabled={cancel.isPending} onClick={() => setAsking(true)}>
-              {T.cancel}
+              {ORDER_TEXT.cancel}
             </button>
           )}
         </div>
@@ -65,15 +63,15 @@ export default function OrderPage() {
       <DeliveryAndPayment order={current} />
       <section aria-labelledby="order-history">
         <h2 id="order-history" className="mb-2 text-lg font-semibold">
-          {T.history}
+          {ORDER_TEXT.history}
         </h2>
         <ol className="border-base-300 ml-2 border-l-2" data-testid="order-history">
           {current.history.map((event, index) => (
             <li key={`${event.status}-${event.at}-${index}`} className="relative pb-4 pl-5" data-testid="history-event" data-status={event.status}>
               <span className="bg-primary absolute top-1.5 -left-[7px] h-3 w-3 rounded-full" aria-hidden="true" />
-              <span className="font-medium">{T.status[event.status]}</span>{" "}
+              <span className="font-medium">{ORDER_TEXT.status[event.status]}</span>{" "}
               <span className="text-base-content/80 text-sm">
-                {T.by[event.by]} · <time dateTime={event.at}>{orderDate(event.at)}</time>
+                {ORDER_TEXT.by[event.by]} · <time dateTime={event.at}>{orderDate(event.at)}</time>
               </span>
             </li>
           ))}

@@ -12,7 +12,7 @@ import { useNavigate } from "react-router";
 import { useForm } from "react-hook-form";
 import { toast } from "react-toastify";
 import { changePasswordSchema, passwordOnlySchema, type DeleteAccountInput, twoFactorCodeSchema, type ChangePasswordInput, type PasswordOnlyInput, type TwoFactorCodeInput } from "../../../contract/account-schemas";
-import { RECOVERY_TEXT, SECURITY_TEXT as T } from "../../../contract/texts/account";
+import { RECOVERY_TEXT, SECURITY_TEXT } from "../../../contract/texts/account";
 import { ApiRequestError } from "../../lib/api";
 import { announceSession, PERSONAL_KEY, sessionQuery, useSession } from "../../lib/session";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
@@ -30,7 +30,7 @@ import {
   verifyTotp,
 } from "../auth";
 
-const message = (e: unknown) => (e instanceof ApiRequestError && e.code === "INVALID_PASSWORD" ? T.wrongPassword : authErrorMessage(e));
+const message = (e: unknown) => (e instanceof ApiRequestError && e.code === "INVALID_PASSWORD" ? SECURITY_TEXT.wrongPassword : authErrorMessage(e));
 
 export function SecuritySection() {
   const { user } = useSession();
@@ -38,7 +38,7 @@ export function SecuritySection() {
   return (
     <section className="mt-10 flex flex-col gap-8" aria-labelledby="security-heading">
       <h3 id="security-heading" className="text-xl font-semibold">
-        {T.heading}
+        {SECURITY_TEXT.heading}
       </h3>
       <Verification email={user.email} verified={Boolean(user.emailVerified)} />
       <ChangePassword />
@@ -50,13 +50,13 @@ export function SecuritySection() {
 }
 
 function Verification({ email, verified }: { email: string; verified: boolean }) {
-  const send = useMutation({ mutationFn: () => sendVerification(email), onSuccess: () => toast.success(T.verificationSent), onError: (e) => toast.error(message(e)) });
+  const send = useMutation({ mutationFn: () => sendVerification(email), onSuccess: () => toast.success(SECURITY_TEXT.verificationSent), onError: (e) => toast.error(message(e)) });
   return (
     <div className="flex flex-wrap items-center gap-3" data-testid="email-verification">
-      <span className={verified ? "badge badge-success" : "badge badge-warning"}>{verified ? T.emailVerified : T.emailNotVerified}</span>
+      <span className={verified ? "badge badge-success" : "badge badge-warning"}>{verified ? SECURITY_TEXT.emailVerified : SECURITY_TEXT.emailNotVerified}</span>
       {!verified && (
         <button type="button" className="btn btn-sm" disabled={send.isPending} onClick={() => send.mutate()}>
-          {T.sendAgain}
+          {SECURITY_TEXT.sendAgain}
         </button>
       )}
     </div>
@@ -70,27 +70,27 @@ function ChangePassword() {
   const mutation = useMutation({
     mutationFn: changePassword,
     onSuccess: () => {
-      toast.success(T.passwordChanged);
+      toast.success(SECURITY_TEXT.passwordChanged);
       form.reset();
       void queryClient.invalidateQueries({ queryKey: [PERSONAL_KEY, "devices"] });
     },
     onError: (e) => toast.error(message(e)),
   });
   return (
-    <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="flex flex-col gap-3" aria-label={T.changePassword}>
-      <h4 className="font-semibold">{T.changePassword}</h4>
+    <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="flex flex-col gap-3" aria-label={SECURITY_TEXT.changePassword}>
+      <h4 className="font-semibold">{SECURITY_TEXT.changePassword}</h4>
       <label className="block">
-        <span className="mb-1 block text-sm font-medium">{T.currentPassword}</span>
+        <span className="mb-1 block text-sm font-medium">{SECURITY_TEXT.currentPassword}</span>
         <input type="password" autoComplete="current-password" className="input input-bordered w-full" {...form.register("currentPassword")} />
         {errors.currentPassword && <span role="alert" className="text-error mt-1 block text-sm">{errors.currentPassword.message}</span>}
       </label>
       <label className="block">
-        <span className="mb-1 block text-sm font-medium">{T.newPassword}</span>
+        <span className="mb-1 block text-sm font-medium">{SECURITY_TEXT.newPassword}</span>
         <input type="password" autoComplete="new-password" className="input input-bordered w-full" {...form.register("newPassword")} />
         {errors.newPassword && <span role="alert" className="text-error mt-1 block text-sm">{errors.newPassword.message}</span>}
       </label>
       <button type="submit" className="btn btn-primary self-start" disabled={mutation.isPending}>
-        {T.savePassword}
+        {SECURITY_TEXT.savePassword}
       </button>
     </form>
   );
@@ -103,24 +103,24 @@ function Devices() {
   const revoke = useMutation({
     mutationFn: revokeSession,
     onSuccess: () => {
-      toast.success(T.deviceSignedOut);
+      toast.success(SECURITY_TEXT.deviceSignedOut);
       void queryClient.invalidateQueries({ queryKey: [PERSONAL_KEY, "devices"] });
     },
     onError: (e) => toast.error(message(e)),
   });
   return (
     <div className="flex flex-col gap-2">
-      <h4 className="font-semibold">{T.devices}</h4>
+      <h4 className="font-semibold">{SECURITY_TEXT.devices}</h4>
       <ul className="flex flex-col gap-2" data-testid="devices">
         {(devices.data ?? []).map((d) => (
           <li key={d.id} className="flex items-center justify-between gap-3 border-b border-base-300 pb-2">
             <span className="text-sm">
-              {d.id === current.data?.session?.id ? <strong>{T.thisDevice}</strong> : (d.userAgent ?? T.unknownDevice).slice(0, 60)}
-              {d.ipAddress ? ` · ${d.ipAddress}` : ""} · {T.signedInSince(new Date(d.createdAt).toLocaleDateString())}
+              {d.id === current.data?.session?.id ? <strong>{SECURITY_TEXT.thisDevice}</strong> : (d.userAgent ?? SECURITY_TEXT.unknownDevice).slice(0, 60)}
+              {d.ipAddress ? ` · ${d.ipAddress}` : ""} · {SECURITY_TEXT.signedInSince(new Date(d.createdAt).toLocaleDateString())}
             </span>
             {d.id !== current.data?.session?.id && (
               <button type="button" className="btn btn-sm btn-outline" disabled={revoke.isPending} onClick={() => revoke.mutate(d.token)}>
-                {T.signOutDevice}
+                {SECURITY_TEXT.signOutDevice}
               </button>
             )}
           </li>
@@ -152,7 +152,7 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
   const confirm = useMutation({
     mutationFn: ({ code }: TwoFactorCodeInput) => verifyTotp(code),
     onSuccess: () => {
-      toast.success(T.enabled);
+      toast.success(SECURITY_TEXT.enabled);
       void refresh();
     },
     onError: (e) => toast.error(message(e)),
@@ -160,7 +160,7 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
   const stop = useMutation({
     mutationFn: ({ password }: PasswordOnlyInput) => disableTwoFactor(password),
     onSuccess: () => {
-      toast.success(T.disabled);
+      toast.success(SECURITY_TEXT.disabled);
       setSetup(null);
       passwordForm.reset();
       void refresh();
@@ -170,14 +170,14 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
 
   return (
     <div className="flex flex-col gap-3" data-testid="two-factor">
-      <h4 className="font-semibold">{T.twoFactor}</h4>
-      <p className="text-sm">{enabled ? T.twoFactorOn : T.twoFactorOff}</p>
+      <h4 className="font-semibold">{SECURITY_TEXT.twoFactor}</h4>
+      <p className="text-sm">{enabled ? SECURITY_TEXT.twoFactorOn : SECURITY_TEXT.twoFactorOff}</p>
       {setup && !enabled && (
         <div className="flex flex-col gap-3">
-          <p className="text-sm">{T.scan}</p>
-          <div className="w-48 bg-white p-2" role="img" aria-label={T.scan} dangerouslySetInnerHTML={{ __html: setup.svg }} />
+          <p className="text-sm">{SECURITY_TEXT.scan}</p>
+          <div className="w-48 bg-white p-2" role="img" aria-label={SECURITY_TEXT.scan} dangerouslySetInnerHTML={{ __html: setup.svg }} />
           <p className="text-sm">
-            {T.secret} <code data-testid="totp-secret">{setup.secret}</code>
+            {SECURITY_TEXT.secret} <code data-testid="totp-secret">{setup.secret}</code>
           </p>
           <form noValidate className="flex items-end gap-2" onSubmit={codeForm.handleSubmit((v) => confirm.mutate(v))}>
             <label className="block">
@@ -185,14 +185,14 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
               <input type="text" inputMode="numeric" autoComplete="one-time-code" className="input input-bordered" {...codeForm.register("code")} />
             </label>
             <button type="submit" className="btn btn-primary" disabled={confirm.isPending}>
-              {T.confirm}
+              {SECURITY_TEXT.confirm}
             </button>
           </form>
         </div>
       )}
       {setup && (
         <div>
-          <p className="text-sm">{T.backupCodes}</p>
+          <p className="text-sm">{SECURITY_TEXT.backupCodes}</p>
           <ul className="grid grid-cols-2 gap-1 font-mono text-sm" data-testid="backup-codes">
             {setup.backupCodes.map((c) => (
               <li key={c}>{c}</li>
@@ -203,11 +203,11 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
       {(!setup || enabled) && (
         <form noValidate className="flex items-end gap-2" onSubmit={passwordForm.handleSubmit((v) => (enabled ? stop : start).mutate(v))}>
           <label className="block">
-            <span className="mb-1 block text-sm font-medium">{T.password}</span>
+            <span className="mb-1 block text-sm font-medium">{SECURITY_TEXT.password}</span>
             <input type="password" autoComplete="current-password" className="input input-bordered" {...passwordForm.register("password")} />
           </label>
           <button type="submit" className="btn btn-outline" disabled={start.isPending || stop.isPending}>
-            {enabled ? T.turnOff : T.turnOn}
+            {enabled ? SECURITY_TEXT.turnOff : SECURITY_TEXT.turnOn}
           </button>
         </form>
       )}
@@ -258,27 +258,27 @@ function DeleteAccount() {
   if (!methods.data) return null;
   return (
     <div className="flex flex-col gap-3" data-testid="delete-account">
-      <h4 className="font-semibold">{T.deleteHeading}</h4>
-      <p className="text-sm">{T.deleteIntro}</p>
+      <h4 className="font-semibold">{SECURITY_TEXT.deleteHeading}</h4>
+      <p className="text-sm">{SECURITY_TEXT.deleteIntro}</p>
       {hasPassword ? (
-        <form noValidate className="flex flex-wrap items-end gap-2" aria-label={T.deleteHeading} onSubmit={form.handleSubmit((v) => ask({ password: v.password }))}>
+        <form noValidate className="flex flex-wrap items-end gap-2" aria-label={SECURITY_TEXT.deleteHeading} onSubmit={form.handleSubmit((v) => ask({ password: v.password }))}>
           <label className="block">
-            <span className="mb-1 block text-sm font-medium">{T.password}</span>
+            <span className="mb-1 block text-sm font-medium">{SECURITY_TEXT.password}</span>
             <input type="password" autoComplete="current-password" className="input input-bordered" {...form.register("password")} />
             {errors.password && <span role="alert" className="text-error mt-1 block text-sm">{errors.password.message}</span>}
           </label>
           <button type="submit" className="btn btn-error btn-outline" disabled={mutation.isPending}>
-            {T.deleteButton}
+            {SECURITY_TEXT.deleteButton}
           </button>
         </form>
       ) : (
         <div className="flex flex-wrap items-center gap-2">
-          <p className="text-sm">{T.deleteWithGoogle}</p>
+          <p className="text-sm">{SECURITY_TEXT.deleteWithGoogle}</p>
           <button type="button" className="btn btn-sm" onClick={() => void signInWithGoogle("/dashboard/profile").catch((e: unknown) => setProblem(authErrorMessage(e)))}>
-            {T.signInWithGoogleAgain}
+            {SECURITY_TEXT.signInWithGoogleAgain}
           </button>
           <button type="button" className="btn btn-error btn-outline" disabled={mutation.isPending} onClick={() => ask({})}>
-            {T.deleteButton}
+            {SECURITY_TEXT.deleteButton}
           </button>
         </div>
       )}
@@ -289,10 +289,10 @@ function DeleteAccount() {
       )}
       <ConfirmDialog
         open={asking !== null}
-        question={T.deleteQuestion}
-        description={T.deleteIntro}
-        confirmLabel={T.deleteConfirm}
-        cancelLabel={T.deleteCancel}
+        question={SECURITY_TEXT.deleteQuestion}
+        description={SECURITY_TEXT.deleteIntro}
+        confirmLabel={SECURITY_TEXT.deleteConfirm}
+        cancelLabel={SECURITY_TEXT.deleteCancel}
         busy={mutation.isPending}
         onConfirm={() => asking && mutation.mutate(asking)}
         onCancel={() => setAsking(null)}

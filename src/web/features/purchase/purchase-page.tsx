@@ -13,8 +13,6 @@ import { toolQuery } from "../catalog";
 import { addToQuantity } from "./quantity";
 import { usePageTitle } from "../../lib/page-title";
 
-const T = PURCHASE_TEXT;
-
 export default function PurchasePage() {
   const { id = "" } = useParams();
   const tool = useQuery(toolQuery(id));
@@ -25,9 +23,9 @@ export default function PurchasePage() {
     if (tool.error instanceof ApiRequestError && tool.error.status === 404) {
       return (
         <div className="mx-auto max-w-xl px-4 py-16 text-center" role="alert">
-          <p className="text-lg">{T.notFound}</p>
+          <p className="text-lg">{PURCHASE_TEXT.notFound}</p>
           <Link to="/tools" className="btn btn-primary mt-6">
-            {T.backToTools}
+            {PURCHASE_TEXT.backToTools}
           </Link>
         </div>
       );
@@ -78,22 +76,22 @@ function PurchaseForm({ tool }: { tool: Tool }) {
         </p>
         <p className="text-base-content/80">{tool.description}</p>
         <dl className="grid grid-cols-2 gap-2">
-          <dt className="font-medium">{T.available}</dt>
+          <dt className="font-medium">{PURCHASE_TEXT.available}</dt>
           <dd data-testid="available-quantity">{tool.availableQuantity}</dd>
-          <dt className="font-medium">{T.minimum}</dt>
+          <dt className="font-medium">{PURCHASE_TEXT.minimum}</dt>
           <dd data-testid="minimum-quantity">{tool.minimumQuantity}</dd>
-          <dt className="font-medium">{T.quantity}</dt>
+          <dt className="font-medium">{PURCHASE_TEXT.quantity}</dt>
           <dd data-testid="order-quantity" aria-live="polite">
             {quantity}
           </dd>
-          <dt className="font-medium">{T.total}</dt>
+          <dt className="font-medium">{PURCHASE_TEXT.total}</dt>
           <dd data-testid="order-total">{formatDollars((Math.round(tool.price * 100) * quantity) / 100)}</dd>
         </dl>
 
         {inStock ? (
           <form onSubmit={onAdd} noValidate className="flex flex-wrap items-end gap-2">
             <label className="form-control">
-              <span className="mb-1 block text-sm font-medium">{T.addLabel}</span>
+              <span className="mb-1 block text-sm font-medium">{PURCHASE_TEXT.addLabel}</span>
               <input
                 type="number"
                 min={1}
@@ -107,7 +105,7 @@ function PurchaseForm({ tool }: { tool: Tool }) {
               />
             </label>
             <button type="submit" className="btn btn-secondary">
-              {T.add}
+              {PURCHASE_TEXT.add}
             </button>
             {message && (
               <p id="quantity-message" role="alert" className="text-error w-full text-sm">
@@ -117,12 +115,12 @@ function PurchaseForm({ tool }: { tool: Tool }) {
           </form>
         ) : (
           <p role="status" className="text-error font-medium">
-            {T.outOfStock}
+            {PURCHASE_TEXT.outOfStock}
           </p>
         )}
 
         <p className="text-sm">
-          <span className="font-medium">{T.deliveryTo}: </span>
+          <span className="font-medium">{PURCHASE_TEXT.deliveryTo}: </span>
           {address ? (
             <span data-testid="delivery-address">
               {address}
@@ -130,14 +128,14 @@ function PurchaseForm({ tool }: { tool: Tool }) {
             </span>
           ) : (
             <Link to="/dashboard/profile" className="link link-primary">
-              {T.noAddress}
+              {PURCHASE_TEXT.noAddress}
             </Link>
           )}
         </p>
 
         <button type="button" className="btn btn-primary btn-lg" disabled={!inStock || order.isPending} onClick={() => order.mutate({ toolId: tool._id, quantity })}>
           {order.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {order.isPending ? T.ordering : T.ordered}
+          {order.isPending ? PURCHASE_TEXT.ordering : PURCHASE_TEXT.ordered}
         </button>
         {order.isError && (
           <p role="alert" className="text-error">

@@ -3,24 +3,22 @@ import type { Order } from "../../../../contract/schemas";
 import { CONFIRMATION_TEXT } from "../../../../contract/texts/cart";
 import { ORDER_TEXT } from "../../../../contract/texts/orders";
 
-const T = ORDER_TEXT;
-
 /** An order's lines as they were ordered, and its total. */
 export function OrderLines({ order }: { order: Order }) {
   return (
     <table className="table" data-testid="order-lines">
-      <caption className="sr-only">{T.lines}</caption>
+      <caption className="sr-only">{ORDER_TEXT.lines}</caption>
       <thead className="text-base-content">
         <tr>
-          <th scope="col">{T.tool}</th>
+          <th scope="col">{ORDER_TEXT.tool}</th>
           <th scope="col" className="text-right">
-            {T.quantity}
+            {ORDER_TEXT.quantity}
           </th>
           <th scope="col" className="hidden text-right sm:table-cell">
-            {T.unitPrice}
+            {ORDER_TEXT.unitPrice}
           </th>
           <th scope="col" className="text-right">
-            {T.lineTotal}
+            {ORDER_TEXT.lineTotal}
           </th>
         </tr>
       </thead>
@@ -37,10 +35,10 @@ export function OrderLines({ order }: { order: Order }) {
       <tfoot className="text-base-content">
         <tr>
           <th scope="row" colSpan={2} className="text-base-content text-base sm:hidden">
-            {T.total}
+            {ORDER_TEXT.total}
           </th>
           <th scope="row" colSpan={3} className="text-base-content hidden text-base sm:table-cell">
-            {T.total}
+            {ORDER_TEXT.total}
           </th>
           <td className="text-right text-base font-bold" data-testid="order-total">
             {formatDollars(order.total)}
@@ -57,16 +55,16 @@ export function DeliveryAndPayment({ order }: { order: Order }) {
     <div className="grid gap-6 sm:grid-cols-2">
       <section aria-labelledby="order-delivery">
         <h2 id="order-delivery" className="mb-2 text-lg font-semibold">
-          {T.delivery}
+          {ORDER_TEXT.delivery}
         </h2>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
-          <dt className="font-medium">{T.address}</dt>
+          <dt className="font-medium">{ORDER_TEXT.address}</dt>
           <dd data-testid="order-address">{order.address}</dd>
-          <dt className="font-medium">{T.phone}</dt>
+          <dt className="font-medium">{ORDER_TEXT.phone}</dt>
           <dd data-testid="order-phone">{order.phone}</dd>
           {order.note && (
             <>
-              <dt className="font-medium">{T.note}</dt>
+              <dt className="font-medium">{ORDER_TEXT.note}</dt>
               <dd data-testid="order-note" className="break-words whitespace-pre-line">
                 {order.note}
               </dd>
@@ -76,9 +74,9 @@ export function DeliveryAndPayment({ order }: { order: Order }) {
       </section>
       <section aria-labelledby="order-payment">
         <h2 id="order-payment" className="mb-2 text-lg font-semibold">
-          {T.payment}
+          {ORDER_TEXT.payment}
         </h2>
-        <p data-testid="order-payment-method">{T.paymentMethod[order.paymentMethod]}</p>
+        <p data-testid="order-payment-method">{ORDER_TEXT.paymentMethod[order.paymentMethod]}</p>
         <PaymentInstructions order={order} />
       </section>
     </div>
@@ -92,7 +90,7 @@ function PaymentInstructions({ order }: { order: Order }) {
     return <p className="text-base-content/80 mt-1 text-sm">{CONFIRMATION_TEXT.cashOnDelivery}</p>;
   }
   if (order.status !== "pending") return null;
-  const bank = T.bank;
+  const bank = ORDER_TEXT.bank;
   return (
     <div className="bg-base-200 rounded-box mt-2 p-3 text-sm" data-testid="bank-details">
       <p className="mb-2">{bank.intro}</p>
@@ -103,7 +101,7 @@ function PaymentInstructions({ order }: { order: Order }) {
         <dd className="font-mono">{bank.ibanValue}</dd>
         <dt className="font-medium">{bank.bic}</dt>
         <dd className="font-mono">{bank.bicValue}</dd>
-        <dt className="font-medium">{T.total}</dt>
+        <dt className="font-medium">{ORDER_TEXT.total}</dt>
         <dd>{formatDollars(order.total)}</dd>
         <dt className="font-medium">{bank.reference}</dt>
         <dd>{bank.referenceValue(order.number)}</dd>

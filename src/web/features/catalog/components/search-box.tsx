@@ -6,8 +6,6 @@ import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import type { Suggestion as ToolSuggestion } from "../../../../contract/schemas";
 import { moveActive, SUGGEST_DEBOUNCE_MS, suggestQuery, useDebounced } from "../suggest";
 
-const T = CATALOG_TEXT;
-
 /**
  * The catalogue's search box with search-as-you-type suggestions: a searchbox that owns a listbox
  * (aria-controls, aria-activedescendant; the WAI-ARIA list-autocomplete pattern, without the
@@ -77,12 +75,12 @@ export function SearchBox({ q, onSearch, children }: { q: string | undefined; on
       {children}
       <div className="relative flex-1">
         <label className="form-control">
-          <span className="label-text mb-1 block text-sm font-medium">{T.searchLabel}</span>
+          <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.searchLabel}</span>
           <input
             type="search"
             name="q"
             className="input input-bordered w-full"
-            placeholder={T.searchPlaceholder}
+            placeholder={CATALOG_TEXT.searchPlaceholder}
             value={draft}
             maxLength={LIMITS.search}
             autoComplete="off"
@@ -101,7 +99,7 @@ export function SearchBox({ q, onSearch, children }: { q: string | undefined; on
           <ul
             id={listId}
             role="listbox"
-            aria-label={T.suggestions}
+            aria-label={CATALOG_TEXT.suggestions}
             className="bg-base-100 border-base-300 rounded-box absolute top-full right-0 left-0 z-20 mt-1 max-h-96 overflow-auto border p-1 shadow-lg"
           >
             {items.map((suggestion, index) => (
@@ -123,11 +121,11 @@ export function SearchBox({ q, onSearch, children }: { q: string | undefined; on
           </ul>
         )}
         <div className="sr-only" aria-live="polite">
-          {open && typed !== "" && suggestions.isFetched ? T.suggestionsCount(items.length) : ""}
+          {open && typed !== "" && suggestions.isFetched ? CATALOG_TEXT.suggestionsCount(items.length) : ""}
         </div>
       </div>
       <button type="submit" className="btn btn-primary">
-        {T.search}
+        {CATALOG_TEXT.search}
       </button>
     </form>
   );

@@ -14,8 +14,6 @@ import { ToolGrid } from "../components/tool-card";
 import { stockState } from "../stock";
 import { usePageHead, usePageTitle } from "../../../lib/page-title";
 
-const T = TOOL_TEXT;
-
 /** schema.org availability: what a search engine shows beside the price. */
 function availability(tool: Tool): string {
   if (tool.availableQuantity < Math.max(1, tool.minimumQuantity)) return "https://schema.org/OutOfStock";
@@ -52,7 +50,7 @@ function RelatedTools({ tool }: { tool: Tool }) {
   return (
     <section aria-labelledby="related-heading" className="mx-auto max-w-6xl px-4 pb-12">
       <h2 id="related-heading" className="mb-6 text-2xl font-bold">
-        {T.related}
+        {TOOL_TEXT.related}
       </h2>
       <ToolGrid tools={others} />
     </section>
@@ -65,7 +63,7 @@ export default function ToolPage() {
   const tool = useQuery(toolQuery(id));
   const missing = tool.isError && tool.error instanceof ApiRequestError && (tool.error.status === 404 || tool.error.status === 400);
   // A missing tool's title is the 404 page's (NotFound sets it).
-  usePageTitle(tool.data ? tool.data.name : tool.isError && !missing ? T.notFoundTitle : null, tool.data?.description.slice(0, 160));
+  usePageTitle(tool.data ? tool.data.name : tool.isError && !missing ? TOOL_TEXT.notFoundTitle : null, tool.data?.description.slice(0, 160));
   usePageHead(tool.data ? { image: tool.data.image, jsonLd: productJsonLd(tool.data) } : {});
 
   if (tool.isPending) return <Spinner />;
@@ -73,10 +71,10 @@ export default function ToolPage() {
     return (
       <NotFound>
         <p role="alert" className="mt-4 text-lg">
-          {T.notFound}
+          {TOOL_TEXT.notFound}
         </p>
         <Link to="/tools" className="btn btn-outline btn-primary mt-6">
-          {T.backToTools}
+          {TOOL_TEXT.backToTools}
         </Link>
       </NotFound>
     );
@@ -86,7 +84,7 @@ export default function ToolPage() {
       <div className="mx-auto max-w-xl px-4 py-16 text-center">
         <ErrorState message={tool.error.message} onRetry={() => void tool.refetch()} />
         <Link to="/tools" className="btn btn-primary mt-6">
-          {T.backToTools}
+          {TOOL_TEXT.backToTools}
         </Link>
       </div>
     );
@@ -113,7 +111,7 @@ export default function ToolPage() {
         </figure>
         <div className="flex flex-col gap-4">
           <p className="text-sm">
-            <span className="font-medium">{T.category}: </span>
+            <span className="font-medium">{TOOL_TEXT.category}: </span>
             <Link to={`/tools?category=${data.category}`} className="link link-primary">
               {CATEGORY_LABELS[data.category]}
             </Link>
@@ -126,13 +124,13 @@ export default function ToolPage() {
             {stock.text}
           </p>
           <p>
-            <span className="font-medium">{T.minimum}: </span>
+            <span className="font-medium">{TOOL_TEXT.minimum}: </span>
             <span data-testid="minimum-quantity">{data.minimumQuantity}</span>
           </p>
           <p className="text-base-content/80 whitespace-pre-line">{data.description}</p>
           <div className="flex flex-wrap items-start gap-3">
             <Link to={`/purchase/${data._id}`} className="btn btn-primary">
-              {T.bookNow}
+              {TOOL_TEXT.bookNow}
             </Link>
             <AddToCartButton key={data._id} tool={data} quantity={data.minimumQuantity} />
           </div>

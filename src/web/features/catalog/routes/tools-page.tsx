@@ -11,8 +11,6 @@ import { SearchBox } from "../components/search-box";
 import { ToolGrid } from "../components/tool-card";
 import { usePageTitle } from "../../../lib/page-title";
 
-const T = CATALOG_TEXT;
-
 /**
  * Hidden fields carrying the rest of the view, so that each of the page's forms, sent without
  * JavaScript as a plain GET to /tools, keeps what it does not change (and starts at page 1).
@@ -40,7 +38,7 @@ export function ToolsPage() {
   const { category, q, page } = state;
   // The same list (and query key) the server rendered this URL with (entry-server.tsx).
   const query = useQuery(toolsQuery(catalogueQuery(params)));
-  usePageTitle(category ? CATEGORY_LABELS[category] : T.heading);
+  usePageTitle(category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading);
   const resultsRef = useRef<HTMLParagraphElement>(null);
 
   const go = (next: BrowseState) => setParams(new URLSearchParams(browseSearch(next)));
@@ -54,19 +52,19 @@ export function ToolsPage() {
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
-      <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : T.heading}</h1>
+      <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading}</h1>
       <div className="mb-8 flex flex-col gap-4 md:flex-row md:flex-wrap md:items-end">
         <form method="get" action="/tools" className="contents" onSubmit={(e) => e.preventDefault()}>
           <KeepBrowse state={state} except={["category", "sort"]} />
           <label className="form-control">
-            <span className="label-text mb-1 block text-sm font-medium">{T.categoryLabel}</span>
+            <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.categoryLabel}</span>
             <select
               name="category"
               className="select select-bordered"
               value={category ?? ""}
               onChange={(e) => go(changeBrowse(state, { category: (e.target.value || undefined) as BrowseState["category"] }))}
             >
-              <option value="">{T.allCategories}</option>
+              <option value="">{CATALOG_TEXT.allCategories}</option>
               {CATEGORIES.map((c) => (
                 <option key={c} value={c}>
                   {CATEGORY_LABELS[c]}
@@ -75,7 +73,7 @@ export function ToolsPage() {
             </select>
           </label>
           <label className="form-control">
-            <span className="label-text mb-1 block text-sm font-medium">{T.sortLabel}</span>
+            <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.sortLabel}</span>
             <select
               name="sort"
               className="select select-bordered"
@@ -84,7 +82,7 @@ export function ToolsPage() {
             >
               {TOOL_SORTS.filter((s) => s !== "relevance" || q).map((s) => (
                 <option key={s} value={s}>
-                  {T.sorts[s]}
+                  {CATALOG_TEXT.sorts[s]}
                 </option>
               ))}
             </select>
@@ -92,7 +90,7 @@ export function ToolsPage() {
           {/* The app sends a change at once; without it, this button does. */}
           <noscript>
             <button type="submit" className="btn">
-              {T.applyFilters}
+              {CATALOG_TEXT.applyFilters}
             </button>
           </noscript>
         </form>
@@ -102,14 +100,14 @@ export function ToolsPage() {
         </SearchBox>
       </div>
       <PriceRange state={state} onApply={(range) => go(changeBrowse(state, range))} />
-      <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || state.minPrice !== undefined || state.maxPrice !== undefined ? T.empty : TEXT.home.emptyCatalog}>
+      <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || state.minPrice !== undefined || state.maxPrice !== undefined ? CATALOG_TEXT.empty : TEXT.home.emptyCatalog}>
         {(data) => {
           const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE_DEFAULT));
           const next = hasNextPage({ page, total: data.total, exact: data.exact, shown: data.items.length, limit: PAGE_SIZE_DEFAULT });
           return (
             <>
               <p ref={resultsRef} tabIndex={-1} className="text-base-content/80 mb-4 text-sm outline-none" aria-live="polite">
-                {T.results(data.total, data.exact)}
+                {CATALOG_TEXT.results(data.total, data.exact)}
               </p>
               <ToolGrid tools={data.items} headingLevel={2} eagerFirst />
               {(pages > 1 || page > 1 || next) && (
@@ -128,9 +126,9 @@ export function ToolsPage() {
                         goToPage(page - 1);
                       }}
                     >
-                      {T.previous}
+                      {CATALOG_TEXT.previous}
                     </button>
-                    <span>{data.exact ? T.page(page, pages) : T.pageOfMany(page, pages)}</span>
+                    <span>{data.exact ? CATALOG_TEXT.page(page, pages) : CATALOG_TEXT.pageOfMany(page, pages)}</span>
                     <button
                       type="submit"
                       name="page"
@@ -142,7 +140,7 @@ export function ToolsPage() {
                         goToPage(page + 1);
                       }}
                     >
-                      {T.next}
+                      {CATALOG_TEXT.next}
                     </button>
                   </nav>
                 </form>
