@@ -11,9 +11,8 @@ const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 
 /**
- * Marks the root once React has taken it over: browser tests wait for it before clicking, on a
- * server-rendered page the app loader then links the whole stylesheet (src/server/pages/app-loader.ts),
- * and the no-JavaScript carousel rules step aside (styles.css).
+ * Marks the root once React has taken it over: browser tests wait for it before clicking, and
+ * the no-JavaScript carousel rules step aside (styles.css).
  */
 function Mounted() {
   useEffect(() => {

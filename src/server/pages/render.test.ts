@@ -10,7 +10,6 @@ import { createTool, retireTool, updateTool } from "../catalog/service";
 import { loadConfig } from "../config";
 import { prepareStore } from "../start-up";
 import { createPostgresDatabase, drivers, harnessOptions } from "../test-support";
-import { APP_LOADER_SCRIPT } from "./app-loader";
 
 /**
  * The public pages as a crawler or a browser without JavaScript gets them: plain HTTP, the
@@ -153,8 +152,7 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
       expect(metaOf(html, "property", "og:title"), url).toBe(titleOf(html));
       expect(metaOf(html, "name", "twitter:title"), url).toBe(titleOf(html));
       expect(html.match(/<title>/g), url).toHaveLength(1);
-      // No inline code (this template has no app to load; pages/app-loader.ts is tested below),
-      // and every part of the page in place as sent (nothing streamed in later).
+      // No inline code, and every part of the page in place as sent (nothing streamed in later).
       expect(html, url).not.toMatch(/<script>|<script (?!(id="toolyard-state" )?type="(application\/(ld\+)?json|module)")|<template/);
     }
     expect(titles.size).toBe(6);
@@ -169,7 +167,7 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
       expect(type, url).toMatch(/text\/html/);
       expect(visibleText(rootOf(html)), url).toContain("Page not found");
       expect(titleOf(html), url).toBe("Page not found · Toolyard");
-      expect(html, url).toContain('<meta name="robots" content="noindex" />');
+      expect(metaOf(html, "name", "robots"), url).toBe("noindex");
     }
     expect(visibleText(rootOf((await get("/tools/no-such-tool")).html))).toContain("We could not find this tool.");
   });
@@ -234,9 +232,10 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
 
 /**
  * With a built template (the app's entry script, its module preloads and the stylesheet link in
- * the head, as Vite writes them), a server-rendered page names none of the app's code: its app
- * loader asks for it, each file after what it imports. It carries the part of the stylesheet its
- * HTML uses, and where the rest is. A page the browser renders (signed-in) keeps index.html as built.
+ * the head, as Vite writes them), a server-rendered page keeps Vite's script tags as built and adds
+ * a modulepreload of its route's own chunks; no inline script. Its head carries the rules its HTML
+ * uses (beasties) and the whole sheet is linked at the end of the body. A page the browser renders
+ * (signed-in) keeps index.html as built.
  */
 describe("the app's code and stylesheet on a server-rendered page", () => {
   let app: FastifyInstance;
@@ -280,28 +279,28 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     rmSync(webDir, { recursive: true, force: true });
   });
 
-  const loaderOf = (html: string) => {
-    const match = /<script data-modules="([^"]*)">([\s\S]*?)<\/script>/.exec(html);
-    return match?.[2] === APP_LOADER_SCRIPT ? match[1] : undefined;
-  };
+  const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
 
-  it("names none of the app's code, and has the loader ask for it, each file after what it imports", async () => {
-    const home = (await app.inject({ url: "/" })).body;
-    expect(home).not.toContain('src="/assets/index-E1.js"');
-    expect(home).not.toContain("modulepreload");
-    expect(loaderOf(home)).toBe("/assets/rolldown-runtime-R1.js /assets/vendor-V1.js /assets/index-E1.js");
-
-    const catalogue = (await app.inject({ url: "/tools" })).body;
-    expect(catalogue).not.toContain("modulepreload");
-    // The route's chunks, less what the entry loads already: what needs no entry before it, the page after it.
-    expect(loaderOf(catalogue)).toBe("/assets/rolldown-runtime-R1.js /assets/vendor-V1.js /assets/schemas-S1.js /assets/index-E1.js /assets/tools-page-T1.js");
+  it("keeps Vite's script and preloads, and preloads the route's own chunks, each once", async () => {
+    for (const url of ["/", "/tools"]) {
+      const html = (await app.inject({ url })).body;
+      expect(html, url).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
+      expect(html, url).not.toMatch(/<script>/);
+    }
+    expect(preloads((await app.inject({ url: "/" })).body)).toEqual(["/assets/rolldown-runtime-R1.js", "/assets/vendor-V1.js"]);
+    // The route's chunk and what it imports, less what the template preloads already.
+    expect(preloads((await app.inject({ url: "/tools" })).body)).toEqual(["/assets/tools-page-T1.js", "/assets/schemas-S1.js", "/assets/rolldown-runtime-R1.js", "/assets/vendor-V1.js"]);
   });
 
-  it("writes in the part of the stylesheet the page uses, and where the whole sheet is", async () => {
+  it("writes the rules the page uses into its head and links the whole sheet at the end of the body", async () => {
     const home = (await app.inject({ url: "/" })).body;
-    expect(home).toContain("navbar");
-    expect(home).not.toContain('rel="stylesheet"');
-    expect(home).toContain('<style data-rest="/assets/index-C1.css">@layer base{html{color:#111}}.navbar{display:flex}</style>');
+    const head = home.slice(0, home.indexOf("</head>"));
+    const style = /<style>([\s\S]*?)<\/style>/.exec(head)?.[1] ?? "";
+    expect(style).toContain(".navbar{display:flex}");
+    expect(style).not.toContain("console-only");
+    expect(head).not.toContain('rel="stylesheet"');
+    const body = home.slice(home.indexOf("<body"));
+    expect(body).toMatch(/<link rel="stylesheet"[^>]*href="\/assets\/index-C1.css"[^>]*>\s*<\/body>/);
   });
 
   it("leaves a page the browser renders with the app's entry, its preloads and its stylesheet, as built", async () => {
@@ -309,6 +308,6 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     expect(html).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/vendor-V1.js">');
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-C1.css">');
-    expect(html).not.toContain("data-modules");
+    expect(html).not.toContain("tools-page-T1");
   });
 });

@@ -1,10 +1,13 @@
 /**
  * Public pages rendered on the server (src/web/entry-server.tsx) into the built index.html:
  * the page's own head (title, description, canonical, OpenGraph, Twitter, JSON-LD), its
- * HTML in #root, its data for the browser's hydration, the part of the stylesheet it uses, and
- * the app loader (./app-loader.ts) that asks for the app and its route's chunks once the page is
- * painted. The finished page is kept compressed for a short while (LIST_CACHE_SECONDS) and
- * forgotten when a tool or a review changes, like the lists.
+ * HTML in #root and its data for the browser's hydration. The app's code is Vite's own tags, as
+ * built (a module script and its modulepreloads), with a modulepreload of the route's own chunks
+ * added, so hydration does not wait for them. The stylesheet's rules the page uses are written
+ * into its head by beasties and the whole sheet is linked at the end of the body, so the first
+ * paint waits for no stylesheet (decision 0011). Before the code runs the page works as plain
+ * HTML (links and GET forms). The finished page is kept compressed for a short while
+ * (LIST_CACHE_SECONDS) and forgotten when a tool or a review changes, like the lists.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -19,8 +22,6 @@ import { onChange } from "../db/changes";
 import { reviewListKey, toolListKey } from "../plugins/caches";
 import { TtlCache } from "../http/ttl-cache";
 import { listReviews } from "../reviews/service";
-import { APP_LOADER_SCRIPT } from "./app-loader";
-import { criticalCss } from "./critical-css";
 
 export interface PageResponse {
   status: number;
@@ -30,8 +31,8 @@ export interface PageResponse {
 }
 
 /**
- * Each route's own chunk (src/web relative, as Vite's manifest names them), loaded with the
- * app so that hydrating its content does not wait for it. The chunks of what lies below the
+ * Each route's own chunk (src/web relative, as Vite's manifest names them), preloaded with the
+ * page so that hydrating its content does not wait for it. The chunks of what lies below the
  * first screen (the footer, the home page's lower sections) are not: the page asks for them
  * when it needs them, and their HTML is on screen already.
  */
@@ -49,20 +50,10 @@ interface ManifestChunk {
   imports?: string[];
 }
 
-/** The app's entry script and the chunks the built template preloads for it. */
-const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="\/(assets\/[^"]+\.js)"><\/script>/;
-const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">/g;
-
-/**
- * The template with the app's entry and its preloads taken out, and the files they named (the
- * entry first). A template without an entry script (a test's) is left as it is, with no files.
- */
-function takeOutApp(template: string): { template: string; app: string[] } {
-  const entry = ENTRY_SCRIPT.exec(template)?.[1];
-  if (!entry) return { template, app: [] };
-  const preloaded = [...template.matchAll(MODULE_PRELOAD)].map((match) => match[1] as string);
-  return { template: template.replace(ENTRY_SCRIPT, "").replace(MODULE_PRELOAD, ""), app: [entry, ...preloaded] };
-}
+/** The app's entry script as Vite writes it into the built template. */
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="\/(assets\/[^"]+\.js)"><\/script>/;
+/** The chunks the built template preloads already. */
+const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">/g;
 
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
@@ -88,31 +79,6 @@ function canonicalPath(url: URL, pattern: string | null): string {
   return qs ? `${url.pathname}?${qs}` : url.pathname;
 }
 
-/** Where the page's part of the stylesheet goes in the template (documentFor). */
-const STYLE_MARK = "<!--toolyard-style-->";
-
-/**
- * The template with its stylesheet link taken out, and the sheet: each page gets the part of it
- * that its HTML uses written into it instead (one round trip less before the first paint, and
- * far less to parse and match; ./critical-css.ts), and where the whole sheet is, which the app
- * loader links once the app has taken the page over (./app-loader.ts). Its urls are data: or
- * absolute, so it reads the same inline. Without a stylesheet link (a test's template), there
- * is nothing to write.
- */
-function takeOutStylesheet(template: string, webDir: string): { template: string; style: ((html: string) => string) | null } {
-  const link = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/.exec(template);
-  if (!link) return { template, style: null };
-  const file = link[1] as string;
-  const css = readFileSync(path.join(webDir, file), "utf8");
-  if (/<\/style/i.test(css)) return { template, style: null };
-  let sheet: ReturnType<typeof criticalCss> | undefined;
-  return {
-    template: template.replace(link[0], STYLE_MARK),
-    // Parsed at the first page, not at start-up.
-    style: (html) => `<style data-rest="/${file}">${(sheet ??= criticalCss(css)).for(html)}</style>`,
-  };
-}
-
 /**
  * The web app's server entry (react-dom/server and the public pages, about a megabyte of code):
  * loaded once, when the store has started listening (the spa plugin's `warm`), so that compiling
@@ -121,16 +87,45 @@ function takeOutStylesheet(template: string, webDir: string): { template: string
 let serverEntry: Promise<typeof ServerEntry> | undefined;
 const loadServerEntry = () => (serverEntry ??= import("../../web/entry-server"));
 
+type CriticalCss = { process(html: string): Promise<string> };
+
+/**
+ * The critical CSS of each page (the maintained `beasties`): the rules its HTML can use go into
+ * its head, and the stylesheet link moves to the end of the body ("body"), where it no longer
+ * holds up the first paint and still loads without JavaScript. Loaded with the first page, not
+ * at start-up; one instance per renderer, which keeps the sheet it has read.
+ */
+function criticalCss(webDir: string, log: FastifyInstance["log"]): () => Promise<CriticalCss> {
+  let critical: Promise<CriticalCss> | undefined;
+  const load = async (): Promise<CriticalCss> => {
+    const { default: Beasties } = await import("beasties");
+    return new Beasties({
+      path: webDir,
+      publicPath: "/",
+      preload: "body",
+      pruneSource: false,
+      reduceInlineStyles: false,
+      inlineFonts: false,
+      preloadFonts: false,
+      logLevel: "warn",
+      logger: { warn: (message) => log.warn(message), error: (message) => log.error(message) },
+    });
+  };
+  return () => (critical ??= load());
+}
+
 export function createPageRenderer(app: FastifyInstance, webDir: string) {
-  const built = readFileSync(path.join(webDir, "index.html"), "utf8");
+  const template = readFileSync(path.join(webDir, "index.html"), "utf8");
   // A template without the app's root (a test's stand-in page) is served as it is.
-  if (!built.includes('<div id="root"></div>')) return null;
-  const { template: withoutSheet, style } = takeOutStylesheet(built, webDir);
-  const { template, app: appModules } = takeOutApp(withoutSheet);
+  if (!template.includes('<div id="root"></div>')) return null;
+  const entry = ENTRY_SCRIPT.exec(template)?.[1];
+  // What the template loads already: the route's preloads leave it out.
+  const appModules = entry ? [entry, ...[...template.matchAll(MODULE_PRELOAD)].map((match) => match[1] as string)] : [];
   const manifestFile = path.join(webDir, ".vite", "manifest.json");
   const manifest: Record<string, ManifestChunk> = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>) : {};
   const base = app.config.publicUrl.replace(/\/$/, "");
   const { db } = app.store;
+  const withCriticalCss = criticalCss(webDir, app.log);
 
   const loaders: ServerEntry.PageLoaders = {
     // The API's own parsing of the list query, and its cache of lists.
@@ -147,42 +142,22 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   };
 
   /**
-   * A route's chunk and what it imports, minus what the app's entry loads already, each after the
-   * chunks it imports; `needsEntry`: the chunk imports the app's entry (directly or not).
+   * A route's chunk and what it imports, minus what the template loads already: preloaded with
+   * the page, so that hydrating its content does not wait for them. Nothing for a template
+   * without the app's entry (a test's).
    */
-  function routeModules(pattern: string | null, status: number): { file: string; needsEntry: boolean }[] {
-    if (pattern === "/") return [];
+  function routeModules(pattern: string | null, status: number): string[] {
+    if (!entry || pattern === "/") return [];
     const entries = status === 404 && pattern !== "/tools/:id" ? NOT_FOUND_MODULES : ((pattern ? ROUTE_MODULES[pattern] : undefined) ?? NOT_FOUND_MODULES);
-    const files = new Map<string, boolean>();
-    const walk = (key: string): boolean => {
+    const files = new Set<string>();
+    const walk = (key: string) => {
       const chunk = manifest[key];
-      if (!chunk) return false;
-      if (chunk.file === appModules[0]) return true;
-      const known = files.get(chunk.file);
-      if (known !== undefined) return known;
-      files.set(chunk.file, false);
-      const needsEntry = (chunk.imports ?? []).map(walk).some(Boolean);
-      // Set again: a Map keeps the first insertion's place; delete to put the chunk after its imports.
-      files.delete(chunk.file);
-      files.set(chunk.file, needsEntry);
-      return needsEntry;
+      if (!chunk || files.has(chunk.file) || appModules.includes(chunk.file)) return;
+      files.add(chunk.file);
+      for (const imported of chunk.imports ?? []) walk(imported);
     };
-    for (const entry of entries) walk(entry);
-    return [...files].filter(([file]) => !appModules.includes(file)).map(([file, needsEntry]) => ({ file, needsEntry }));
-  }
-
-  /**
-   * The page's code: the app loader (./app-loader.ts) with the files it asks for once the page is
-   * painted, in an order where each comes after what it imports: the entry's imports, the route's
-   * chunks that do not need the entry, the entry, the route's chunks that do (so that its page is
-   * there, or on its way, when hydration reaches it). Nothing for a template without an entry.
-   */
-  function appLoader(pattern: string | null, status: number): string {
-    const [entry, ...imported] = appModules;
-    if (!entry) return "";
-    const route = routeModules(pattern, status);
-    const order = [...imported, ...route.filter((chunk) => !chunk.needsEntry).map((chunk) => chunk.file), entry, ...route.filter((chunk) => chunk.needsEntry).map((chunk) => chunk.file)];
-    return `<script data-modules="${order.map((file) => `/${file}`).join(" ")}">${APP_LOADER_SCRIPT}</script>`;
+    for (const key of entries) walk(key);
+    return [...files];
   }
 
   function documentFor(url: URL, page: ServerEntry.RenderedPage): string {
@@ -210,15 +185,15 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       `<meta name="twitter:image" content="${escapeHtml(image)}" />`,
       head.jsonLd ? `<script type="application/ld+json">${scriptJson(absoluteJsonLd(head.jsonLd, base))}</script>` : "",
       hoisted,
+      ...routeModules(page.pattern, page.status).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
     ].join("\n    ");
     // Replaced through functions: text with "$&" or "$'" in it (a tool's name, a review) is not a pattern.
     return template
-      .replace(STYLE_MARK, () => (style ? style(body) : ""))
       .replace(/<title>[\s\S]*?<\/title>/, "")
       .replace(/<meta name="description"[^>]*>/, () => tags)
       .replace(
         '<div id="root"></div>',
-        () => `<div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serializePageState(page.state)}</script>${appLoader(page.pattern, page.status)}`,
+        () => `<div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serializePageState(page.state)}</script>`,
       );
   }
 
@@ -235,7 +210,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     const { renderPage } = await loadServerEntry();
     const page = await renderPage(key, loaders, (error) => app.log.error({ err: error, url: key }, "server rendering failed"));
     if (!page) return null;
-    const html = documentFor(url, page);
+    const html = await (await withCriticalCss()).process(documentFor(url, page));
     const bytes = Buffer.from(html);
     const response: PageResponse = {
       status: page.status,

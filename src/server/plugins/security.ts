@@ -8,7 +8,6 @@ import fp from "fastify-plugin";
 import { API_TEXT } from "../../contract/texts/api";
 import { isPersonal } from "../auth/plugin";
 import { ApiError } from "../http/errors";
-import { APP_LOADER_CSP_HASH } from "../pages/app-loader";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -49,9 +48,8 @@ export default fp(
           defaultSrc: ["'self'"],
           imgSrc: ["'self'", "data:"],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          // The one inline script of server-rendered pages: it asks for their code once the page
-          // is painted. Before that the pages work as plain HTML (links and GET forms).
-          scriptSrc: ["'self'", APP_LOADER_CSP_HASH],
+          // No inline script anywhere: the pages' code is the app's own files.
+          scriptSrc: ["'self'"],
           connectSrc: ["'self'"],
           frameAncestors: ["'none'"],
           formAction: ["'self'"],
