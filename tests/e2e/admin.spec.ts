@@ -190,6 +190,26 @@ test("the admin hides a review from the home page and restores it; grants and re
   await expect(page.getByTestId("audit-row").filter({ hasText: "review.hide" }).first()).toBeVisible();
 });
 
+test("a refused action is told once, in a toast with the API's words", async ({ page, browser }) => {
+  const other = await browser.newContext({ baseURL: APP_URL });
+  const customer = await signUpViaApi(other.request, newAccount("refused"));
+  await other.close();
+  await signInAsAdmin(page.request);
+  // The refusal is staged in the browser: the account itself never changes.
+  const refusal = "Staged refusal for the console test.";
+  await page.route("**/api/admin/users/*", (route) =>
+    route.request().method() === "PATCH" ? route.fulfill({ status: 409, json: { error: "CONFLICT", message: refusal } }) : route.fallback(),
+  );
+  await page.goto("/admin/users");
+  await page.getByLabel("Search by name or e-mail").fill(customer.email);
+  const row = page.getByTestId("admin-user-row");
+  await expect(row).toHaveCount(1);
+  await row.getByRole("button", { name: "Make admin" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: refusal })).toHaveCount(1);
+  await expect(row).toContainText("Customer");
+});
+
 test("every console page passes axe, at 1280 px and usable at 768 px", async ({ page }) => {
   test.slow(); // six pages, each analysed in full, at two widths
   await signInAsAdmin(page.request);
