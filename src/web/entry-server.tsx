@@ -3,17 +3,19 @@
  * (app/router.tsx) with its data already in React Query's cache, and returns the HTML, the
  * page's head (title, description, JSON-LD, status) and the data to hand to the browser.
  * The server (plugins/spa.ts) loads the data through its own services: `PageLoaders`.
- * Signed-in pages are not rendered here: the browser renders them (null).
+ * Which pages it renders is the route table's (src/contract/routes.ts); the others (signed-in
+ * pages) the browser renders (null).
  */
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { prerenderToNodeStream } from "react-dom/static.node";
 import { StaticRouter } from "react-router";
 import { HOME_REVIEWS_COUNT, HOME_TOOLS_COUNT } from "../contract/constants";
-import { matchPage } from "../contract/routes";
+import { isServerRenderedPath, PAGE_PATHS, type PagePath, type ServerRenderedPath } from "../contract/routes";
 import type { Review, Tool, ToolListQuery } from "../contract/schemas";
 import { API_TEXT } from "../contract/texts/api";
 import { pageState, putFailure, type PageState } from "./app/page-state";
+import { matchPage as matchIn } from "./app/match-page";
 import { makeQueryClient, Providers } from "./app/providers";
 import { AppRoutes } from "./app/router";
 import { catalogueQuery, relatedList, toolQuery, toolsQuery } from "./features/catalog";
@@ -34,18 +36,32 @@ export interface RenderedPage {
   html: string;
   head: PageHead;
   state: PageState;
-  /** The page's route pattern (null: the 404 page of an unknown path). */
-  pattern: string | null;
+  /** The page's path in the route table (null: the 404 page of an unknown path). */
+  pattern: PagePath | null;
   /** false when a page's data failed to load: its error state is shown, and not worth keeping. */
   complete: boolean;
 }
 
-/** Pages anyone may read, rendered with their data on the server; any unknown path renders the 404 page. */
-export const SERVER_RENDERED = ["/", "/tools", "/tools/:id", "/about", "/blogs", "/legal"] as const;
+/** A param as the router's `useParams` gives it: decoded, or as it came when it is not valid percent-encoding. */
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
 
-export function isServerRendered(pathname: string): boolean {
-  const page = matchPage(pathname);
-  return page === null || (SERVER_RENDERED as readonly string[]).includes(page.pattern);
+/**
+ * The route table's page at `pathname` (react-router's matching) and its params, decoded, for
+ * this render and the server's 404 decision (pages/render.ts): here because this module is
+ * loaded lazily, and React with it.
+ */
+export function matchPage(pathname: string): { path: PagePath; params: Record<string, string> } | null {
+  const match = matchIn(PAGE_PATHS, pathname);
+  if (!match) return null;
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(match.params)) if (value !== undefined) params[name] = decoded(value);
+  return { path: match.path, params };
 }
 
 /** Puts one query's data into the cache, or its failure (the page then renders its error state). */
@@ -66,39 +82,49 @@ async function seed<T>(client: QueryClient, queryKey: QueryKey, load: () => Prom
   return error.status === 404;
 }
 
-async function prefetch(client: QueryClient, pathname: string, search: string, loaders: PageLoaders): Promise<boolean> {
-  const page = matchPage(pathname);
-  switch (page?.pattern) {
-    case "/": {
-      const tools = { limit: HOME_TOOLS_COUNT };
-      const results = await Promise.all([
-        seed(client, toolsQuery(tools).queryKey, () => loaders.tools(tools)),
-        seed(client, reviewsQuery(HOME_REVIEWS_COUNT).queryKey, () => loaders.reviews(HOME_REVIEWS_COUNT)),
-      ]);
-      return results.every(Boolean);
-    }
-    case "/tools": {
-      const query = catalogueQuery(new URLSearchParams(search));
-      return seed(client, toolsQuery(query).queryKey, () => loaders.tools(query));
-    }
-    case "/tools/:id": {
-      const id = page.params.id ?? "";
-      let found: Tool | undefined;
-      const ok = await seed(
-        client,
-        toolQuery(id).queryKey,
-        async () => (found = await loaders.tool(id)),
-        API_TEXT.toolNotFound,
-      );
-      if (!found) return ok;
-      const related = relatedList(found.category);
-      // The page is whole without its related tools: a failure there shows none, and is not kept.
-      return seed(client, toolsQuery(related).queryKey, () => loaders.tools(related));
-    }
-    default:
-      return true;
-  }
+interface LoadContext {
+  client: QueryClient;
+  params: Record<string, string>;
+  search: string;
+  loaders: PageLoaders;
 }
+
+/** What a page needs in the cache to render with its data; false: something failed (the page shows its error state). */
+type PageLoader = (context: LoadContext) => Promise<boolean>;
+
+const noData: PageLoader = () => Promise.resolve(true);
+
+/**
+ * Each server-rendered page's loader, under the browser's own query keys. Kept out of the
+ * browser's route map (app/router.tsx): they run on the server only, and would add to the home
+ * page's download. TypeScript holds the map to the table: every server-rendered page has one.
+ */
+const PAGE_LOADERS = {
+  "/": async ({ client, loaders }) => {
+    const tools = { limit: HOME_TOOLS_COUNT };
+    const results = await Promise.all([
+      seed(client, toolsQuery(tools).queryKey, () => loaders.tools(tools)),
+      seed(client, reviewsQuery(HOME_REVIEWS_COUNT).queryKey, () => loaders.reviews(HOME_REVIEWS_COUNT)),
+    ]);
+    return results.every(Boolean);
+  },
+  "/tools": ({ client, search, loaders }) => {
+    const query = catalogueQuery(new URLSearchParams(search));
+    return seed(client, toolsQuery(query).queryKey, () => loaders.tools(query));
+  },
+  "/tools/:id": async ({ client, params, loaders }) => {
+    const id = params.id ?? "";
+    let found: Tool | undefined;
+    const ok = await seed(client, toolQuery(id).queryKey, async () => (found = await loaders.tool(id)), API_TEXT.toolNotFound);
+    if (!found) return ok;
+    const related = relatedList(found.category);
+    // The page is whole without its related tools: a failure there shows none, and is not kept.
+    return seed(client, toolsQuery(related).queryKey, () => loaders.tools(related));
+  },
+  "/about": noData,
+  "/blogs": noData,
+  "/legal": noData,
+} satisfies Record<ServerRenderedPath, PageLoader>;
 
 async function text(stream: AsyncIterable<Uint8Array | string>): Promise<string> {
   const chunks: Buffer[] = [];
@@ -109,9 +135,11 @@ async function text(stream: AsyncIterable<Uint8Array | string>): Promise<string>
 /** The page at `url` (path and query), or null for a page the browser renders (a signed-in page). */
 export async function renderPage(url: string, loaders: PageLoaders, onError?: (error: unknown) => void): Promise<RenderedPage | null> {
   const { pathname, search } = new URL(url, "http://localhost");
-  if (!isServerRendered(pathname)) return null;
+  const page = matchPage(pathname);
+  if (page && !isServerRenderedPath(page.path)) return null;
   const client = makeQueryClient();
-  const complete = await prefetch(client, pathname, search, loaders);
+  // An unknown path is the 404 page, which needs no data.
+  const complete = page && isServerRenderedPath(page.path) ? await PAGE_LOADERS[page.path]({ client, params: page.params, search, loaders }) : true;
   const head: PageHead = {};
   // Later calls win: a page's own words over the layout's, the 404 page's over the page that shows it.
   const recorder: PageHeadRecorder = { record: (part) => Object.assign(head, part) };
@@ -135,5 +163,5 @@ export async function renderPage(url: string, loaders: PageLoaders, onError?: (e
   const html = await text(prelude as unknown as AsyncIterable<Uint8Array>);
   const state = pageState(client);
   client.clear();
-  return { status: head.status ?? 200, html, head, state, pattern: matchPage(pathname)?.pattern ?? null, complete };
+  return { status: head.status ?? 200, html, head, state, pattern: page?.path ?? null, complete };
 }

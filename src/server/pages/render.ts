@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
+import { NOT_FOUND_MODULE, PAGE_PATHS, PAGES } from "../../contract/routes";
 import { toolListQuerySchema } from "../../contract/schemas";
 import { TEXT } from "../../contract/texts/site";
 import { PAGE_STATE_ID, serializePageState } from "../../web/app/page-state";
@@ -36,14 +37,14 @@ export interface PageResponse {
  * first screen (the footer, the home page's lower sections) are not: the page asks for them
  * when it needs them, and their HTML is on screen already.
  */
-const ROUTE_MODULES: Record<string, string[]> = {
-  "/tools": ["features/catalog/routes/tools-page.tsx"],
-  "/tools/:id": ["features/catalog/routes/tool-page.tsx"],
-  "/about": ["features/pages/about-page.tsx"],
-  "/blogs": ["features/pages/blogs-page.tsx"],
-  "/legal": ["features/pages/legal-page.tsx"],
-};
-const NOT_FOUND_MODULES = ["features/pages/not-found-page.tsx"];
+// The route table's (src/contract/routes.ts): each server-rendered page's own chunk (home has none: it is in the entry).
+const ROUTE_MODULES: Record<string, string[]> = Object.fromEntries(
+  PAGE_PATHS.flatMap((page) => {
+    const { ssr, module } = PAGES[page];
+    return ssr && module ? [[page, [module]]] : [];
+  }),
+);
+const NOT_FOUND_MODULES = [NOT_FOUND_MODULE];
 
 interface ManifestChunk {
   file: string;
@@ -86,6 +87,14 @@ function canonicalPath(url: URL, pattern: string | null): string {
  */
 let serverEntry: Promise<typeof ServerEntry> | undefined;
 const loadServerEntry = () => (serverEntry ??= import("../../web/entry-server"));
+
+/**
+ * The route table's page at `pathname` (react-router's matching, which needs React: it comes
+ * with the server entry, so that start-up loads neither), or null for a path no page has.
+ */
+export async function matchPage(pathname: string): Promise<ReturnType<typeof ServerEntry.matchPage>> {
+  return (await loadServerEntry()).matchPage(pathname);
+}
 
 type CriticalCss = { process(html: string): Promise<string> };
 

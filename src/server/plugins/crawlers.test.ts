@@ -4,6 +4,7 @@ import path from "node:path";
 import { eq, sql, type SQLWrapper } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRIVATE_PREFIXES, SITEMAP_PATHS } from "../../contract/routes";
 import { buildApp } from "../app";
 import { createTool, retireTool } from "../catalog/service";
 import { sitemapTools, toolKeysEvery, toolKeysEveryQuery } from "../catalog/sitemap";
@@ -91,6 +92,8 @@ describe.each(drivers())("pages, 404s and crawler files on %s", (driver) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toMatch(/text\/plain/);
     for (const prefix of ["/dashboard", "/admin", "/api"]) expect(res.body).toContain(`Disallow: ${prefix}\n`);
+    // Exactly the route table's private pages and the API.
+    expect([...res.body.matchAll(/^Disallow: (.+)$/gm)].map((m) => m[1])).toEqual(PRIVATE_PREFIXES);
     expect(res.body).toContain("Sitemap: https://shop.example/sitemap.xml");
   });
 
@@ -108,6 +111,8 @@ describe.each(drivers())("pages, 404s and crawler files on %s", (driver) => {
       "https://shop.example/legal",
       `https://shop.example/tools/${active}`,
     ]);
+    // Exactly the route table's sitemap pages, then the tools.
+    expect(locs.slice(0, -1)).toEqual(SITEMAP_PATHS.map((page) => `${BASE}${page}`));
     expect(res.body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
     expect(res.body).not.toContain("<sitemapindex");
   });

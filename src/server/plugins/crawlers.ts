@@ -1,6 +1,7 @@
 /**
  * What search engines read first: `/robots.txt` (keep out of personal pages and the API; where
  * the sitemap is) and `/sitemap.xml` (every public page and every active tool, with `lastmod`).
+ * Which pages are public or personal is the route table's (src/contract/routes.ts).
  *
  * A sitemap file holds at most 50,000 addresses (sitemaps.org). Up to that, `/sitemap.xml` is
  * the one urlset; above it, it is a sitemap index naming `/sitemap-1.xml` … `/sitemap-N.xml`,
@@ -14,7 +15,7 @@ import path from "node:path";
 import type { Transform } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import fp from "fastify-plugin";
-import { PRIVATE_PREFIXES, PUBLIC_PATHS } from "../../contract/routes";
+import { PRIVATE_PREFIXES, SITEMAP_PATHS } from "../../contract/routes";
 import { countActiveTools, SITEMAP_URL_LIMIT, sitemapTools, toolKeysEvery, type SitemapTool, type ToolKey } from "../catalog/sitemap";
 import { onChange } from "../db/changes";
 import { TtlCache } from "../http/ttl-cache";
@@ -58,7 +59,7 @@ const partNumber = (text: string): number | null => (/^[1-9][0-9]{0,8}$/.test(te
 export default fp<CrawlersOptions>(
   async (app, options) => {
     const limit = options.sitemapUrlLimit ?? SITEMAP_URL_LIMIT;
-    const pageCount = PUBLIC_PATHS.length;
+    const pageCount = SITEMAP_PATHS.length;
     if (!Number.isInteger(limit) || limit <= pageCount || limit > SITEMAP_URL_LIMIT) {
       throw new Error(`sitemapUrlLimit must be a whole number from ${pageCount + 1} to ${SITEMAP_URL_LIMIT}`);
     }
@@ -72,7 +73,7 @@ export default fp<CrawlersOptions>(
         return new Date();
       }
     })();
-    const publicEntries = PUBLIC_PATHS.map((page) => ({ url: `${base}${page}`, lastmod: builtAt.toISOString() }));
+    const publicEntries = SITEMAP_PATHS.map((page) => ({ url: `${base}${page}`, lastmod: builtAt.toISOString() }));
     const toolEntry = (tool: SitemapTool) => ({ url: `${base}/tools/${encodeURIComponent(tool.id)}`, lastmod: tool.updatedAt.toISOString() });
 
     /**

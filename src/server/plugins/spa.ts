@@ -9,10 +9,9 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { matchPage } from "../../contract/routes";
 import { API_TEXT } from "../../contract/texts/api";
 import { getTool } from "../catalog/service";
-import { createPageRenderer, type PageResponse } from "../pages/render";
+import { createPageRenderer, matchPage, type PageResponse } from "../pages/render";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
@@ -55,11 +54,13 @@ export default fp(
     /**
      * A path no page has, or a tool page of a tool that is not (or no longer) in the catalogue:
      * the app still renders its 404 page, and the status says so (search engines, link checkers).
+     * Which page a path is, is the route table's (react-router's matching, which comes with the
+     * lazily loaded server entry: loaded by then, once the store listens).
      */
     async function pageStatus(pathname: string): Promise<200 | 404> {
-      const page = matchPage(pathname);
+      const page = await matchPage(pathname);
       if (!page) return 404;
-      if (page.pattern === "/tools/:id") {
+      if (page.path === "/tools/:id") {
         const tool = await getTool(app.store.db, page.params.id ?? "").catch(() => "unknown" as const);
         if (tool === undefined) return 404;
       }

@@ -10,20 +10,15 @@ import { createElement, lazy, type ComponentType, type ReactElement } from "reac
  */
 export interface Preloadable {
   (): ReactElement;
-  preload(): Promise<void>;
+  /** Loads the chunk; resolves to its page (the route table's test checks which module that is). */
+  preload(): Promise<ComponentType>;
 }
 
 export function preloadable(load: () => Promise<{ default: ComponentType }>): Preloadable {
   let loaded: ComponentType | undefined;
-  let loading: Promise<void> | undefined;
-  const preload = () =>
-    (loading ??= load().then((module) => {
-      loaded = module.default;
-    }));
-  const Suspending = lazy(async () => {
-    await preload();
-    return { default: loaded as ComponentType };
-  });
+  let loading: Promise<ComponentType> | undefined;
+  const preload = () => (loading ??= load().then((module) => (loaded = module.default)));
+  const Suspending = lazy(async () => ({ default: await preload() }));
   const Page = () => createElement(loaded ?? Suspending);
   Page.preload = preload;
   return Page;
