@@ -116,3 +116,27 @@ test("every page has its own title, and the home page gets its own back", async 
   await page.getByRole("banner").getByRole("link", { name: "Toolyard" }).click();
   await expect(page).toHaveTitle(homeTitle);
 });
+
+test("a page's title and description are React's document metadata: one of each in the head, page after page in the app", async ({ page, request }) => {
+  const [tool] = await listTools(request, 1);
+  if (!tool) throw new Error("the catalogue is empty");
+  const head = async () => ({
+    titles: await page.locator("title").count(),
+    inHead: await page.locator("head > title").count(),
+    descriptions: await page.locator('meta[name="description"]').evaluateAll((metas) => metas.map((meta) => meta.getAttribute("content"))),
+  });
+  await page.goto(`/tools/${tool._id}`);
+  await expect(page.locator("#root[data-hydrated]")).toHaveCount(1);
+  expect(await head()).toEqual({ titles: 1, inHead: 1, descriptions: [tool.description.slice(0, 160)] });
+  // Moves within the app: React puts each page's own tags in and takes the last page's out.
+  await page.getByRole("banner").getByRole("link", { name: "About" }).first().click();
+  await expect(page).toHaveTitle("About Us · Toolyard");
+  const about = await head();
+  expect(about.titles).toBe(1);
+  expect(about.inHead).toBe(1);
+  expect(about.descriptions).toHaveLength(1);
+  expect(about.descriptions[0]).not.toBe(tool.description.slice(0, 160));
+  await page.goBack();
+  await expect(page).toHaveTitle(`${tool.name} · Toolyard`);
+  expect(await head()).toEqual({ titles: 1, inHead: 1, descriptions: [tool.description.slice(0, 160)] });
+});

@@ -56,6 +56,9 @@ const ENTRY_SCRIPT = /<script type="module" crossorigin src="\/(assets\/[^"]+\.j
 /** The chunks the built template preloads already. */
 const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">/g;
 
+/** What React writes before the page's HTML when it renders into #root: the tags it hoists into the document's head. */
+const HOISTED = /^(?:<link [^>]*\/>|<meta [^>]*\/>|<title>[^<]*<\/title>)+/;
+
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** JSON inside a script element: nothing in it may close the element. */
@@ -175,16 +178,19 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
 
   function documentFor(url: URL, page: ServerEntry.RenderedPage): string {
     const { head } = page;
-    // React writes preloads of the page's pictures first: they belong in the head.
-    const hoisted = /^(?:<link [^>]*\/>)+/.exec(page.html)?.[0] ?? "";
+    // React writes what belongs in the head first (its document metadata): the page's <title> and
+    // <meta name="description"> (lib/page-title.tsx) and the preloads of its pictures.
+    const hoisted = HOISTED.exec(page.html)?.[0] ?? "";
     const body = page.html.slice(hoisted.length);
+    // The same words as the page's own tags, for the link previews' copies of them.
     const title = head.title ?? TEXT.meta.title;
     const description = head.description ?? TEXT.meta.description;
     const canonical = `${base}${canonicalPath(url, page.pattern)}`;
     const image = `${base}${head.image ?? "/images/slides/slide-1.svg"}`;
     const tags = [
-      `<title>${escapeHtml(title)}</title>`,
-      `<meta name="description" content="${escapeHtml(description)}" />`,
+      // A page that renders no title of its own (none does today) keeps the site's words.
+      ...(hoisted.includes("<title>") ? [] : [`<title>${escapeHtml(title)}</title>`, `<meta name="description" content="${escapeHtml(description)}" />`]),
+      hoisted,
       page.status === 404 ? `<meta name="robots" content="noindex" />` : `<link rel="canonical" href="${escapeHtml(canonical)}" />`,
       `<meta property="og:type" content="${head.jsonLd ? "product" : "website"}" />`,
       `<meta property="og:site_name" content="${TEXT.brand}" />`,
@@ -197,7 +203,6 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       `<meta name="twitter:description" content="${escapeHtml(description)}" />`,
       `<meta name="twitter:image" content="${escapeHtml(image)}" />`,
       head.jsonLd ? `<script type="application/ld+json">${scriptJson(absoluteJsonLd(head.jsonLd, base))}</script>` : "",
-      hoisted,
       ...routeModules(page.pattern, page.status).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
     ].join("\n    ");
     // Replaced through functions: text with "$&" or "$'" in it (a tool's name, a review) is not a pattern.

@@ -1,17 +1,17 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { TEXT } from "../../../contract/texts/site";
-import { usePageHead, usePageTitle } from "../../lib/page-title";
+import { PageTitle, usePageHead } from "../../lib/page-title";
 
 /**
  * The 404 page's content: an unknown path, or a tool the catalogue does not have (status 404
  * on the server); `children` say what exactly is missing and where to go instead.
  */
 export function NotFound({ children }: { children?: ReactNode }) {
-  usePageTitle(TEXT.notFound.heading);
   usePageHead({ status: 404 });
   return (
     <div className="mx-auto flex max-w-3xl flex-col items-center px-4 py-16 text-center">
+      <PageTitle title={TEXT.notFound.heading} />
       <img src="/images/not-found.svg" alt={TEXT.notFound.imageAlt} width={600} height={400} className="w-full max-w-lg" />
       <h1 className="mt-6 text-3xl font-bold">{TEXT.notFound.heading}</h1>
       <p className="text-base-content/80 mt-2">{TEXT.notFound.body}</p>

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { auditQuery } from "./api";
 import { AdminList, useFilters, when } from "./ui";
 
@@ -9,11 +9,11 @@ const auditText = ADMIN_TEXT.audit;
 const brief = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value).slice(0, 160));
 
 export default function AuditPage() {
-  usePageTitle(ADMIN_TEXT.sections.audit);
   const { page, set } = useFilters([] as const);
   const audit = useQuery(auditQuery({ page }));
   return (
     <div>
+      <PageTitle title={ADMIN_TEXT.sections.audit} />
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.audit}</h2>
       <AdminList
         query={audit}

@@ -3,16 +3,16 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { formatDollars } from "../../../contract/money";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { EmptyState, QueryView } from "../../components/ui/states";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { summaryQuery } from "./api";
 
 const dashboardText = ADMIN_TEXT.dashboard;
 
 export default function Dashboard() {
-  usePageTitle(ADMIN_TEXT.sections.dashboard);
   const summary = useQuery(summaryQuery());
   return (
     <div>
+      <PageTitle title={ADMIN_TEXT.sections.dashboard} />
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.dashboard}</h2>
       <QueryView query={summary} isEmpty={() => false} empty={null}>
         {(s) => (

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query"
 import { MAIL_STATUSES, type MailEntry } from "../../../contract/admin-schemas";
 import { MAIL_ADMIN_TEXT } from "../../../contract/texts/mail";
 import { api, withQuery } from "../../lib/api";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { PERSONAL_KEY } from "../../lib/session";
 import { AdminList, useFilters, when } from "./ui";
 
@@ -16,12 +16,12 @@ const mailQuery = (f: { status?: string; page: number }) =>
   });
 
 export default function MailPage() {
-  usePageTitle(MAIL_ADMIN_TEXT.section);
   const { values, page, set } = useFilters(["status"] as const);
   const status = values.status || undefined;
   const mail = useQuery(mailQuery({ ...(status ? { status } : {}), page }));
   return (
     <div>
+      <PageTitle title={MAIL_ADMIN_TEXT.section} />
       <h2 className="mb-4 text-2xl font-semibold">{MAIL_ADMIN_TEXT.section}</h2>
       <label className="mb-4 flex items-center gap-2">
         <span className="text-sm font-medium">{MAIL_ADMIN_TEXT.filter}</span>

@@ -5,19 +5,19 @@ import { formatDollars } from "../../../contract/money";
 import { nextStatuses, ORDER_STATUSES } from "../../../contract/order-lifecycle";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { QueryView } from "../../components/ui/states";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { orderQuery, ordersQuery, useMoveOrder } from "./api";
 import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
 
 const ordersText = ADMIN_TEXT.orders;
 
 export default function OrdersPage() {
-  usePageTitle(ADMIN_TEXT.sections.orders);
   const { values, page, set } = useFilters(["status", "customer"] as const);
   const orders = useQuery(ordersQuery({ ...values, page }));
   const search = useDebouncedCallback((customer: string) => set("customer", customer), SEARCH_DEBOUNCE_MS);
   return (
     <div>
+      <PageTitle title={ADMIN_TEXT.sections.orders} />
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.orders}</h2>
       <div className="mb-4 flex flex-wrap gap-3">
         <label className="form-control">
@@ -68,10 +68,10 @@ export default function OrdersPage() {
 export function OrderPage() {
   const { id = "" } = useParams();
   const order = useQuery(orderQuery(id));
-  usePageTitle(order.data ? ordersText.title(order.data.number) : null);
   const move = useMoveOrder();
   return (
     <div>
+      <PageTitle title={order.data ? ordersText.title(order.data.number) : null} />
       <Link className="link mb-4 inline-block" to="/admin/orders">
         {ordersText.back}
       </Link>

@@ -1,19 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { toast } from "react-toastify";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { reviewsQuery, useSetReviewHidden } from "./api";
 import { AdminList, useFilters } from "./ui";
 
 const reviewsText = ADMIN_TEXT.reviews;
 
 export default function ReviewsPage() {
-  usePageTitle(ADMIN_TEXT.sections.reviews);
   const { values, page, set } = useFilters(["hidden"] as const);
   const reviews = useQuery(reviewsQuery({ ...values, page }));
   const setHidden = useSetReviewHidden();
   return (
     <div>
+      <PageTitle title={ADMIN_TEXT.sections.reviews} />
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.reviews}</h2>
       <label className="form-control mb-4">
         <span className="label-text">{reviewsText.filter}</span>

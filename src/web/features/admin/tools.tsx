@@ -17,7 +17,7 @@ import { ADMIN_STOCK_REASONS } from "../../../contract/stock";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { QueryView } from "../../components/ui/states";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { photoSrcSet, PHOTO_MAX_BYTES } from "../../../contract/images";
 import { ledgerQuery, toolsQuery, useCreateTool, useDeleteTool, useMoveStock, useUpdateTool, useUploadPhoto } from "./api";
 import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
@@ -27,7 +27,6 @@ const toolFormText = ADMIN_TEXT.toolForm;
 const stockText = ADMIN_TEXT.stock;
 
 export default function ToolsPage() {
-  usePageTitle(ADMIN_TEXT.sections.tools);
   const { values, page, set } = useFilters(["q", "category", "status"] as const);
   const tools = useQuery(toolsQuery({ ...values, page }));
   const search = useDebouncedCallback((q: string) => set("q", q), SEARCH_DEBOUNCE_MS);
@@ -44,6 +43,7 @@ export default function ToolsPage() {
 
   return (
     <div>
+      <PageTitle title={ADMIN_TEXT.sections.tools} />
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-2xl font-semibold">{ADMIN_TEXT.sections.tools}</h2>
         <button type="button" className="btn btn-primary" onClick={() => setEditing("new")}>
@@ -237,7 +237,6 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
 export function ToolLedgerPage() {
   const { id = "" } = useParams();
   const ledger = useQuery(ledgerQuery(id));
-  usePageTitle(ledger.data ? ledger.data.tool.name : null);
   const move = useMoveStock();
   const form = useForm<StockMovementInput>({
     resolver: zodResolver(stockMovementInputSchema),
@@ -257,6 +256,7 @@ export function ToolLedgerPage() {
   const errors = form.formState.errors;
   return (
     <div>
+      <PageTitle title={ledger.data ? ledger.data.tool.name : null} />
       <Link className="link mb-4 inline-block" to="/admin/tools">
         {stockText.back}
       </Link>

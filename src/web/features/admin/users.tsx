@@ -1,20 +1,20 @@
 import { useQuery } from "@tanstack/react-query";
 import { toast } from "react-toastify";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { usersQuery, useSetRole } from "./api";
 import { AdminList, SEARCH_DEBOUNCE_MS, useDebouncedCallback, useFilters, when } from "./ui";
 
 const usersText = ADMIN_TEXT.users;
 
 export default function UsersPage() {
-  usePageTitle(ADMIN_TEXT.sections.users);
   const { values, page, set } = useFilters(["q"] as const);
   const users = useQuery(usersQuery({ ...values, page }));
   const search = useDebouncedCallback((q: string) => set("q", q), SEARCH_DEBOUNCE_MS);
   const setRole = useSetRole();
   return (
     <div>
+      <PageTitle title={ADMIN_TEXT.sections.users} />
       <h2 className="mb-4 text-2xl font-semibold">{ADMIN_TEXT.sections.users}</h2>
       <label className="form-control mb-4">
         <span className="label-text">{usersText.search}</span>

@@ -5,14 +5,13 @@ import { Link } from "react-router";
 import { forgotPasswordSchema, type ForgotPasswordInput } from "../../../contract/account-schemas";
 import { AUTH_TEXT } from "../../../contract/texts/auth";
 import { RECOVERY_TEXT } from "../../../contract/texts/account";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { authErrorMessage } from "./api";
 import { AuthCard, Field, SubmitButton } from "./components";
 import { requestPasswordReset } from "./recovery-api";
 
 /** Asks for a reset link. The answer is the same whether or not the e-mail has an account. */
 export default function ForgotPasswordPage() {
-  usePageTitle(RECOVERY_TEXT.forgotHeading);
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const form = useForm<ForgotPasswordInput>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: "" } });
@@ -30,6 +29,7 @@ export default function ForgotPasswordPage() {
 
   return (
     <AuthCard title={RECOVERY_TEXT.forgotHeading} error={error}>
+      <PageTitle title={RECOVERY_TEXT.forgotHeading} />
       {sent ? (
         <p role="status" data-testid="forgot-sent">
           {RECOVERY_TEXT.sent}

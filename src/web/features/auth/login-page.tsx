@@ -8,10 +8,9 @@ import { AUTH_TEXT } from "../../../contract/texts/auth";
 import { useSession } from "../../lib/session";
 import { authErrorMessage, signInWithEmail } from "./api";
 import { AuthCard, Field, GoogleButton, SubmitButton, useReturnPath, useSignedIn } from "./components";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 export default function LoginPage() {
-  usePageTitle(AUTH_TEXT.loginHeading);
   const { user } = useSession();
   const location = useLocation();
   const returnTo = useReturnPath();
@@ -40,6 +39,7 @@ export default function LoginPage() {
 
   return (
     <AuthCard title={AUTH_TEXT.loginHeading} error={error}>
+      <PageTitle title={AUTH_TEXT.loginHeading} />
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
         <Field label={AUTH_TEXT.email} error={errors.email?.message}>
           <input type="email" autoComplete="email" className="input input-bordered w-full" aria-invalid={Boolean(errors.email)} {...form.register("email")} />

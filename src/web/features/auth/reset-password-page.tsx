@@ -7,7 +7,7 @@ import { toast } from "react-toastify";
 import { resetPasswordFormSchema } from "../../../contract/account-schemas";
 import { RECOVERY_TEXT } from "../../../contract/texts/account";
 import { ApiRequestError } from "../../lib/api";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { announceSession, refreshSession } from "../../lib/session";
 import { authErrorMessage, signInWithEmail } from "./api";
 import { AuthCard, Field, SubmitButton } from "./components";
@@ -18,7 +18,6 @@ import { resetPassword } from "./recovery-api";
  * customer is signed in with it; every other session has ended (revokeSessionsOnPasswordReset).
  */
 export default function ResetPasswordPage() {
-  usePageTitle(RECOVERY_TEXT.resetHeading);
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const email = params.get("email");
@@ -50,6 +49,7 @@ export default function ResetPasswordPage() {
 
   return (
     <AuthCard title={RECOVERY_TEXT.resetHeading} error={error}>
+      <PageTitle title={RECOVERY_TEXT.resetHeading} />
       {token && (
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
           <Field label={RECOVERY_TEXT.newPassword} error={errors.newPassword?.message}>

@@ -7,10 +7,9 @@ import { AUTH_TEXT } from "../../../contract/texts/auth";
 import { useSession } from "../../lib/session";
 import { authErrorMessage, signUpWithEmail } from "./api";
 import { AuthCard, Field, GoogleButton, SubmitButton, useReturnPath, useSignedIn } from "./components";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 export default function SignupPage() {
-  usePageTitle(AUTH_TEXT.signupHeading);
   const { user } = useSession();
   const location = useLocation();
   const returnTo = useReturnPath();
@@ -37,6 +36,7 @@ export default function SignupPage() {
 
   return (
     <AuthCard title={AUTH_TEXT.signupHeading} error={error}>
+      <PageTitle title={AUTH_TEXT.signupHeading} />
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
         <Field label={AUTH_TEXT.name} error={errors.name?.message}>
           <input type="text" autoComplete="name" className="input input-bordered w-full" aria-invalid={Boolean(errors.name)} {...form.register("name")} />

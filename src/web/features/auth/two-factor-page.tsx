@@ -5,14 +5,13 @@ import { Link } from "react-router";
 import { twoFactorCodeSchema, type TwoFactorCodeInput } from "../../../contract/account-schemas";
 import { RECOVERY_TEXT } from "../../../contract/texts/account";
 import { ApiRequestError } from "../../lib/api";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { authErrorMessage } from "./api";
 import { AuthCard, Field, SubmitButton, useSignedIn } from "./components";
 import { verifyBackupCode, verifyTotp } from "./recovery-api";
 
 /** After the password, for an account with two-step sign-in: a code from the app, or a backup code. */
 export default function TwoFactorPage() {
-  usePageTitle(RECOVERY_TEXT.twoFactorHeading);
   const onSignedIn = useSignedIn();
   const [backup, setBackup] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -35,6 +34,7 @@ export default function TwoFactorPage() {
 
   return (
     <AuthCard title={RECOVERY_TEXT.twoFactorHeading} error={error}>
+      <PageTitle title={RECOVERY_TEXT.twoFactorHeading} />
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
         <p className="text-sm">{backup ? RECOVERY_TEXT.backupIntro : RECOVERY_TEXT.twoFactorIntro}</p>
         <Field label={RECOVERY_TEXT.code} error={errors.code?.message}>

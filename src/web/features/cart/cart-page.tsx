@@ -14,17 +14,17 @@ import { cartQuery, useSetCartLine } from "./api";
 import { useGuestCart, type GuestLine } from "./guest-cart";
 import { guestCart } from "./guest-cart-edit";
 import { fixingQuantity, problemText } from "./problems";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 const ROW = "border-base-300 rounded-box mb-4 block border p-3 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-b md:p-0";
 const CELL =
   "flex items-center justify-between gap-4 py-2 text-right before:font-medium before:text-left before:content-[attr(data-label)] md:table-cell md:py-4 md:text-left md:before:content-none";
 
 export default function CartPage() {
-  usePageTitle(CART_TEXT.heading);
   const { user, isPending } = useSession();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
+      <PageTitle title={CART_TEXT.heading} />
       <h1 className="mb-6 text-3xl font-bold">{CART_TEXT.heading}</h1>
       {isPending ? <Spinner /> : user ? <AccountCart /> : <VisitorCart />}
     </div>

@@ -13,7 +13,7 @@ import { ApiRequestError } from "../../lib/api";
 import { profileQuery } from "../account";
 import { cartQuery, newIdempotencyKey, useCheckout } from "./api";
 import { problemText } from "./problems";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 /** Router state carried to the confirmation. */
 export interface ConfirmationState {
@@ -21,7 +21,6 @@ export interface ConfirmationState {
 }
 
 export default function CheckoutPage() {
-  usePageTitle(CHECKOUT_TEXT.heading);
   const cart = useQuery(cartQuery());
   const profile = useQuery(profileQuery());
 
@@ -44,6 +43,7 @@ export default function CheckoutPage() {
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
+      <PageTitle title={CHECKOUT_TEXT.heading} />
       <h1 className="mb-6 text-3xl font-bold">{CHECKOUT_TEXT.heading}</h1>
       {content}
     </div>

@@ -6,20 +6,27 @@ import { ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { DeliveryAndPayment, OrderLines, orderQuery } from "../account";
 import type { ConfirmationState } from "./checkout-page";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 /** After a checkout: the order's number, lines, total, delivery and how to pay. */
 export default function ConfirmationPage() {
   const { id = "" } = useParams();
   const state = (useLocation().state ?? {}) as ConfirmationState;
   const order = useQuery(orderQuery(id));
-  usePageTitle(order.data ? ORDER_TEXT.heading(order.data.number) : null);
 
-  if (order.isPending) return <Spinner />;
+  if (order.isPending) {
+    return (
+      <>
+        <PageTitle title={null} />
+        <Spinner />
+      </>
+    );
+  }
   if (order.isError) {
     const missing = order.error instanceof ApiRequestError && order.error.status === 404;
     return (
       <div className="mx-auto max-w-xl px-4 py-10">
+        <PageTitle title={null} />
         <ErrorState message={missing ? ORDER_TEXT.notFound : order.error.message} onRetry={missing ? undefined : () => void order.refetch()} />
       </div>
     );
@@ -27,6 +34,7 @@ export default function ConfirmationPage() {
   const placed = order.data;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
+      <PageTitle title={ORDER_TEXT.heading(placed.number)} />
       <div role="status" className="alert alert-success alert-soft flex flex-col items-start">
         <h1 className="text-2xl font-bold">{CONFIRMATION_TEXT.heading(placed.number)}</h1>
         <p>{CONFIRMATION_TEXT.lead}</p>

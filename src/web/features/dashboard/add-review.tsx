@@ -7,12 +7,11 @@ import { reviewInputSchema, type ReviewInput } from "../../../contract/schemas";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { useSession } from "../../lib/session";
 import { useAddReview } from "../reviews";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 const reviewText = DASHBOARD_TEXT.review;
 
 export default function AddReview() {
-  usePageTitle(DASHBOARD_TEXT.addReview);
   const { user } = useSession();
   const defaults = { name: user?.name ?? "", rating: RATING_MAX, description: "" };
   const form = useForm<z.input<typeof reviewInputSchema>, unknown, ReviewInput>({
@@ -31,6 +30,7 @@ export default function AddReview() {
 
   return (
     <div className="max-w-xl">
+      <PageTitle title={DASHBOARD_TEXT.addReview} />
       <h2 className="mb-4 text-2xl font-semibold">{DASHBOARD_TEXT.addReview}</h2>
       <form noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))} className="flex flex-col gap-4">
         <label className="block">

@@ -10,7 +10,7 @@ import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { QueryView } from "../../components/ui/states";
 import { ordersQuery, useCancelOrder } from "../account";
 import { StatusBadge, orderDate } from "./order-status";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 const ordersText = DASHBOARD_TEXT.orders;
 const ROW = "border-base-300 rounded-box mb-4 block border p-2 md:mb-0 md:table-row md:rounded-none md:border-0 md:border-b md:p-0";
@@ -25,7 +25,6 @@ export interface PlacedState {
 const toolsOf = (order: Order) => (order.lines.length > 1 ? `${order.name} ${ordersText.moreTools(order.lines.length - 1)}` : order.name);
 
 export default function MyOrders() {
-  usePageTitle(DASHBOARD_TEXT.myOrders);
   const orders = useQuery(ordersQuery());
   useToastForPlacedOrder();
 
@@ -41,6 +40,7 @@ export default function MyOrders() {
 
   return (
     <div>
+      <PageTitle title={DASHBOARD_TEXT.myOrders} />
       <h2 className="mb-4 text-2xl font-semibold">{DASHBOARD_TEXT.myOrders}</h2>
       <QueryView query={orders} isEmpty={(list) => list.length === 0} empty={ordersText.empty}>
         {(list) => {

@@ -6,16 +6,16 @@ import { profileInputSchema, type Profile, type ProfileInput } from "../../../co
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { QueryView } from "../../components/ui/states";
 import { profileQuery, useSaveProfile } from "../account";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 import { SecuritySection } from "./security";
 
 const profileText = DASHBOARD_TEXT.profile;
 
 export default function MyProfile() {
-  usePageTitle(DASHBOARD_TEXT.myProfile);
   const profile = useQuery(profileQuery());
   return (
     <div className="max-w-xl">
+      <PageTitle title={DASHBOARD_TEXT.myProfile} />
       <h2 className="mb-4 text-2xl font-semibold">{DASHBOARD_TEXT.myProfile}</h2>
       <QueryView query={profile} isEmpty={() => false} empty={null}>
         {(data) => <ProfileForm key={`${data.address}|${data.phone}`} profile={data} />}

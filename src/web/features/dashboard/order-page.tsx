@@ -10,24 +10,31 @@ import { ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { DeliveryAndPayment, OrderLines, orderQuery, useCancelOrder } from "../account";
 import { StatusBadge, orderDate } from "./order-status";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 /** One of the customer's orders: its lines, delivery, payment and history; cancel while the lifecycle allows. */
 export default function OrderPage() {
   const { id = "" } = useParams();
   const order = useQuery(orderQuery(id));
-  usePageTitle(order.data ? ORDER_TEXT.heading(order.data.number) : null);
   const [asking, setAsking] = useState(false);
   const cancel = useCancelOrder({
     onSuccess: () => toast.success(DASHBOARD_TEXT.orders.cancelled),
     onError: (error) => toast.error(error.message),
   });
 
-  if (order.isPending) return <Spinner />;
+  if (order.isPending) {
+    return (
+      <>
+        <PageTitle title={null} />
+        <Spinner />
+      </>
+    );
+  }
   if (order.isError) {
     const missing = order.error instanceof ApiRequestError && (order.error.status === 404 || order.error.status === 400);
     return (
       <div>
+        <PageTitle title={null} />
         <ErrorState message={missing ? ORDER_TEXT.notFound : order.error.message} onRetry={missing ? undefined : () => void order.refetch()} />
         <Link to="/dashboard" className="link link-primary">
           {ORDER_TEXT.backToOrders}
@@ -40,6 +47,7 @@ export default function OrderPage() {
 
   return (
     <article className="flex flex-col gap-6" aria-labelledby="order-heading">
+      <PageTitle title={ORDER_TEXT.heading(current.number)} />
       <Link to="/dashboard" className="link link-primary text-sm">
         {ORDER_TEXT.backToOrders}
       </Link>

@@ -8,7 +8,7 @@ import { QueryView } from "../../components/ui/states";
 import { ToolGrid, toolsQuery } from "../catalog";
 import { Carousel } from "./components/carousel";
 import { Categories, Section } from "./components/sections";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 // Below the first screen: a chunk of its own, off the home page's first download (the server's HTML already shows it).
 const belowTheFold = () => import("./components/below-the-fold");
@@ -18,10 +18,10 @@ const Statistics = lazy(() => belowTheFold().then((m) => ({ default: m.Statistic
 const Reviews = lazy(() => belowTheFold().then((m) => ({ default: m.Reviews })));
 
 export function HomePage() {
-  usePageTitle();
   const tools = useQuery(toolsQuery({ limit: HOME_TOOLS_COUNT }));
   return (
     <>
+      <PageTitle />
       <Carousel />
       <HydrationPart>
         <Categories />

@@ -1,10 +1,10 @@
 import { TEXT } from "../../../contract/texts/site";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 export default function AboutPage() {
-  usePageTitle(TEXT.about.heading);
   return (
     <div className="mx-auto max-w-3xl px-4 py-16">
+      <PageTitle title={TEXT.about.heading} />
       <h1 className="text-4xl font-bold">{TEXT.about.heading}</h1>
     </div>
   );

@@ -1,11 +1,11 @@
 import { TEXT } from "../../../contract/texts/site";
 import { BLOG_POSTS } from "../../../contract/texts/blog";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 export default function BlogsPage() {
-  usePageTitle(TEXT.blogs.heading);
   return (
     <div className="mx-auto max-w-4xl px-4 py-12">
+      <PageTitle title={TEXT.blogs.heading} />
       <h1 className="mb-8 text-center text-4xl font-bold">{TEXT.blogs.heading}</h1>
       <div className="space-y-6">
         {BLOG_POSTS.map((post) => (

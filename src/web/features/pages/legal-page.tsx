@@ -1,11 +1,11 @@
 import { LEGAL_TEXT } from "../../../contract/texts/legal";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 /** Terms, privacy and cookies; the footer links to each section (the layout scrolls to it). */
 export default function LegalPage() {
-  usePageTitle(LEGAL_TEXT.heading);
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
+      <PageTitle title={LEGAL_TEXT.heading} />
       <h1 className="text-4xl font-bold">{LEGAL_TEXT.heading}</h1>
       <p className="text-base-content/80 mt-2 text-sm">{LEGAL_TEXT.updated}</p>
       {LEGAL_TEXT.sections.map((section) => (

@@ -11,18 +11,25 @@ import { profileQuery, usePlaceOrder } from "../account";
 import { AddToCartButton } from "../cart";
 import { toolQuery } from "../catalog";
 import { addToQuantity } from "./quantity";
-import { usePageTitle } from "../../lib/page-title";
+import { PageTitle } from "../../lib/page-title";
 
 export default function PurchasePage() {
   const { id = "" } = useParams();
   const tool = useQuery(toolQuery(id));
-  usePageTitle(tool.data ? tool.data.name : null);
 
-  if (tool.isPending) return <Spinner />;
+  if (tool.isPending) {
+    return (
+      <>
+        <PageTitle title={null} />
+        <Spinner />
+      </>
+    );
+  }
   if (tool.isError) {
     if (tool.error instanceof ApiRequestError && tool.error.status === 404) {
       return (
         <div className="mx-auto max-w-xl px-4 py-16 text-center" role="alert">
+          <PageTitle title={null} />
           <p className="text-lg">{PURCHASE_TEXT.notFound}</p>
           <Link to="/tools" className="btn btn-primary mt-6">
             {PURCHASE_TEXT.backToTools}
@@ -32,12 +39,18 @@ export default function PurchasePage() {
     }
     return (
       <div className="mx-auto max-w-xl px-4">
+        <PageTitle title={null} />
         <ErrorState message={tool.error.message} onRetry={() => void tool.refetch()} />
       </div>
     );
   }
   // Keyed by tool: the quantity starts again at the minimum for another tool.
-  return <PurchaseForm key={tool.data._id} tool={tool.data} />;
+  return (
+    <>
+      <PageTitle title={tool.data.name} />
+      <PurchaseForm key={tool.data._id} tool={tool.data} />
+    </>
+  );
 }
 
 function PurchaseForm({ tool }: { tool: Tool }) {

@@ -12,7 +12,7 @@ import { AddToCartButton } from "../../cart";
 import { RELATED_COUNT, relatedQuery, toolQuery } from "../api";
 import { ToolGrid } from "../components/tool-card";
 import { stockState } from "../stock";
-import { usePageHead, usePageTitle } from "../../../lib/page-title";
+import { PageTitle, usePageHead } from "../../../lib/page-title";
 
 /** schema.org availability: what a search engine shows beside the price. */
 function availability(tool: Tool): string {
@@ -62,11 +62,17 @@ export default function ToolPage() {
   const { id = "" } = useParams();
   const tool = useQuery(toolQuery(id));
   const missing = tool.isError && tool.error instanceof ApiRequestError && (tool.error.status === 404 || tool.error.status === 400);
-  // A missing tool's title is the 404 page's (NotFound sets it).
-  usePageTitle(tool.data ? tool.data.name : tool.isError && !missing ? TOOL_TEXT.notFoundTitle : null, tool.data?.description.slice(0, 160));
   usePageHead(tool.data ? { image: tool.data.image, jsonLd: productJsonLd(tool.data) } : {});
 
-  if (tool.isPending) return <Spinner />;
+  if (tool.isPending) {
+    return (
+      <>
+        <PageTitle title={null} />
+        <Spinner />
+      </>
+    );
+  }
+  // A missing tool's title is the 404 page's (NotFound renders it).
   if (missing) {
     return (
       <NotFound>
@@ -82,6 +88,7 @@ export default function ToolPage() {
   if (tool.isError) {
     return (
       <div className="mx-auto max-w-xl px-4 py-16 text-center">
+        <PageTitle title={TOOL_TEXT.notFoundTitle} />
         <ErrorState message={tool.error.message} onRetry={() => void tool.refetch()} />
         <Link to="/tools" className="btn btn-primary mt-6">
           {TOOL_TEXT.backToTools}
@@ -94,6 +101,7 @@ export default function ToolPage() {
   const stock = stockState(data);
   return (
     <>
+      <PageTitle title={data.name} description={data.description.slice(0, 160)} />
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
         <figure className="bg-base-200 rounded-box overflow-hidden">
           <img

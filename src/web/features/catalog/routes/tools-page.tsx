@@ -9,7 +9,7 @@ import { toolsQuery } from "../api";
 import { browseSearch, catalogueQuery, changeBrowse, checkPriceRange, hasNextPage, parseBrowse, shownSort, type BrowseState } from "../browse-state";
 import { SearchBox } from "../components/search-box";
 import { ToolGrid } from "../components/tool-card";
-import { usePageTitle } from "../../../lib/page-title";
+import { PageTitle } from "../../../lib/page-title";
 
 /**
  * Hidden fields carrying the rest of the view, so that each of the page's forms, sent without
@@ -38,7 +38,6 @@ export function ToolsPage() {
   const { category, q, page } = state;
   // The same list (and query key) the server rendered this URL with (entry-server.tsx).
   const query = useQuery(toolsQuery(catalogueQuery(params)));
-  usePageTitle(category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading);
   const resultsRef = useRef<HTMLParagraphElement>(null);
 
   const go = (next: BrowseState) => setParams(new URLSearchParams(browseSearch(next)));
@@ -52,6 +51,7 @@ export function ToolsPage() {
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
+      <PageTitle title={category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading} />
       <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading}</h1>
       <div className="mb-8 flex flex-col gap-4 md:flex-row md:flex-wrap md:items-end">
         <form method="get" action="/tools" className="contents" onSubmit={(e) => e.preventDefault()}>
