@@ -20,6 +20,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -123,6 +124,19 @@ async function refusedStart(env: Record<string, string>): Promise<{ code: number
   return { code, stderr: run.output() };
 }
 
+/** A POST with its path exactly as written (fetch and URL remove "/./" segments before sending). */
+function rawPostStatus(port: number, rawPath: string, body: object): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = httpRequest({ host: "127.0.0.1", port, method: "POST", path: rawPath, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+    });
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
 async function eventually(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
@@ -187,6 +201,29 @@ suite("the built store on PGlite, the default", () => {
     // NODE_ENV unset is development: LOG_FORMAT's default there is pretty, readable lines.
     expect(store.output()).toMatch(/INFO.*Toolyard is serving on/);
     expect(jsonLines(store.output())).toEqual([]);
+  });
+
+  it("does what the README's API notes say: bearer tokens, no-Origin clients, canonical auth paths, private answers", async () => {
+    // A script without a browser: no Origin header, then a bearer token instead of the cookie.
+    const script = new HttpClient(store.url, {});
+    const scripted = uniqueEmail("pglite-script");
+    expect((await script.signUp("Script", scripted)).statusCode).toBe(200);
+    const first = await script.put(`/api/user/${encodeURIComponent(scripted)}`, { email: scripted });
+    expect(first.statusCode).toBe(200);
+    const { token } = first.json() as { token: string };
+    expect(((await script.put(`/api/user/${encodeURIComponent(scripted)}`, { email: scripted })).json() as { token: string }).token).toBe(token);
+    const bearer = new HttpClient(store.url, { authorization: `Bearer ${token}` });
+    const profile = await bearer.get("/api/me/profile");
+    expect((profile.json() as { email: string }).email).toBe(scripted);
+    expect(profile.headers["cache-control"]).toBe("private, no-store");
+    // Someone else's e-mail is not theirs to ask a token for.
+    const other = uniqueEmail("pglite-other");
+    expect((await script.put(`/api/user/${encodeURIComponent(other)}`, { email: other })).statusCode).toBe(403);
+    // Auth paths only in their canonical spelling (sent as written: fetch would tidy the dot away).
+    expect(await rawPostStatus(store.port, "/api/auth/./sign-in/email", { email: scripted, password: "Str0ng!pass" })).toBe(400);
+    // Signing out ends the token too.
+    expect((await script.post("/api/auth/sign-out", {})).statusCode).toBe(200);
+    expect((await bearer.get("/api/me/profile")).statusCode).toBe(401);
   });
 
   it("takes posts from its own origin and DEV_ORIGINS only, and limits failed sign-ins per address (AUTH_RATE_LIMIT_ADDRESS_MAX)", async () => {
