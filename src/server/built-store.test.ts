@@ -137,6 +137,17 @@ function rawPostStatus(port: number, rawPath: string, body: object): Promise<num
   });
 }
 
+/** The first row of one query on the store's own Postgres database, read behind its back. */
+async function firstRow(databaseUrl: string, text: string, values: unknown[] = []): Promise<unknown> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows[0];
+  } finally {
+    await client.end();
+  }
+}
+
 async function eventually(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
@@ -313,13 +324,7 @@ postgresSuite("the built store on Postgres with mail, Google, uploads and a prox
   it("keeps its data in DATABASE_URL's database, seeds nothing with SEED=false, and logs JSON lines", async () => {
     expect(await (await fetch(`${store.url}/api/health`)).json()).toEqual({ status: "ok", db: "ok" });
     expect((await fetch(`${store.url}/api/tool`)).headers.get("x-total-count")).toBe("0");
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    try {
-      expect((await client.query("select count(*)::int as n from tools")).rows[0]).toEqual({ n: 0 });
-    } finally {
-      await client.end();
-    }
+    expect(await firstRow(db.url, "select count(*)::int as n from tools")).toEqual({ n: 0 });
     const lines = jsonLines(store.output());
     expect(lines.map((l) => l.msg)).toContain(`Toolyard is serving on ${store.publicUrl}`);
     // Two instances on this database would each generate their own secret: the start says so.
@@ -511,14 +516,7 @@ postgresSuite("two built instances on one Postgres and one Redis (REDIS_URL)", (
     );
     const statuses = results.map((r) => r.statusCode).sort();
     expect(statuses).toEqual([...Array(6).fill(201), ...Array(6).fill(409)]);
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    try {
-      const { rows } = await client.query("select available_quantity::int as stock from tools where id = $1", [tool._id]);
-      expect(rows[0]).toEqual({ stock: 0 });
-    } finally {
-      await client.end();
-    }
+    expect(await firstRow(db.url, "select available_quantity::int as stock from tools where id = $1", [tool._id])).toEqual({ stock: 0 });
     // LIST_CACHE_SECONDS: the other instance sees the new stock within a second.
     await eventually("B shows the stock gone", async () => ((await (await fetch(`${b.url}/api/tool/${tool._id}`)).json()) as Tool).availableQuantity === 0, 3000);
   }, 60_000);

@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
-import { NOT_FOUND_MODULE, PAGE_PATHS, PAGES } from "../../contract/routes";
+import { isPagePath, NOT_FOUND_MODULE, PAGES } from "../../contract/routes";
 import { toolListQuerySchema } from "../../contract/schemas";
 import { TEXT } from "../../contract/texts/site";
 import { PAGE_STATE_ID, serializePageState } from "../../web/app/page-state";
@@ -30,21 +30,6 @@ export interface PageResponse {
   br: Buffer;
   gzip: Buffer;
 }
-
-/**
- * Each route's own chunk (src/web relative, as Vite's manifest names them), preloaded with the
- * page so that hydrating its content does not wait for it. The chunks of what lies below the
- * first screen (the footer, the home page's lower sections) are not: the page asks for them
- * when it needs them, and their HTML is on screen already.
- */
-// The route table's (src/contract/routes.ts): each server-rendered page's own chunk (home has none: it is in the entry).
-const ROUTE_MODULES: Record<string, string[]> = Object.fromEntries(
-  PAGE_PATHS.flatMap((page) => {
-    const { ssr, module } = PAGES[page];
-    return ssr && module ? [[page, [module]]] : [];
-  }),
-);
-const NOT_FOUND_MODULES = [NOT_FOUND_MODULE];
 
 interface ManifestChunk {
   file: string;
@@ -158,13 +143,16 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   };
 
   /**
-   * A route's chunk and what it imports, minus what the template loads already: preloaded with
-   * the page, so that hydrating its content does not wait for them. Nothing for a template
-   * without the app's entry (a test's).
+   * The page's own chunk (the route table's; the 404 page's for an unknown path) and what it
+   * imports, minus what the template loads already: preloaded with the page, so that hydrating
+   * its content does not wait for them. The chunks of what lies below the first screen (the
+   * footer, the home page's lower sections) are not: the page asks for them when it needs them.
+   * Nothing for home (it is in the entry) or a template without the app's entry (a test's).
    */
   function routeModules(pattern: string | null, status: number): string[] {
     if (!entry || pattern === "/") return [];
-    const entries = status === 404 && pattern !== "/tools/:id" ? NOT_FOUND_MODULES : ((pattern ? ROUTE_MODULES[pattern] : undefined) ?? NOT_FOUND_MODULES);
+    const own = status === 404 && pattern !== "/tools/:id" ? null : pattern && isPagePath(pattern) ? PAGES[pattern].module : null;
+    const entries = [own ?? NOT_FOUND_MODULE];
     const files = new Set<string>();
     const walk = (key: string) => {
       const chunk = manifest[key];

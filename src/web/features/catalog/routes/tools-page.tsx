@@ -95,8 +95,7 @@ export function ToolsPage() {
           </noscript>
         </form>
         <SearchBox q={q} onSearch={(text) => go(changeBrowse(state, { q: text }))}>
-          <KeepBrowse state={state} except={["q", "sort"]} />
-          {state.sort && <input type="hidden" name="sort" value={state.sort} />}
+          <KeepBrowse state={state} except={["q"]} />
         </SearchBox>
       </div>
       <PriceRange state={state} onApply={(range) => go(changeBrowse(state, range))} />
