@@ -75,14 +75,15 @@ test("the catalogue's category, sort, search, price range and pager are GET form
   await page.goto("/tools");
   await expect(page.getByRole("heading", { name: "All Tools", level: 1 })).toBeVisible();
 
-  // Page 2 and back.
+  // Page 2 and back. Other browser tests add tools meanwhile, so the number of pages may grow.
   const pager = page.getByRole("navigation", { name: "Pages" });
-  await expect(pager.getByText("Page 1 of 2", { exact: true })).toBeVisible();
+  await expect(pager.getByText(/^Page 1 of \d+$/)).toBeVisible();
   await pager.getByRole("button", { name: "Next" }).click();
   await expect.poll(() => params(page).get("page")).toBe("2");
-  await expect(pager.getByText("Page 2 of 2", { exact: true })).toBeVisible();
+  await expect(pager.getByText(/^Page 2 of \d+$/)).toBeVisible();
   await pager.getByRole("button", { name: "Previous" }).click();
-  await expect(pager.getByText("Page 1 of 2", { exact: true })).toBeVisible();
+  await expect.poll(() => params(page).get("page")).toBe("1");
+  await expect(pager.getByText(/^Page 1 of \d+$/)).toBeVisible();
 
   // A category and a sort, sent with the button that stands in for the app.
   await page.getByLabel("Category").selectOption({ label: "Lawn Mowers" });
