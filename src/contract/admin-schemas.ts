@@ -3,6 +3,7 @@
  * schema each, shared by the console's forms and the /api/admin routes.
  */
 import { LIMITS } from "./constants";
+import { MONEY_TEXT } from "./texts/money";
 import {
   orderSchema,
   orderStatusSchema,
@@ -28,6 +29,8 @@ const requiredText = (requiredMessage: string) => z.string({ error: requiredMess
 export const adminToolSchema = toolSchema.extend({
   active: z.boolean(),
   lowStockThreshold: z.number().int().nullable(),
+  /** Shipping weight of one, in grams. */
+  weightGrams: z.number().int(),
   /** True when the stock is below the owner's threshold (or twice the minimum without one). */
   lowStock: z.boolean(),
   createdAt: z.string(),
@@ -41,13 +44,14 @@ export const adminToolListQuerySchema = toolListQuerySchema.extend({
 export type AdminToolListQuery = Partial<z.infer<typeof adminToolListQuerySchema>>;
 
 const lowStockThresholdSchema = z.number().int().min(0).max(LIMITS.quantity).nullable();
+const weightGramsSchema = z.number({ error: MONEY_TEXT.weightRange }).int(MONEY_TEXT.weightRange).min(0, MONEY_TEXT.weightRange).max(1_000_000, MONEY_TEXT.weightRange);
 
 /**
  * Create: the public tool's fields, optionally the owner's low-stock threshold, and whether it
  * goes into the store at once (`active`, the default) or waits archived until restored.
  */
 export const adminToolInputSchema = toolInputSchema
-  .extend({ lowStockThreshold: lowStockThresholdSchema.optional(), active: z.boolean().optional() })
+  .extend({ lowStockThreshold: lowStockThresholdSchema.optional(), weightGrams: weightGramsSchema.optional(), active: z.boolean().optional() })
   .strict();
 export type AdminToolInput = z.infer<typeof adminToolInputSchema>;
 /** Edit: any of them; `active` archives (false) or restores (true) the tool. */

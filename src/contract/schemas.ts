@@ -7,6 +7,7 @@ import { LIMITS, PAYMENT_METHODS, PASSWORD_MAX, PASSWORD_MIN, RATING_MAX, RATING
 import { dollarsToCents } from "./money";
 import { ORDER_STATUSES } from "./order-lifecycle";
 import { VALIDATION_TEXT } from "./texts/validation";
+import { checkDestination, destinationFields, PICKUP, promoCodeSchema, shippingMethodIdSchema } from "./money-schemas";
 import { z } from "./zod";
 
 export { categorySchema, cursorQuery, pageQuery, toolListQuerySchema, type ToolListQuery } from "./catalog-query";
@@ -179,6 +180,13 @@ export const profileInputSchema = z.object({
     .max(LIMITS.phone, VALIDATION_TEXT.tooLong(LIMITS.phone))
     .regex(/^[0-9+() .-]*$/, VALIDATION_TEXT.phoneInvalid)
     .optional(),
+  /** The rest of the delivery address (issue 31); country "" clears it. Checked together when a country is given. */
+  city: destinationFields.city.optional(),
+  region: destinationFields.region.optional(),
+  postalCode: destinationFields.postalCode.optional(),
+  country: destinationFields.country.optional(),
+}).superRefine((v, ctx) => {
+  if (v.country) checkDestination({ country: v.country, region: v.region ?? "", postalCode: v.postalCode ?? "" }, ctx);
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 
@@ -186,7 +194,13 @@ export const profileSchema = z.object({
   displayName: z.string(),
   email: z.string(),
   address: z.string(),
+  city: z.string(),
+  region: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
   phone: z.string(),
+  /** Set by the owner for a tax-exempt trade customer. */
+  taxExemptCertificate: z.string().nullable(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
@@ -210,7 +224,14 @@ export const orderLineSchema = z.object({
   name: z.string(),
   quantity: z.number().int(),
   unitPrice: z.number(),
+  /** unitPrice × quantity (the line's subtotal, as before issue 31). */
   lineTotal: z.number(),
+  /** DESIGN "Money", per line: total = subtotal − discount + shipping + tax. */
+  subtotal: z.number(),
+  discount: z.number(),
+  shipping: z.number(),
+  tax: z.number(),
+  total: z.number(),
 });
 export type OrderLine = z.infer<typeof orderLineSchema>;
 
@@ -234,11 +255,31 @@ export const orderSchema = z.object({
   name: z.string(),
   quantity: z.number().int(),
   unitPrice: z.number(),
+  /** total = subtotal − discount + shipping + tax, to the cent (DESIGN "Money"). */
   total: z.number(),
+  subtotal: z.number(),
+  discount: z.number(),
+  shipping: z.number(),
+  tax: z.number(),
   status: orderStatusSchema,
+  /** The street line; an order from before issue 31 has its whole address here and the rest empty. */
   address: z.string(),
+  city: z.string(),
+  region: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
   phone: z.string(),
   paymentMethod: paymentMethodSchema,
+  /** "pickup" or a delivery method's id, and its name as it was when ordered. */
+  shippingMethod: z.string(),
+  shippingMethodName: z.string(),
+  promoCode: z.string().nullable(),
+  /** The tax applied: its name and rate in basis points; null when none (or exempt). */
+  taxRate: z.object({ name: z.string(), rateBasisPoints: z.number().int() }).nullable(),
+  taxExemptCertificate: z.string().nullable(),
+  invoiceNumber: z.string().nullable(),
+  creditNoteNumber: z.string().nullable(),
+  paymentProblem: z.string().nullable(),
   note: z.string(),
   createdAt: z.string(),
   lines: z.array(orderLineSchema),
@@ -264,6 +305,14 @@ export type CartLine = z.infer<typeof cartLineSchema>;
 
 export const cartSchema = z.object({
   lines: z.array(cartLineSchema),
+  /**
+   * DESIGN "Money": priced for the profile's address (pickup at the store unless `shippingMethod`
+   * is asked for); total = subtotal − discount + shipping + tax.
+   */
+  subtotal: z.number(),
+  discount: z.number(),
+  shipping: z.number(),
+  tax: z.number(),
   total: z.number(),
   /** Tools × quantities, for the navigation bar's badge. */
   count: z.number().int(),
@@ -285,7 +334,7 @@ export const cartMergeInputSchema = z.object({
 });
 export type CartMergeInput = z.infer<typeof cartMergeInputSchema>;
 
-export const checkoutInputSchema = z.object({
+const checkoutFields = z.object({
   address: requiredText(VALIDATION_TEXT.addressRequired).pipe(z.string().max(LIMITS.address, VALIDATION_TEXT.tooLong(LIMITS.address))),
   phone: requiredText(VALIDATION_TEXT.phoneRequired).pipe(z.string().max(LIMITS.phone, VALIDATION_TEXT.tooLong(LIMITS.phone)).regex(/^[0-9+() .-]*$/, VALIDATION_TEXT.phoneInvalid)),
   paymentMethod: paymentMethodSchema,
@@ -299,10 +348,21 @@ export const checkoutInputSchema = z.object({
   cartVersion: z.string().min(1).max(LIMITS.id).optional(),
   /** The total the page showed; a different one today is ordered at today's prices, and said. */
   expectedTotal: z.number().nonnegative().optional(),
+  /** The rest of the delivery address (issue 31): needed for delivery, optional for pickup. */
+  ...destinationFields,
+  country: destinationFields.country.default(""),
+  /** `pickup` (the default, as before issue 31) or a delivery method's id. */
+  shippingMethod: shippingMethodIdSchema.default(PICKUP),
+  promoCode: promoCodeSchema.optional(),
 });
+/** Delivery needs a destination the store knows; pickup checks one only when it is given. */
+function checkCheckoutDestination(v: { country: string; region: string; postalCode: string; shippingMethod: string }, ctx: z.RefinementCtx) {
+  if (v.country !== "" || v.shippingMethod !== PICKUP) checkDestination(v, ctx);
+}
+export const checkoutInputSchema = checkoutFields.superRefine(checkCheckoutDestination);
 export type CheckoutInput = z.input<typeof checkoutInputSchema>;
 /** The checkout form: the same rules, without what the page adds itself (the cart it shows). */
-export const checkoutFormSchema = checkoutInputSchema.omit({ cartVersion: true, expectedTotal: true });
+export const checkoutFormSchema = checkoutFields.omit({ cartVersion: true, expectedTotal: true }).superRefine(checkCheckoutDestination);
 export type CheckoutFormInput = z.input<typeof checkoutFormSchema>;
 export type CheckoutFormValues = z.output<typeof checkoutFormSchema>;
 

@@ -288,6 +288,7 @@ export const toAdminToolDto = (row: ToolRow): AdminTool => {
     ...toToolDto(row),
     active: row.active,
     lowStockThreshold: row.lowStockThreshold,
+    weightGrams: row.weightGrams,
     lowStock: row.active && row.availableQuantity < threshold,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -402,6 +403,7 @@ function fromAdmin(tool: AdminTool): ToolRow {
     category: tool.category,
     active: tool.active,
     lowStockThreshold: tool.lowStockThreshold,
+    weightGrams: tool.weightGrams,
     createdAt: new Date(tool.createdAt),
     updatedAt: new Date(tool.updatedAt),
   };

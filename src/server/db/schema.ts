@@ -19,6 +19,7 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { CATEGORIES, ORDER_STATUSES_DB, PAYMENT_METHODS, STOCK_REASONS } from "./enums";
 
@@ -137,6 +138,8 @@ export const tools = pgTable(
     active: boolean("active").notNull().default(true),
     /** The owner's "low on stock" line for this tool; null means twice its minimum. */
     lowStockThreshold: integer("low_stock_threshold"),
+    /** Shipping weight of one, in grams (delivery is priced by an order's weight). */
+    weightGrams: integer("weight_grams").notNull().default(1000),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -144,6 +147,7 @@ export const tools = pgTable(
     check("tools_price_nonnegative", sql`${t.priceCents} >= 0`),
     check("tools_stock_nonnegative", sql`${t.availableQuantity} >= 0`),
     check("tools_minimum_positive", sql`${t.minimumQuantity} >= 1`),
+    check("tools_weight_range", sql`${t.weightGrams} between 0 and 1000000`),
     // One index per order and filter of the lists (docs/decisions/0013). The shop's lists
     // read active tools only: partial indexes hold just those. Full-text search
     // (`search_vector`, a generated column) and the names' trigram index are written by hand
@@ -181,8 +185,16 @@ export const profiles = pgTable("profiles", {
   userId: text("user_id")
     .primaryKey()
     .references(() => user.id, { onDelete: "cascade" }),
+  /** The street line (the spec's address input). */
   address: text("address").notNull().default(""),
+  city: text("city").notNull().default(""),
+  region: text("region").notNull().default(""),
+  postalCode: text("postal_code").notNull().default(""),
+  /** ISO 3166-1 alpha-2, or "" where the customer has not said (profiles from before issue 31). */
+  country: text("country").notNull().default(""),
   phone: text("phone").notNull().default(""),
+  /** Set by the owner for a tax-exempt trade customer: they pay no tax, and invoices say why. */
+  taxExemptCertificate: text("tax_exempt_certificate"),
   updatedAt: updatedAt(),
 });
 
@@ -211,9 +223,35 @@ export const orders = pgTable(
      * drivers (node-postgres hands bigint over as text): no call site converts it.
      */
     totalCents: bigint("total_cents", { mode: "number" }).notNull(),
+    /** DESIGN "Money": total = subtotal − discount + shipping + tax; each is the sum of the lines'. */
+    subtotalCents: bigint("subtotal_cents", { mode: "number" }).notNull().default(0),
+    discountCents: bigint("discount_cents", { mode: "number" }).notNull().default(0),
+    shippingCents: bigint("shipping_cents", { mode: "number" }).notNull().default(0),
+    taxCents: bigint("tax_cents", { mode: "number" }).notNull().default(0),
     status: orderStatus("status").notNull().default("pending"),
+    /** The street line; orders from before issue 31 keep their whole address here. */
     address: text("address").notNull().default(""),
+    city: text("city").notNull().default(""),
+    region: text("region").notNull().default(""),
+    postalCode: text("postal_code").notNull().default(""),
+    country: text("country").notNull().default(""),
     phone: text("phone").notNull().default(""),
+    /** "pickup" or a delivery method's id, and its name as it was. */
+    shippingMethod: text("shipping_method").notNull().default("pickup"),
+    shippingMethodName: text("shipping_method_name").notNull().default(""),
+    promotionId: text("promotion_id").references(() => promotions.id, { onDelete: "set null" }),
+    promoCode: text("promo_code"),
+    /** The tax rate applied (name and basis points, as they were), or null for none. */
+    taxRateName: text("tax_rate_name"),
+    taxRateBasisPoints: integer("tax_rate_basis_points"),
+    /** The customer's tax-exempt certificate when the order was placed. */
+    taxExemptCertificate: text("tax_exempt_certificate"),
+    /** Gapless per year (INV-2026-000001, CN-2026-000001), from document_counters. */
+    invoiceNumber: text("invoice_number").unique(),
+    creditNoteNumber: text("credit_note_number").unique(),
+    creditedAt: timestamp("credited_at", { withTimezone: true }),
+    /** What the owner must look at about the payment (AMOUNT_MISMATCH, LATE_PAYMENT_REFUNDED, ...). */
+    paymentProblem: text("payment_problem"),
     paymentMethod: paymentMethod("payment_method").notNull().default("cash_on_delivery"),
     note: text("note").notNull().default(""),
     createdAt: createdAt(),
@@ -248,7 +286,13 @@ export const orderLines = pgTable(
     toolName: text("tool_name").notNull(),
     quantity: integer("quantity").notNull(),
     unitPriceCents: integer("unit_price_cents").notNull(),
+    /** unit price × quantity (the line's subtotal). */
     lineTotalCents: bigint("line_total_cents", { mode: "number" }).notNull(),
+    discountCents: bigint("discount_cents", { mode: "number" }).notNull().default(0),
+    shippingCents: bigint("shipping_cents", { mode: "number" }).notNull().default(0),
+    taxCents: bigint("tax_cents", { mode: "number" }).notNull().default(0),
+    /** subtotal − discount + shipping + tax. */
+    totalCents: bigint("total_cents", { mode: "number" }).notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.position] }),
@@ -382,11 +426,121 @@ export const mailOutbox = pgTable(
     lastError: text("last_error"),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
+    /** Documents rendered when the mail is sent: [{kind: "invoice", orderId}]. */
+    attachments: jsonb("attachments").$type<{ kind: "invoice"; orderId: string }[]>(),
   },
   (t) => [index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`), index("mail_outbox_created_idx").on(t.createdAt)],
 );
 
+// ------------------------------------------------------------------ money (issue 31)
+
+/** Sales tax by country, region and postal-code prefix; the most specific match applies (pricing/price.ts). */
+export const taxRates = pgTable(
+  "tax_rates",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    country: text("country").notNull(),
+    region: text("region").notNull().default(""),
+    postalPrefix: text("postal_prefix").notNull().default(""),
+    name: text("name").notNull(),
+    rateBasisPoints: integer("rate_basis_points").notNull(),
+    taxShipping: boolean("tax_shipping").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("tax_rates_range", sql`${t.rateBasisPoints} between 0 and 10000`),
+    uniqueIndex("tax_rates_place_idx").on(t.country, t.region, t.postalPrefix),
+  ],
+);
+
+export const promotionKind = pgEnum("promotion_kind", ["percent", "amount"]);
+
+export const promotions = pgTable(
+  "promotions",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    /** Upper-case; customers may type it in any case. */
+    code: text("code").notNull().unique(),
+    kind: promotionKind("kind").notNull(),
+    /** percent: 1–100; amount: cents. */
+    value: integer("value").notNull(),
+    minSubtotalCents: bigint("min_subtotal_cents", { mode: "number" }).notNull().default(0),
+    startsAt: timestamp("starts_at", { withTimezone: true }),
+    endsAt: timestamp("ends_at", { withTimezone: true }),
+    usageLimit: integer("usage_limit"),
+    perCustomerLimit: integer("per_customer_limit"),
+    /** Empty: every category. */
+    categories: toolCategory("categories").array().notNull().default(sql`'{}'`),
+    active: boolean("active").notNull().default(true),
+    /** Orders holding a use now (a cancelled order gives its use back); kept under the row's lock at checkout. */
+    redemptions: integer("redemptions").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [check("promotions_value_positive", sql`${t.value} >= 1`), check("promotions_redemptions_nonnegative", sql`${t.redemptions} >= 0`)],
+);
+
+/** One row per order that used a code; `releasedAt` set once when the order is cancelled. */
+export const promotionRedemptions = pgTable(
+  "promotion_redemptions",
+  {
+    orderId: text("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    promotionId: text("promotion_id")
+      .notNull()
+      .references(() => promotions.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+  },
+  (t) => [index("promotion_redemptions_user_idx").on(t.promotionId, t.userId).where(sql`${t.releasedAt} is null`)],
+);
+
+/** Delivery methods; zones and weight bands are one document, saved whole (contract/money-schemas.ts). */
+export const shippingMethods = pgTable("shipping_methods", {
+  id: text("id").primaryKey().$defaultFn(newId),
+  name: text("name").notNull(),
+  freeOverCents: bigint("free_over_cents", { mode: "number" }),
+  active: boolean("active").notNull().default(true),
+  zones: jsonb("zones")
+    .$type<{ name: string; destinations: { country: string; region: string }[]; bands: { maxGrams: number; priceCents: number }[] }[]>()
+    .notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** The store's own details (one row, id 1): invoices' letterhead and where pickup is taxed. */
+export const storeSettings = pgTable("store_settings", {
+  id: integer("id").primaryKey().default(1),
+  legalName: text("legal_name").notNull(),
+  address: text("address").notNull(),
+  city: text("city").notNull().default(""),
+  region: text("region").notNull().default(""),
+  postalCode: text("postal_code").notNull().default(""),
+  country: text("country").notNull(),
+  taxId: text("tax_id").notNull().default(""),
+  updatedAt: updatedAt(),
+});
+
+/** Gapless document numbers: the row is locked by the transaction that takes a number, so a rollback gives it back. */
+export const documentCounters = pgTable(
+  "document_counters",
+  {
+    kind: text("kind").notNull(),
+    year: integer("year").notNull(),
+    last: integer("last").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.year] })],
+);
+
 export const schema = {
+  taxRates,
+  promotionKind,
+  promotions,
+  promotionRedemptions,
+  shippingMethods,
+  storeSettings,
+  documentCounters,
   listCounts,
   user,
   session,

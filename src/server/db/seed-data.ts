@@ -7,6 +7,8 @@ export interface SeedTool {
   priceCents: number;
   availableQuantity: number;
   minimumQuantity: number;
+  /** Shipping weight of one, in grams. */
+  weightGrams: number;
   description: string;
 }
 
@@ -19,6 +21,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 2499,
     availableQuantity: 240,
     minimumQuantity: 2,
+    weightGrams: 900,
     description:
       "Drop-forged head with a magnetic nail starter and a curved claw for clean pulls. Shock-absorbing fibreglass handle with a non-slip grip.",
   },
@@ -29,6 +32,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 5450,
     availableQuantity: 120,
     minimumQuantity: 1,
+    weightGrams: 2100,
     description:
       "Chrome-vanadium spanners from 8 to 19 mm with 12-point ring ends and 15° offset open ends, in a roll-up canvas pouch.",
   },
@@ -39,6 +43,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 3299,
     availableQuantity: 300,
     minimumQuantity: 2,
+    weightGrams: 450,
     description:
       "Slotted, Phillips and Pozidriv tips hardened to 58 HRC, magnetic tips and two-component handles that stay comfortable all day.",
   },
@@ -49,6 +54,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 2899,
     availableQuantity: 150,
     minimumQuantity: 1,
+    weightGrams: 650,
     description:
       "Induction-hardened triple-ground teeth, 8 TPI, cut on the push stroke. Ergonomic handle with built-in 45° and 90° square.",
   },
@@ -59,6 +65,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 12900,
     availableQuantity: 45,
     minimumQuantity: 1,
+    weightGrams: 11500,
     description:
       "Quiet, emission-free five-blade reel with adjustable cutting height from 12 to 45 mm. Ideal for small, flat lawns.",
   },
@@ -69,6 +76,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 42900,
     availableQuantity: 30,
     minimumQuantity: 1,
+    weightGrams: 32000,
     description:
       "140 cc four-stroke engine, rear-wheel drive, 60-litre grass box and mulching plug. Seven cutting heights from 25 to 75 mm.",
   },
@@ -79,6 +87,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 32900,
     availableQuantity: 60,
     minimumQuantity: 1,
+    weightGrams: 15500,
     description:
       "Brushless motor and a 4 Ah battery that mows up to 400 m² per charge. Folds flat for storage; charger included.",
   },
@@ -89,6 +98,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 219900,
     availableQuantity: 8,
     minimumQuantity: 1,
+    weightGrams: 185000,
     description:
       "Twin-cylinder 22 HP engine, hydrostatic transmission and a 107 cm twin-blade deck. Cruise control and a 300-litre collector.",
   },
@@ -99,6 +109,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 13900,
     availableQuantity: 180,
     minimumQuantity: 1,
+    weightGrams: 1600,
     description:
       "60 Nm of torque, two speeds, 21 clutch settings and a 13 mm metal chuck. Two 2 Ah batteries and a fast charger in a case.",
   },
@@ -109,6 +120,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 8900,
     availableQuantity: 90,
     minimumQuantity: 1,
+    weightGrams: 2300,
     description:
       "Soft start, anti-restart protection and a tool-free guard. Side handle fits left or right; spindle lock for quick disc changes.",
   },
@@ -119,6 +131,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 11900,
     availableQuantity: 70,
     minimumQuantity: 1,
+    weightGrams: 4200,
     description:
       "66 mm cutting depth, bevels to 56° and a laser guide. Comes with a 24-tooth carbide blade and a parallel guide.",
   },
@@ -129,6 +142,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 7900,
     availableQuantity: 110,
     minimumQuantity: 1,
+    weightGrams: 2400,
     description:
       "Four pendulum settings, variable speed and tool-free blade change. Cuts 100 mm of wood and 10 mm of steel.",
   },
@@ -139,6 +153,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 34900,
     availableQuantity: 40,
     minimumQuantity: 1,
+    weightGrams: 5600,
     description:
       "Easy-start two-stroke engine, automatic chain oiler and an inertia chain brake. Anti-vibration handles for long days of cutting.",
   },
@@ -149,6 +164,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 24900,
     availableQuantity: 55,
     minimumQuantity: 1,
+    weightGrams: 4100,
     description:
       "Brushless, quiet and instant-start. Tool-free chain tensioning and up to 120 cuts through 10 cm timber per charge.",
   },
@@ -159,6 +175,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 39900,
     availableQuantity: 20,
     minimumQuantity: 1,
+    weightGrams: 3300,
     description:
       "Light 3.3 kg tree-care saw with a compact top handle, rope loop and a low-kickback chain. For trained arborists.",
   },
@@ -169,6 +186,7 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 18900,
     availableQuantity: 35,
     minimumQuantity: 1,
+    weightGrams: 4800,
     description:
       "Reaches branches up to 4 m from the ground. 25 cm bar, automatic oiling and an adjustable head angle for clean cuts.",
   },
