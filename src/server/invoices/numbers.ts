@@ -1,0 +1,56 @@
+/**
+ * Gapless document numbers per kind and year (`INV-2026-000001`, `CN-2026-000001`; DESIGN "Money").
+ *
+ * A number comes from the `document_counters` row of its kind and year, bumped by ONE upsert in the
+ * caller's transaction. The upsert locks the row until that transaction ends, so:
+ * - two transactions never get the same number: the second waits for the first to commit, then
+ *   sees its `last` (Postgres re-reads the row an ON CONFLICT update waits for);
+ * - a transaction that rolls back takes its bump with it, and the next one gets the same numbers
+ *   again: no gap. A Postgres sequence would leave one (nextval is never rolled back), which is why
+ *   there is none here.
+ * The price is that every transaction taking a number of a kind waits for the one before it to
+ * finish: take numbers as late as possible in the transaction (after the stock and the code are
+ * locked and checked), so the counter is held only for the last statements and the commit.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { documentCounters } from "../db/schema";
+
+export type DocumentKind = "INV" | "CN";
+
+const DIGITS = 6;
+
+/** The year a document issued at `at` is numbered in: the UTC year, the same on every server. */
+export const documentYear = (at: Date = new Date()): number => at.getUTCFullYear();
+
+/** `INV`, 2026, 1 → `INV-2026-000001`. */
+export const formatDocumentNumber = (kind: DocumentKind, year: number, n: number): string => `${kind}-${year}-${String(n).padStart(DIGITS, "0")}`;
+
+/**
+ * The upsert that reserves `count` numbers and returns the counter's new `last` (one row, column
+ * `last`): for a caller that writes its documents in one statement and runs this as a CTE of it.
+ * The numbers are last − count + 1 … last; `documentNumberSql` writes each in SQL.
+ */
+export function reserveDocumentNumbersSql(kind: DocumentKind, year: number, count: number): SQL {
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be a positive integer, got ${count}`);
+  return sql`
+    insert into ${documentCounters} (kind, year, last) values (${kind}, ${year}, ${count})
+    on conflict (kind, year) do update set last = ${documentCounters}.last + excluded.last
+    returning last`;
+}
+
+/** The number `n` (an SQL integer expression) formatted in SQL exactly as `formatDocumentNumber` does. */
+export const documentNumberSql = (kind: DocumentKind, year: number, n: SQL): SQL => sql`(${`${kind}-${year}-`} || lpad((${n})::text, ${DIGITS}, '0'))`;
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/**
+ * Takes `count` consecutive numbers of `kind` for `year` in `tx`, in order. The counter row stays
+ * locked until `tx` ends (see above): call it late in the transaction.
+ */
+export async function takeDocumentNumbers(tx: Tx | Db, kind: DocumentKind, year: number, count: number): Promise<string[]> {
+  const [row] = rowsOf<{ last: number | string }>(await tx.execute(reserveDocumentNumbersSql(kind, year, count)));
+  if (!row) throw new Error("document counter upsert returned no row");
+  const last = Number(row.last);
+  return Array.from({ length: count }, (_, i) => formatDocumentNumber(kind, year, last - count + 1 + i));
+}
