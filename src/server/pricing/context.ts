@@ -1,0 +1,131 @@
+/**
+ * What `price` needs from the database, read in ONE statement: the tax rates of the countries
+ * asked for (and the store's), the active delivery methods, the store's address, the tools'
+ * weights and categories, and which customers are tax-exempt. Checkout and the order desk read
+ * it inside their transaction, after the tools are locked, so a rate or method changed since
+ * the page was shown is the one the order gets.
+ *
+ * Promotions are separate (`lockPromotions`): a checkout that uses a code holds its row until
+ * commit, so N racing checkouts of a code limited to K uses give exactly K orders.
+ */
+import { sql } from "drizzle-orm";
+import type { Category } from "../../contract/constants";
+import type { Db, Tx } from "../db/client";
+import type { MethodRow, PlaceCents, PromotionRow, RateRow } from "./price";
+
+export interface PricingContext {
+  rates: RateRow[];
+  methods: MethodRow[];
+  store: PlaceCents & { legalName: string; address: string; city: string; taxId: string };
+  tools: Map<string, { weightGrams: number; category: Category }>;
+  /** Tax-exempt customers and their certificates. */
+  exempt: Map<string, string>;
+}
+
+interface Raw {
+  rates: RateRow[];
+  methods: MethodRow[];
+  store: PricingContext["store"] | null;
+  tools: { id: string; weightGrams: number; category: Category }[];
+  exempt: [string, string][];
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+export async function loadPricingContext(db: Db | Tx, wanted: { countries: string[]; toolIds: string[]; userIds: string[] }): Promise<PricingContext> {
+  const countries = JSON.stringify([...new Set(wanted.countries.filter((c) => c !== ""))]);
+  const toolIds = JSON.stringify([...new Set(wanted.toolIds)]);
+  const userIds = JSON.stringify([...new Set(wanted.userIds)]);
+  const result = await db.execute(sql`
+    with s as (select * from store_settings where id = 1)
+    select jsonb_build_object(
+      'store', (select jsonb_build_object('legalName', legal_name, 'address', address, 'city', city, 'region', region,
+                  'postalCode', postal_code, 'country', country, 'taxId', tax_id) from s),
+      'rates', (select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'name', r.name, 'country', r.country, 'region', r.region,
+                  'postalPrefix', r.postal_prefix, 'rateBasisPoints', r.rate_basis_points, 'taxShipping', r.tax_shipping)), '[]'::jsonb)
+                  from tax_rates r
+                 where r.country in (select jsonb_array_elements_text(${countries}::jsonb) union select country from s)),
+      'methods', (select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'name', m.name, 'freeOverCents', m.free_over_cents, 'zones', m.zones)
+                  order by m.created_at, m.id), '[]'::jsonb) from shipping_methods m where m.active),
+      'tools', (select coalesce(jsonb_agg(jsonb_build_object('id', t.id, 'weightGrams', t.weight_grams, 'category', t.category)), '[]'::jsonb)
+                  from tools t where t.id in (select jsonb_array_elements_text(${toolIds}::jsonb))),
+      'exempt', (select coalesce(jsonb_agg(jsonb_build_array(p.user_id, p.tax_exempt_certificate)), '[]'::jsonb)
+                  from profiles p where p.user_id in (select jsonb_array_elements_text(${userIds}::jsonb))
+                   and p.tax_exempt_certificate is not null and p.tax_exempt_certificate <> '')
+    ) as context`);
+  const raw0 = rowsOf<{ context: Raw | string }>(result)[0]?.context;
+  if (raw0 === undefined) throw new Error("the pricing context query answered nothing");
+  const raw = typeof raw0 === "string" ? (JSON.parse(raw0) as Raw) : raw0;
+  if (!raw.store) throw new Error("store_settings has no row (migration 0009 inserts it)");
+  return {
+    rates: raw.rates,
+    methods: raw.methods.map((m) => ({ ...m, freeOverCents: m.freeOverCents === null ? null : Number(m.freeOverCents) })),
+    store: raw.store,
+    tools: new Map(raw.tools.map((t) => [t.id, { weightGrams: t.weightGrams, category: t.category }])),
+    exempt: new Map(raw.exempt),
+  };
+}
+
+/** A promotion as `price` reads it, with its uses by each customer asked about. */
+export interface LoadedPromotion extends Omit<PromotionRow, "customerRedemptions"> {
+  byCustomer: Map<string, number>;
+}
+
+interface PromotionJson {
+  id: string;
+  code: string;
+  kind: "percent" | "amount";
+  value: number;
+  minSubtotalCents: number | string;
+  startsAt: string | null;
+  endsAt: string | null;
+  usageLimit: number | null;
+  perCustomerLimit: number | null;
+  categories: Category[];
+  active: boolean;
+  redemptions: number;
+  byCustomer: [string, number][];
+}
+
+/**
+ * The promotions named by these codes (upper-case), with each customer's live uses. `lock`:
+ * the rows are locked FOR UPDATE (in id order) until the transaction ends, so redemptions are
+ * counted by one checkout at a time; an estimate reads without locking.
+ */
+export async function loadPromotions(db: Db | Tx, codes: string[], userIds: string[], lock: boolean): Promise<Map<string, LoadedPromotion>> {
+  const wanted = [...new Set(codes)];
+  if (wanted.length === 0) return new Map();
+  const codesJson = JSON.stringify(wanted);
+  const usersJson = JSON.stringify([...new Set(userIds)]);
+  const result = await db.execute(sql`
+    with p as (
+      select * from promotions where code in (select jsonb_array_elements_text(${codesJson}::jsonb)) order by id ${lock ? sql`for update` : sql``}
+    )
+    select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'code', p.code, 'kind', p.kind, 'value', p.value, 'minSubtotalCents', p.min_subtotal_cents,
+             'startsAt', p.starts_at, 'endsAt', p.ends_at, 'usageLimit', p.usage_limit, 'perCustomerLimit', p.per_customer_limit,
+             'categories', to_jsonb(p.categories), 'active', p.active, 'redemptions', p.redemptions,
+             'byCustomer', (select coalesce(jsonb_agg(jsonb_build_array(u.user_id, u.n)), '[]'::jsonb)
+                              from (select r.user_id, count(*)::int as n from promotion_redemptions r
+                                     where r.promotion_id = p.id and r.released_at is null
+                                       and r.user_id in (select jsonb_array_elements_text(${usersJson}::jsonb))
+                                     group by r.user_id) u))), '[]'::jsonb) as promotions
+      from p`);
+  const raw0 = rowsOf<{ promotions: PromotionJson[] | string }>(result)[0]?.promotions ?? [];
+  const raw = typeof raw0 === "string" ? (JSON.parse(raw0) as PromotionJson[]) : raw0;
+  return new Map(
+    raw.map((p) => [
+      p.code,
+      {
+        ...p,
+        minSubtotalCents: Number(p.minSubtotalCents),
+        startsAt: p.startsAt ? new Date(p.startsAt) : null,
+        endsAt: p.endsAt ? new Date(p.endsAt) : null,
+        byCustomer: new Map(p.byCustomer),
+      },
+    ]),
+  );
+}
+
+/** The row `price` takes for one customer. */
+export const promotionFor = (p: LoadedPromotion | undefined, userId: string): PromotionRow | undefined =>
+  p ? { ...p, customerRedemptions: p.byCustomer.get(userId) ?? 0 } : undefined;
