@@ -7,7 +7,7 @@ import { lazy, Suspense } from "react";
 import { Navigate, NavLink, Route, Routes, useLocation } from "react-router";
 import { ToastContainer } from "react-toastify";
 import { TOAST_OPTIONS } from "../../../contract/constants";
-import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { ADMIN_MONEY_TEXT, ADMIN_TEXT } from "../../../contract/texts/admin";
 import { TEXT } from "../../../contract/texts/site";
 import { Spinner } from "../../components/ui/states";
 import { useSession } from "../../lib/session";
@@ -21,6 +21,11 @@ import { MAIL_ADMIN_TEXT } from "../../../contract/texts/mail";
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
 const Dashboard = lazy(() => import("./dashboard"));
 const MailPage = lazy(() => import("./mail"));
+/** The money pages (issue 31): one chunk each, loaded when opened. */
+const TaxRatesPage = lazy(() => import("./tax-rates"));
+const PromotionsPage = lazy(() => import("./promotions"));
+const ShippingPage = lazy(() => import("./shipping"));
+const StoreSettingsPage = lazy(() => import("./store-settings"));
 
 const sectionsText = ADMIN_TEXT.sections;
 const SECTIONS = [
@@ -29,6 +34,10 @@ const SECTIONS = [
   { to: "/admin/orders", label: sectionsText.orders },
   { to: "/admin/reviews", label: sectionsText.reviews },
   { to: "/admin/users", label: sectionsText.users },
+  { to: "/admin/tax-rates", label: ADMIN_MONEY_TEXT.sections.taxRates },
+  { to: "/admin/promotions", label: ADMIN_MONEY_TEXT.sections.promotions },
+  { to: "/admin/shipping", label: ADMIN_MONEY_TEXT.sections.shipping },
+  { to: "/admin/settings", label: ADMIN_MONEY_TEXT.sections.settings },
   { to: "/admin/audit", label: sectionsText.audit },
   { to: "/admin/mail", label: MAIL_ADMIN_TEXT.section },
 ];
@@ -77,6 +86,38 @@ export default function AdminConsole() {
               element={
                 <Suspense fallback={<Spinner />}>
                   <MailPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="tax-rates"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <TaxRatesPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="promotions"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <PromotionsPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="shipping"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <ShippingPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="settings"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <StoreSettingsPage />
                 </Suspense>
               }
             />

@@ -1,0 +1,121 @@
+/**
+ * Pieces the console's money forms share: a labelled field with its error, the country and region
+ * pair, and a refused save's field messages put back at their fields.
+ */
+import type { ReactNode } from "react";
+import { get, useWatch, type Control, type FieldErrors, type FieldValues, type Path, type UseFormRegister, type UseFormSetError, type UseFormSetValue } from "react-hook-form";
+import { COUNTRIES, COUNTRY_CODES } from "../../../contract/geo";
+import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
+import { ApiRequestError } from "../../lib/api";
+
+const commonText = ADMIN_MONEY_TEXT.common;
+
+/** The message at `path`, or at the list's own `root` (a list too short, bands out of order). */
+export function errorAt(errors: FieldErrors, path: string): string | undefined {
+  const error = get(errors, path) as { message?: unknown; root?: { message?: unknown } } | undefined;
+  const message = error?.message ?? error?.root?.message;
+  return typeof message === "string" && message ? message : undefined;
+}
+
+export function FieldError({ message }: { message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <span className="text-error text-sm" role="alert">
+      {message}
+    </span>
+  );
+}
+
+/** A label around its input, and the field's error under it (the console's tool form does the same). */
+export function Field({ label, error, children, className = "" }: { label: string; error: string | undefined; children: ReactNode; className?: string }) {
+  return (
+    <label className={`form-control flex flex-col gap-1 ${className}`}>
+      <span className="label-text">{label}</span>
+      {children}
+      <FieldError message={error} />
+    </label>
+  );
+}
+
+/** Empty input → null (an optional limit or threshold); anything else a number, checked by the schema. */
+export const numberOrNull = (v: unknown): number | null => (v === "" || v === null || v === undefined ? null : Number(v));
+/** Empty input → undefined, so the schema's "required" message is the one shown. */
+export const numberOrUndefined = (v: unknown): number | undefined => (v === "" || v === null || v === undefined ? undefined : Number(v));
+
+/**
+ * A country and its region. Changing the country empties the region, which belonged to the old
+ * one. `emptyRegion` names the empty choice: the whole country, for a rate or a delivery zone.
+ */
+export function CountryRegion<T extends FieldValues>({
+  control,
+  register,
+  setValue,
+  errors,
+  country,
+  region,
+  emptyRegion = commonText.wholeCountry,
+}: {
+  control: Control<T>;
+  register: UseFormRegister<T>;
+  setValue: UseFormSetValue<T>;
+  errors: FieldErrors<T>;
+  country: Path<T>;
+  region: Path<T>;
+  emptyRegion?: string;
+}) {
+  const chosen = useWatch({ control, name: country }) as unknown;
+  const regions = typeof chosen === "string" ? COUNTRIES[chosen]?.regions : undefined;
+  return (
+    <>
+      <Field label={commonText.country} error={errorAt(errors, country)}>
+        <select
+          className="select select-bordered"
+          {...register(country, {
+            // The region is a string path of the same form; resetting it to "" is always valid.
+            onChange: () => setValue(region, "" as never, { shouldDirty: true }),
+          })}
+        >
+          <option value="">{commonText.chooseCountry}</option>
+          {COUNTRY_CODES.map((code) => (
+            <option key={code} value={code}>
+              {COUNTRIES[code]?.name ?? code}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label={commonText.region} error={errorAt(errors, region)}>
+        <select className="select select-bordered" {...register(region)}>
+          <option value="">{regions ? emptyRegion : commonText.noRegions}</option>
+          {regions &&
+            Object.entries(regions).map(([code, name]) => (
+              <option key={code} value={code}>
+                {name} ({code})
+              </option>
+            ))}
+        </select>
+      </Field>
+    </>
+  );
+}
+
+/**
+ * Puts a 400's field messages (`body.zones.0.name`) at the form's fields, so the owner sees
+ * what the server refused where it is; the rest of the input stays as it was typed.
+ */
+export function showServerErrors<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>): void {
+  if (!(error instanceof ApiRequestError) || error.status !== 400) return;
+  for (const detail of error.body.details ?? []) {
+    const path = detail.path.replace(/^body\.?/, "");
+    if (path) setError(path as Path<T>, { type: "server", message: detail.message });
+  }
+}
+
+/** A save button that says it is saving while it is. */
+export function SaveButton({ pending }: { pending: boolean }) {
+  return (
+    <button type="submit" className="btn btn-primary" disabled={pending} aria-busy={pending}>
+      {pending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+      {pending ? commonText.saving : commonText.save}
+    </button>
+  );
+}

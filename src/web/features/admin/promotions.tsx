@@ -1,0 +1,201 @@
+/** The console's promotion codes: their limits, dates, categories and redemptions (issue 31). */
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { toast } from "react-toastify";
+import { CATEGORIES, CATEGORY_LABELS } from "../../../contract/constants";
+import { promotionInputSchema, type Promotion } from "../../../contract/money-schemas";
+import { formatDollars } from "../../../contract/money";
+import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
+import type { z } from "../../../contract/zod";
+import { QueryView } from "../../components/ui/states";
+import { PageTitle } from "../../lib/page-title";
+import { errorAt, Field, FieldError, numberOrNull, numberOrUndefined, SaveButton, showServerErrors } from "./form-parts";
+import { promotionsQuery, useSavePromotion } from "./money-api";
+import { Table, when } from "./ui";
+
+const text = ADMIN_MONEY_TEXT.promotions;
+const commonText = ADMIN_MONEY_TEXT.common;
+
+/** A `datetime-local` input's value for an ISO instant, in the owner's time zone. */
+export function toLocalInput(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+/** The instant a `datetime-local` value means, in the owner's time zone; empty → null. */
+export function fromLocalInput(value: string): string | null {
+  if (!value) return null;
+  const d = new Date(value);
+  // Half-typed dates are passed on as they are, so the schema's "not a date" message shows.
+  return Number.isNaN(d.getTime()) ? value : d.toISOString();
+}
+
+export const discountOf = (p: Pick<Promotion, "kind" | "value">): string => (p.kind === "percent" ? text.percentOff(p.value) : text.amountOff(formatDollars(p.value)));
+
+function datesOf(p: Promotion): string {
+  if (!p.startsAt && !p.endsAt) return text.always;
+  return [p.startsAt ? text.from(when(p.startsAt)) : "", p.endsAt ? text.until(when(p.endsAt)) : ""].filter(Boolean).join(" · ");
+}
+
+export default function PromotionsPage() {
+  const promotions = useQuery(promotionsQuery());
+  const [editing, setEditing] = useState<Promotion | "new" | null>(null);
+  return (
+    <div>
+      <PageTitle title={ADMIN_MONEY_TEXT.sections.promotions} />
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-2xl font-semibold">{ADMIN_MONEY_TEXT.sections.promotions}</h2>
+        <button type="button" className="btn btn-primary" onClick={() => setEditing("new")}>
+          {text.add}
+        </button>
+      </div>
+      {editing && <PromotionForm key={editing === "new" ? "new" : editing._id} promotion={editing === "new" ? null : editing} onDone={() => setEditing(null)} />}
+      <QueryView query={promotions} isEmpty={(list) => list.length === 0} empty={text.empty}>
+        {(list) => (
+          <Table label={ADMIN_MONEY_TEXT.sections.promotions}>
+            <thead className="text-base-content">
+              <tr>
+                {Object.values(text.columns).map((column) => (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((p) => (
+                <tr key={p._id} data-testid="promotion-row">
+                  <td className="font-mono">{p.code}</td>
+                  <td>{discountOf(p)}</td>
+                  <td>{formatDollars(p.minSubtotal)}</td>
+                  <td>{text.limits(p.usageLimit, p.perCustomerLimit)}</td>
+                  <td>{datesOf(p)}</td>
+                  <td>{p.categories.length === 0 ? text.allCategories : p.categories.map((c) => CATEGORY_LABELS[c]).join(", ")}</td>
+                  <td>{p.active ? commonText.yes : commonText.no}</td>
+                  <td>{text.redemptions(p.redemptions, p.usageLimit)}</td>
+                  <td>
+                    <button type="button" className="btn btn-xs" aria-label={`${commonText.edit} ${p.code}`} onClick={() => setEditing(p)}>
+                      {commonText.edit}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </QueryView>
+    </div>
+  );
+}
+
+type FormIn = z.input<typeof promotionInputSchema>;
+type FormOut = z.output<typeof promotionInputSchema>;
+
+export function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onDone: () => void }) {
+  const save = useSavePromotion();
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: zodResolver(promotionInputSchema),
+    defaultValues: promotion
+      ? {
+          code: promotion.code,
+          kind: promotion.kind,
+          value: promotion.value,
+          minSubtotal: promotion.minSubtotal,
+          startsAt: promotion.startsAt,
+          endsAt: promotion.endsAt,
+          usageLimit: promotion.usageLimit,
+          perCustomerLimit: promotion.perCustomerLimit,
+          categories: promotion.categories,
+          active: promotion.active,
+        }
+      : { code: "", kind: "percent", minSubtotal: 0, startsAt: null, endsAt: null, usageLimit: null, perCustomerLimit: null, categories: [], active: true },
+  });
+  const { errors } = form.formState;
+  const title = promotion ? text.editTitle(promotion.code) : text.newTitle;
+  const onSubmit = form.handleSubmit((input) =>
+    save.mutate(
+      { promotionId: promotion?._id ?? null, input },
+      {
+        onSuccess: () => {
+          toast.success(promotion ? text.saved : text.created);
+          onDone();
+        },
+        onError: (error) => showServerErrors(error, form.setError),
+      },
+    ),
+  );
+  const dateField = (name: "startsAt" | "endsAt", label: string) => (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <Field label={label} error={errorAt(errors, name)}>
+          <input
+            type="datetime-local"
+            className="input input-bordered"
+            name={field.name}
+            ref={field.ref}
+            onBlur={field.onBlur}
+            value={toLocalInput(field.value)}
+            onChange={(e) => field.onChange(fromLocalInput(e.target.value))}
+          />
+        </Field>
+      )}
+    />
+  );
+  return (
+    <form className="card bg-base-200 mb-6" aria-label={title} noValidate onSubmit={(e) => void onSubmit(e)}>
+      <div className="card-body grid gap-3 md:grid-cols-2">
+        <h3 className="card-title md:col-span-2">{title}</h3>
+        <Field label={text.code} error={errorAt(errors, "code")}>
+          <input className="input input-bordered font-mono" autoCapitalize="characters" {...form.register("code")} />
+        </Field>
+        <Field label={text.kind} error={errorAt(errors, "kind")}>
+          <select className="select select-bordered" {...form.register("kind")}>
+            <option value="percent">{text.kinds.percent}</option>
+            <option value="amount">{text.kinds.amount}</option>
+          </select>
+        </Field>
+        <Field label={text.value} error={errorAt(errors, "value")}>
+          <input type="number" step="0.01" min="0" className="input input-bordered" {...form.register("value", { setValueAs: numberOrUndefined })} />
+        </Field>
+        <Field label={text.minSubtotal} error={errorAt(errors, "minSubtotal")}>
+          <input type="number" step="0.01" min="0" className="input input-bordered" {...form.register("minSubtotal", { setValueAs: (v: unknown) => numberOrUndefined(v) ?? 0 })} />
+        </Field>
+        {dateField("startsAt", text.startsAt)}
+        {dateField("endsAt", text.endsAt)}
+        <Field label={text.usageLimit} error={errorAt(errors, "usageLimit")}>
+          <input type="number" step="1" min="1" className="input input-bordered" {...form.register("usageLimit", { setValueAs: numberOrNull })} />
+        </Field>
+        <Field label={text.perCustomerLimit} error={errorAt(errors, "perCustomerLimit")}>
+          <input type="number" step="1" min="1" className="input input-bordered" {...form.register("perCustomerLimit", { setValueAs: numberOrNull })} />
+        </Field>
+        <fieldset className="md:col-span-2">
+          <legend className="label-text mb-1">{text.categories}</legend>
+          <div className="flex flex-wrap gap-4">
+            {CATEGORIES.map((c) => (
+              <label key={c} className="label cursor-pointer gap-2">
+                <input type="checkbox" className="checkbox" value={c} {...form.register("categories")} />
+                <span>{CATEGORY_LABELS[c]}</span>
+              </label>
+            ))}
+          </div>
+          <FieldError message={errorAt(errors, "categories")} />
+        </fieldset>
+        <label className="label cursor-pointer justify-start gap-2 md:col-span-2">
+          <input type="checkbox" className="checkbox" {...form.register("active")} />
+          <span>{text.activeLabel}</span>
+        </label>
+        <div className="flex gap-2 md:col-span-2">
+          <SaveButton pending={save.isPending} />
+          <button type="button" className="btn" onClick={onDone}>
+            {commonText.cancel}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}

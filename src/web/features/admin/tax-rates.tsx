@@ -1,0 +1,206 @@
+/** The console's tax rates: the table, a form to add or edit one, and the CSV round trip (issue 31). */
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { toast } from "react-toastify";
+import { COUNTRIES } from "../../../contract/geo";
+import { TAX_RATE_CSV_COLUMNS, taxRateInputSchema, type TaxRate } from "../../../contract/money-schemas";
+import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
+import { QueryView } from "../../components/ui/states";
+import { PageTitle } from "../../lib/page-title";
+import { CountryRegion, errorAt, Field, numberOrUndefined, SaveButton, showServerErrors } from "./form-parts";
+import { TAX_RATES_CSV_URL, taxRatesQuery, useDeleteTaxRate, useImportTaxRates, useSaveTaxRate } from "./money-api";
+import { Table } from "./ui";
+import type { z } from "../../../contract/zod";
+
+const text = ADMIN_MONEY_TEXT.taxRates;
+const commonText = ADMIN_MONEY_TEXT.common;
+
+/** 825 basis points → "8.25 %". */
+export const percentOf = (basisPoints: number): string => `${(basisPoints / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
+
+export default function TaxRatesPage() {
+  const rates = useQuery(taxRatesQuery());
+  const [editing, setEditing] = useState<TaxRate | "new" | null>(null);
+  const [deleting, setDeleting] = useState<TaxRate | null>(null);
+  const remove = useDeleteTaxRate();
+  return (
+    <div>
+      <PageTitle title={ADMIN_MONEY_TEXT.sections.taxRates} />
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-2xl font-semibold">{ADMIN_MONEY_TEXT.sections.taxRates}</h2>
+        <button type="button" className="btn btn-primary" onClick={() => setEditing("new")}>
+          {text.add}
+        </button>
+      </div>
+      {editing && <TaxRateForm key={editing === "new" ? "new" : editing._id} rate={editing === "new" ? null : editing} onDone={() => setEditing(null)} />}
+      <CsvFile />
+      <QueryView query={rates} isEmpty={(list) => list.length === 0} empty={text.empty}>
+        {(list) => (
+          <Table label={ADMIN_MONEY_TEXT.sections.taxRates}>
+            <thead className="text-base-content">
+              <tr>
+                {Object.values(text.columns).map((column) => (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((rate) => (
+                <tr key={rate._id} data-testid="tax-rate-row">
+                  <td>{COUNTRIES[rate.country]?.name ?? rate.country}</td>
+                  <td>{rate.region || commonText.wholeCountry}</td>
+                  <td>{rate.postalPrefix || text.anyPostal}</td>
+                  <td>{rate.name}</td>
+                  <td>{percentOf(rate.rateBasisPoints)}</td>
+                  <td>{rate.taxShipping ? commonText.yes : commonText.no}</td>
+                  <td className="flex flex-wrap gap-1">
+                    <button type="button" className="btn btn-xs" aria-label={`${commonText.edit} ${rate.name}`} onClick={() => setEditing(rate)}>
+                      {commonText.edit}
+                    </button>
+                    <button type="button" className="btn btn-xs btn-error btn-outline" aria-label={`${commonText.delete} ${rate.name}`} onClick={() => setDeleting(rate)}>
+                      {commonText.delete}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </QueryView>
+      <ConfirmDialog
+        open={deleting !== null}
+        question={text.confirmDelete}
+        description={deleting?.name}
+        confirmLabel={commonText.delete}
+        cancelLabel={commonText.cancel}
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting._id, { onSuccess: () => toast.success(text.deleted) });
+          setDeleting(null);
+        }}
+        onCancel={() => setDeleting(null)}
+      />
+    </div>
+  );
+}
+
+type FormIn = z.input<typeof taxRateInputSchema>;
+type FormOut = z.output<typeof taxRateInputSchema>;
+
+/** Add or edit, with the route's own schema; a refusal leaves the form open with what was typed. */
+export function TaxRateForm({ rate, onDone }: { rate: TaxRate | null; onDone: () => void }) {
+  const save = useSaveTaxRate();
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: zodResolver(taxRateInputSchema),
+    defaultValues: rate
+      ? { country: rate.country, region: rate.region, postalPrefix: rate.postalPrefix, name: rate.name, rateBasisPoints: rate.rateBasisPoints, taxShipping: rate.taxShipping }
+      : { country: "", region: "", postalPrefix: "", name: "", taxShipping: false },
+  });
+  const { errors } = form.formState;
+  const basisPoints = useWatch({ control: form.control, name: "rateBasisPoints" });
+  const title = rate ? text.editTitle(rate.name) : text.newTitle;
+  const onSubmit = form.handleSubmit((input) =>
+    save.mutate(
+      { rateId: rate?._id ?? null, input },
+      {
+        onSuccess: () => {
+          toast.success(rate ? text.saved : text.created);
+          onDone();
+        },
+        onError: (error) => showServerErrors(error, form.setError),
+      },
+    ),
+  );
+  return (
+    <form className="card bg-base-200 mb-6" aria-label={title} noValidate onSubmit={(e) => void onSubmit(e)}>
+      <div className="card-body grid gap-3 md:grid-cols-2">
+        <h3 className="card-title md:col-span-2">{title}</h3>
+        <CountryRegion control={form.control} register={form.register} setValue={form.setValue} errors={errors} country="country" region="region" />
+        <Field label={text.postalPrefix} error={errorAt(errors, "postalPrefix")}>
+          <input className="input input-bordered" {...form.register("postalPrefix")} />
+        </Field>
+        <Field label={text.name} error={errorAt(errors, "name")}>
+          <input className="input input-bordered" {...form.register("name")} />
+        </Field>
+        <Field label={text.rate} error={errorAt(errors, "rateBasisPoints")}>
+          <input type="number" inputMode="numeric" step="1" min="0" max="10000" className="input input-bordered" {...form.register("rateBasisPoints", { setValueAs: numberOrUndefined })} />
+          {typeof basisPoints === "number" && Number.isInteger(basisPoints) && basisPoints >= 0 && basisPoints <= 10_000 && (
+            <span className="text-base-content/80 text-sm">{text.ratePreview(percentOf(basisPoints))}</span>
+          )}
+        </Field>
+        <label className="label cursor-pointer justify-start gap-2 self-end">
+          <input type="checkbox" className="checkbox" {...form.register("taxShipping")} />
+          <span>{text.taxShipping}</span>
+        </label>
+        <div className="flex gap-2 md:col-span-2">
+          <SaveButton pending={save.isPending} />
+          <button type="button" className="btn" onClick={onDone}>
+            {commonText.cancel}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+/** Export is a plain download; import sends the chosen file, and a refusal names the bad row here. */
+function CsvFile() {
+  const importCsv = useImportTaxRates();
+  const [problem, setProblem] = useState<string | null>(null);
+  const hintId = useId();
+  const onFile = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    if (!file) return;
+    setProblem(null);
+    const csv = await file.text();
+    importCsv.mutate(csv, {
+      onSuccess: () => toast.success(text.imported),
+      onError: (error) => setProblem(error.message),
+      // The same file may be chosen again after it is fixed: an unchanged input fires no change.
+      onSettled: () => (input.value = ""),
+    });
+  };
+  return (
+    <section className="card bg-base-200 mb-6" aria-label={text.csvTitle}>
+      <div className="card-body flex flex-col gap-3">
+        <h3 className="card-title">{text.csvTitle}</h3>
+        <div className="flex flex-wrap items-end gap-4">
+          <a className="btn" href={TAX_RATES_CSV_URL} download="tax-rates.csv">
+            {text.export}
+          </a>
+          <label className="form-control flex flex-col gap-1">
+            <span className="label-text">{text.import}</span>
+            <input
+              type="file"
+              accept=".csv,text/csv"
+              className="file-input file-input-bordered"
+              aria-describedby={hintId}
+              disabled={importCsv.isPending}
+              onChange={(e) => void onFile(e.currentTarget)}
+            />
+          </label>
+          {importCsv.isPending && (
+            <span role="status" className="flex items-center gap-2">
+              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+              {text.importing}
+            </span>
+          )}
+        </div>
+        <p id={hintId} className="text-base-content/80 text-sm">
+          {text.importHint}
+          <code>{TAX_RATE_CSV_COLUMNS.join(",")}</code>
+        </p>
+        {problem && (
+          <p className="text-error" role="alert" data-testid="csv-problem">
+            {text.importFailed} {problem}
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
