@@ -14,6 +14,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** The message's attached files, as mailparser reads them. */
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 }
 
 export interface SmtpStandIn {
@@ -68,6 +70,7 @@ export async function startSmtpStandIn(port = 0): Promise<SmtpStandIn> {
                 subject: parsed.subject ?? "",
                 text: parsed.text ?? "",
                 html: typeof parsed.html === "string" ? parsed.html : "",
+                attachments: parsed.attachments.map((a) => ({ filename: a.filename ?? "", contentType: a.contentType, content: a.content })),
               });
             }
             callback();

@@ -48,3 +48,30 @@ export const PRICING_PROBLEMS = [
   "PROMO_OTHER_CATEGORIES",
 ] as const;
 export type PricingProblem = (typeof PRICING_PROBLEMS)[number];
+
+/** Invoices and credit notes (the PDF, its download and its mention in the order e-mails). */
+export const INVOICE_TEXT = {
+  title: { invoice: "Invoice", "credit-note": "Credit note" },
+  number: "Number",
+  date: "Date",
+  order: "Order",
+  creditsInvoice: "Credits invoice",
+  taxId: "Tax ID",
+  customer: "Customer",
+  deliveryAddress: "Delivery address",
+  shippingMethod: "Shipping method",
+  payment: "Payment",
+  columns: { item: "Item", quantity: "Qty", unitPrice: "Unit price", subtotal: "Subtotal", discount: "Discount", tax: "Tax" },
+  discountWithCode: (code: string) => `Discount (${code})`,
+  taxWithRate: (name: string, percent: string) => `Tax (${name}, ${percent})`,
+  accountDeleted: "Account deleted",
+  creditNoteExplains: (invoiceNumber: string) => `This credit note cancels invoice ${invoiceNumber} in full.`,
+  page: (page: number, of: number) => `Page ${page} of ${of}`,
+  noInvoice: "This order has no invoice: it was placed before the store issued invoices.",
+  noCreditNote: "This order has no credit note: only a cancelled order gets one.",
+  mail: {
+    invoiceNumber: "Invoice",
+    invoiceAttached: (invoiceNumber: string) => `Your invoice ${invoiceNumber} is attached to this e-mail.`,
+    creditNote: (creditNoteNumber: string) => `Credit note ${creditNoteNumber} cancels the order's invoice; you can download it from your order page.`,
+  },
+} as const;

@@ -3,21 +3,27 @@
  * order, a reset request), so a message exists exactly when its cause does. The worker
  * (worker.ts) sends it later. Nothing here talks to a mail server.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { dollarsToCents } from "../../contract/money";
 import type { Order } from "../../contract/schemas";
 import type { Db, Tx } from "../db/client";
-import { mailOutbox } from "../db/schema";
+import { mailOutbox, orders } from "../db/schema";
 import { templates, type MailOrder, type Rendered } from "./templates";
+
+/** A document the worker renders and attaches when it sends the message (worker.ts). */
+export type Attachment = NonNullable<(typeof mailOutbox.$inferInsert)["attachments"]>[number];
 
 export interface Outgoing extends Rendered {
   to: string;
+  attachments?: Attachment[];
 }
 
 /** Writes messages to the outbox in one statement (inside the caller's transaction). */
 export async function enqueueMail(tx: Tx | Db, messages: Outgoing[]): Promise<void> {
   if (messages.length === 0) return;
-  await tx.insert(mailOutbox).values(messages.map((m) => ({ to: m.to.toLowerCase(), subject: m.subject, text: m.text, html: m.html, kind: m.kind })));
+  await tx
+    .insert(mailOutbox)
+    .values(messages.map((m) => ({ to: m.to.toLowerCase(), subject: m.subject, text: m.text, html: m.html, kind: m.kind, attachments: m.attachments?.length ? m.attachments : null })));
 }
 
 export interface PlacedOrder {
@@ -33,9 +39,16 @@ export interface OrderMail {
    * them and runs it as a CTE of the statement that does (the checkout batch); none for no orders.
    */
   ordersPlacedInsert(orders: MailOrder[]): SQL | undefined;
-  /** In the transaction of a status move: the customer hears of shipped and cancelled orders. */
-  statusMoved(tx: Tx, after: { id: string; number: number; userId: string | null; status: string }): Promise<void>;
+  /**
+   * In the transaction of a status move: the customer hears of shipped and cancelled orders. A
+   * cancelled order's message names its credit note: `after.creditNoteNumber` when the caller
+   * has it, else the order row as this transaction sees it (so take the number before this call).
+   */
+  statusMoved(tx: Tx, after: { id: string; number: number; userId: string | null; status: string; creditNoteNumber?: string | null }): Promise<void>;
 }
+
+/** Dollars the order may not carry yet (an order desk from before issue 31 leaves them out) as cents. */
+const centsOf = (dollars: number | undefined) => (dollars === undefined ? undefined : dollarsToCents(dollars));
 
 const mailOrder = ({ userId, order }: PlacedOrder): MailOrder => ({
   id: order._id,
@@ -44,7 +57,17 @@ const mailOrder = ({ userId, order }: PlacedOrder): MailOrder => ({
   totalCents: dollarsToCents(order.total),
   paymentMethod: order.paymentMethod,
   lines: order.lines.map((l) => ({ toolName: l.name, quantity: l.quantity, lineTotalCents: dollarsToCents(l.lineTotal) })),
+  subtotalCents: centsOf(order.subtotal),
+  discountCents: centsOf(order.discount),
+  shippingCents: centsOf(order.shipping),
+  taxCents: centsOf(order.tax),
+  promoCode: order.promoCode,
+  shippingMethodName: order.shippingMethodName,
+  invoiceNumber: order.invoiceNumber,
 });
+
+/** The customer's order-placed message carries the invoice when the order has one. */
+const invoiceAttachments = (o: MailOrder): Attachment[] | null => (o.invoiceNumber ? [{ kind: "invoice", orderId: o.id }] : null);
 
 /**
  * Order mail for a batch of new orders in ONE statement (the order desks are a hot path): the
@@ -55,29 +78,35 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
     if (orders.length === 0) return undefined;
     const customer = orders.map((o) => {
       const m = templates.orderPlaced(o, publicUrl);
-      return { user_id: o.userId, subject: m.subject, text: m.text, html: m.html, kind: m.kind };
+      return { user_id: o.userId, subject: m.subject, text: m.text, html: m.html, kind: m.kind, attachments: invoiceAttachments(o) };
     });
     const admin = orders.map((o) => {
       const m = templates.adminNewOrder(o, publicUrl);
       return { subject: m.subject, text: m.text, html: m.html, kind: m.kind };
     });
     return sql`
-      insert into ${mailOutbox} ("to", subject, text, html, kind)
-      select lower(u.email), r.subject, r.text, r.html, r.kind
-        from jsonb_to_recordset(${JSON.stringify(customer)}::jsonb) as r(user_id text, subject text, text text, html text, kind text)
+      insert into ${mailOutbox} ("to", subject, text, html, kind, attachments)
+      select lower(u.email), r.subject, r.text, r.html, r.kind, r.attachments
+        from jsonb_to_recordset(${JSON.stringify(customer)}::jsonb) as r(user_id text, subject text, text text, html text, kind text, attachments jsonb)
         join "user" u on u.id = r.user_id
       union all
-      select a.email, r.subject, r.text, r.html, r.kind
+      select a.email, r.subject, r.text, r.html, r.kind, null::jsonb
         from jsonb_to_recordset(${JSON.stringify(admin)}::jsonb) as r(subject text, text text, html text, kind text)
         cross join (select lower(email) as email from "user" where role = 'admin'
                     union select unnest(${`{${adminEmails.map((e) => `"${e.replace(/["\\]/g, "")}"`).join(",")}}`}::text[])) a`;
   };
   return {
     async statusMoved(tx, after) {
-      const m =
-        after.status === "shipped" ? templates.orderShipped(after, publicUrl) : after.status === "cancelled" ? templates.orderCancelled(after, publicUrl) : undefined;
       // An order whose customer deleted their account has nobody to tell.
-      if (!m || after.userId === null) return;
+      if (after.userId === null) return;
+      let m: Rendered | undefined;
+      if (after.status === "shipped") m = templates.orderShipped(after, publicUrl);
+      else if (after.status === "cancelled") {
+        const creditNoteNumber =
+          after.creditNoteNumber ?? (await tx.select({ n: orders.creditNoteNumber }).from(orders).where(eq(orders.id, after.id)))[0]?.n ?? null;
+        m = templates.orderCancelled({ ...after, creditNoteNumber }, publicUrl);
+      }
+      if (!m) return;
       await tx.execute(sql`
         insert into ${mailOutbox} ("to", subject, text, html, kind)
         select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where id = ${after.userId}`);

@@ -6,6 +6,7 @@
 import { centsToDollars, formatDollars } from "../../contract/money";
 import type { PaymentMethod } from "../../contract/constants";
 import { MAIL_TEXT } from "../../contract/texts/mail";
+import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
 
 export type Block = { p: string } | { link: string; label: string } | { rows: [string, string][] };
@@ -84,8 +85,10 @@ export const templates = {
   orderPlaced: (order: MailOrder, publicUrl: string) =>
     render("order-placed", MAIL_TEXT.orderPlaced.subject(order.number), [
       { p: MAIL_TEXT.orderPlaced.intro(order.number) },
-      { rows: [...order.lines.map((l): [string, string] => [`${l.quantity} × ${l.toolName}`, money(l.lineTotalCents)]), [MAIL_TEXT.orderPlaced.total, money(order.totalCents)]] },
+      { rows: orderRows(order) },
+      ...(order.shippingMethodName ? [{ p: `${MONEY_TEXT.shipping}: ${order.shippingMethodName}` }] : []),
       { p: `${MAIL_TEXT.orderPlaced.payment}: ${ORDER_TEXT.paymentMethod[order.paymentMethod]}. ${ORDER_TEXT.paymentHint[order.paymentMethod]}` },
+      ...(order.invoiceNumber ? [{ p: INVOICE_TEXT.mail.invoiceAttached(order.invoiceNumber) }] : []),
       { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderPlaced.view },
     ]),
   orderShipped: (order: Pick<MailOrder, "id" | "number">, publicUrl: string) =>
@@ -93,15 +96,16 @@ export const templates = {
       { p: MAIL_TEXT.orderShipped.intro(order.number) },
       { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderShipped.view },
     ]),
-  orderCancelled: (order: Pick<MailOrder, "id" | "number">, publicUrl: string) =>
+  orderCancelled: (order: Pick<MailOrder, "id" | "number"> & { creditNoteNumber?: string | null }, publicUrl: string) =>
     render("order-cancelled", MAIL_TEXT.orderCancelled.subject(order.number), [
       { p: MAIL_TEXT.orderCancelled.intro(order.number) },
+      ...(order.creditNoteNumber ? [{ p: INVOICE_TEXT.mail.creditNote(order.creditNoteNumber) }] : []),
       { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderCancelled.view },
     ]),
   adminNewOrder: (order: MailOrder, publicUrl: string) =>
     render("admin-new-order", MAIL_TEXT.adminNewOrder.subject(order.number, money(order.totalCents)), [
       { p: MAIL_TEXT.adminNewOrder.intro(order.number) },
-      { rows: [...order.lines.map((l): [string, string] => [`${l.quantity} × ${l.toolName}`, money(l.lineTotalCents)]), [MAIL_TEXT.orderPlaced.total, money(order.totalCents)]] },
+      { rows: orderRows(order) },
       { link: storeLink(publicUrl, `/admin/orders/${order.id}`), label: MAIL_TEXT.adminNewOrder.view },
     ]),
 };
@@ -113,4 +117,32 @@ export interface MailOrder {
   totalCents: number;
   paymentMethod: PaymentMethod;
   lines: { toolName: string; quantity: number; lineTotalCents: number }[];
+  /*
+   * DESIGN "Money": the totals the order stored. Optional so that a caller from before issue 31
+   * still compiles; without `subtotalCents` the message shows the lines and the total only.
+   */
+  subtotalCents?: number;
+  discountCents?: number;
+  shippingCents?: number;
+  taxCents?: number;
+  promoCode?: string | null;
+  shippingMethodName?: string;
+  /** With one, the customer's message says so and carries the invoice as a PDF (rendered when it is sent). */
+  invoiceNumber?: string | null;
+}
+
+/**
+ * The lines (each with its subtotal), then subtotal, discount (with its code, when there is one),
+ * shipping and tax when the order has them, the total, and the invoice's number.
+ */
+function orderRows(order: MailOrder): [string, string][] {
+  const rows = order.lines.map((l): [string, string] => [`${l.quantity} × ${l.toolName}`, money(l.lineTotalCents)]);
+  if (order.subtotalCents !== undefined) {
+    rows.push([MONEY_TEXT.subtotal, money(order.subtotalCents)]);
+    if (order.discountCents) rows.push([order.promoCode ? INVOICE_TEXT.discountWithCode(order.promoCode) : MONEY_TEXT.discount, money(-order.discountCents)]);
+    rows.push([MONEY_TEXT.shipping, money(order.shippingCents ?? 0)], [MONEY_TEXT.tax, money(order.taxCents ?? 0)]);
+  }
+  rows.push([MAIL_TEXT.orderPlaced.total, money(order.totalCents)]);
+  if (order.invoiceNumber) rows.push([INVOICE_TEXT.mail.invoiceNumber, order.invoiceNumber]);
+  return rows;
 }

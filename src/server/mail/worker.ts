@@ -9,6 +9,10 @@
  * - Every SMTP step has a timeout: a mail server that hangs fails the attempt, not the worker.
  * - Without SMTP_URL a message is written to the log (text and links) and kept as pending with
  *   no next attempt; the first start with SMTP_URL sends those too.
+ * - A message's documents (an order's invoice) are rendered when it is sent, not when it is
+ *   written: the order's transaction stays short, and the outbox keeps a reference, not a PDF.
+ *   A rendering that fails fails the attempt (retried like a refused send); an order that has no
+ *   such document any more is sent without it, and the log says so.
  */
 import { sql } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
@@ -16,6 +20,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { MailSettings } from "../config";
 import type { Db } from "../db/client";
 import { mailOutbox } from "../db/schema";
+import { invoiceFile } from "../invoices/pdf";
+import type { Attachment } from "./outbox";
 
 const BATCH = 50;
 /** Longer than the timeouts of a whole batch: a crashed worker's claim comes back after it. */
@@ -29,6 +35,7 @@ interface Claimed {
   text: string;
   html: string;
   attempts: number;
+  attachments: Attachment[] | null;
 }
 
 type Send = (message: Claimed) => Promise<void>;
@@ -57,7 +64,13 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
             socketTimeout: settings.timeoutMs * 2,
           }),
         );
-        await (await transport).sendMail({ from: settings.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        const attachments = [];
+        for (const a of m.attachments ?? []) {
+          const file = await invoiceFile(db, a.orderId, "invoice");
+          if (file) attachments.push({ filename: file.filename, content: file.content, contentType: "application/pdf" });
+          else log.warn({ mail: { id: m.id }, attachment: a }, `mail ${m.id}: order ${a.orderId} has no invoice to attach; sending without it`);
+        }
+        await (await transport).sendMail({ from: settings.from, to: m.to, subject: m.subject, text: m.text, html: m.html, attachments });
       }
     : undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -70,7 +83,7 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
       update ${mailOutbox} set attempts = attempts + 1, next_attempt_at = now() + ${`${LEASE_MS} milliseconds`}::interval
        where id in (select id from ${mailOutbox} where status = 'pending' and next_attempt_at <= now()
                      order by id limit ${BATCH} for update skip locked)
-      returning id, "to", subject, text, html, attempts`);
+      returning id, "to", subject, text, html, attempts, attachments`);
     return rowsOf<Claimed & { id: number | string }>(result).map((r) => ({ ...r, id: Number(r.id) }));
   }
 

@@ -5,6 +5,7 @@ import authPlugin from "../auth/plugin";
 import { cartRoutes } from "../cart/routes";
 import { catalogRoutes } from "../catalog/routes";
 import { healthRoutes } from "../http/health";
+import { invoiceRoutes } from "../invoices/routes";
 import { orderRoutes } from "../orders/routes";
 import { profileRoutes } from "../profile/routes";
 import { reviewRoutes } from "../reviews/routes";
@@ -18,6 +19,7 @@ export default fp(
         await api.register(catalogRoutes);
         await api.register(reviewRoutes);
         await api.register(orderRoutes);
+        await api.register(invoiceRoutes);
         await api.register(profileRoutes);
         await api.register(cartRoutes);
         await api.register(adminRoutes, { prefix: "/admin" });

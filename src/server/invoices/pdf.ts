@@ -1,0 +1,285 @@
+/**
+ * An order's invoice or credit note as a PDF (pdfkit), made when it is asked for (the download,
+ * the order e-mail) from what the order row keeps: the amounts, the address, the tax and the
+ * code are the order's own copies, so a document made today says what it said the day it was
+ * issued. The letterhead is the store's settings as they are now.
+ *
+ * The same order gives the same bytes: the PDF's dates (and the file id pdfkit derives from
+ * them) are the document's own date, and nothing else in it depends on the clock.
+ */
+import { asc, eq } from "drizzle-orm";
+import { centsToDollars, formatDollars } from "../../contract/money";
+import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
+import { ORDER_TEXT } from "../../contract/texts/orders";
+import type { Db } from "../db/client";
+import { orderLines, orders, storeSettings, user } from "../db/schema";
+
+export type InvoiceDocument = "invoice" | "credit-note";
+
+type OrderRow = typeof orders.$inferSelect;
+type LineRow = typeof orderLines.$inferSelect;
+type StoreRow = typeof storeSettings.$inferSelect;
+
+/** Everything a document shows, read in one go (`loadInvoiceData`). */
+export interface InvoiceData {
+  order: OrderRow;
+  lines: LineRow[];
+  /** Null once the customer deleted their account (the order stays, without the person). */
+  customer: { name: string; email: string } | null;
+  store: Pick<StoreRow, "legalName" | "address" | "city" | "region" | "postalCode" | "country" | "taxId">;
+}
+
+/** Before the owner saved settings (a database without migration 0009's row): the store's name alone. */
+const FALLBACK_STORE: InvoiceData["store"] = { legalName: "Toolyard", address: "", city: "", region: "", postalCode: "", country: "", taxId: "" };
+
+export async function loadInvoiceData(db: Db, orderId: string): Promise<InvoiceData | undefined> {
+  const [found] = await db
+    .select({ order: orders, customerName: user.name, customerEmail: user.email })
+    .from(orders)
+    .leftJoin(user, eq(user.id, orders.userId))
+    .where(eq(orders.id, orderId));
+  if (!found) return undefined;
+  const [lines, [store]] = await Promise.all([
+    db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.position)),
+    db.select().from(storeSettings).where(eq(storeSettings.id, 1)),
+  ]);
+  return {
+    order: found.order,
+    lines,
+    customer: found.customerEmail === null ? null : { name: found.customerName ?? "", email: found.customerEmail },
+    store: store ?? FALLBACK_STORE,
+  };
+}
+
+/** The document's number, or undefined when the order has none of that kind. */
+export const documentNumberOf = (order: Pick<OrderRow, "invoiceNumber" | "creditNoteNumber">, document: InvoiceDocument): string | undefined =>
+  (document === "invoice" ? order.invoiceNumber : order.creditNoteNumber) ?? undefined;
+
+/** The date a document is issued: the order's placing, or its crediting (its cancel before credited_at was kept). */
+export const documentDate = (order: Pick<OrderRow, "createdAt" | "creditedAt" | "cancelledAt">, document: InvoiceDocument): Date =>
+  document === "invoice" ? order.createdAt : (order.creditedAt ?? order.cancelledAt ?? order.createdAt);
+
+/** `INV-2026-000001.pdf`: the name the download and the e-mail attachment carry. */
+export const documentFilename = (number: string) => `${number.replace(/[^A-Za-z0-9-]/g, "")}.pdf`;
+
+/** 825 basis points → `8.25%`, 800 → `8%`. */
+export const formatRate = (basisPoints: number) => `${(basisPoints / 100).toFixed(2).replace(/\.?0+$/, "")}%`;
+
+/** `2026-11-26`: one unambiguous form, the same on every server (UTC). */
+const formatDate = (d: Date) => d.toISOString().slice(0, 10);
+
+// Cp1252 (WinAnsi) characters outside Latin-1 that the PDF's standard fonts have.
+const WIN_ANSI_EXTRA = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
+const FOLD: Record<string, string> = { Ł: "L", ł: "l", Đ: "D", đ: "d", ı: "i", ß: "ss" };
+
+/**
+ * The standard fonts (Helvetica) hold WinAnsi only, and pdfkit writes anything else as other,
+ * wrong letters. A name outside it keeps its letters without their accents (Dvořák → Dvorak),
+ * and what has no such form becomes "?", rather than printing something else than it says.
+ */
+export function winAnsi(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch)) out += ch;
+    else if (ch === "\n") out += ch;
+    else if (ch === "\t" || ch === "\r") out += " ";
+    else if (FOLD[ch]) out += FOLD[ch];
+    else {
+      const base = ch.normalize("NFKD").replace(/\p{M}/gu, "");
+      out += base !== ch && [...base].every((c) => (c.codePointAt(0) ?? 0) <= 0xff) ? base : "?";
+    }
+  }
+  return out;
+}
+
+const joinParts = (parts: string[], separator: string) => parts.filter((p) => p.trim() !== "").join(separator);
+/** The street line, then "city, region postal code", then the country; old orders have the street line only. */
+const addressLines = (a: { address: string; city: string; region: string; postalCode: string; country: string }) =>
+  [a.address, joinParts([a.city, joinParts([a.region, a.postalCode], " ")], ", "), a.country].filter((l) => l.trim() !== "");
+
+export interface RenderOptions {
+  /** pdfkit compresses page contents by default; tests may turn it off to read the text. */
+  compress?: boolean;
+}
+
+// Letter, as a US store prints; points (1/72 in).
+const PAGE = { width: 612, height: 792, margin: 50 };
+const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
+const COLUMNS = [
+  { key: "item", width: 182, align: "left" },
+  { key: "quantity", width: 40, align: "right" },
+  { key: "unitPrice", width: 72, align: "right" },
+  { key: "subtotal", width: 76, align: "right" },
+  { key: "discount", width: 70, align: "right" },
+  { key: "tax", width: 72, align: "right" },
+] as const;
+
+/**
+ * Renders the order's invoice, or its credit note: the same document with every amount negated,
+ * titled "Credit note" and naming the invoice it cancels. Throws when the order has no such
+ * document (the route answers 404 before it asks).
+ */
+export async function renderInvoicePdf(data: InvoiceData, document: InvoiceDocument, options: RenderOptions = {}): Promise<Buffer> {
+  const { order, lines, customer, store } = data;
+  const number = documentNumberOf(order, document);
+  if (!number) throw new Error(`order ${order.id} has no ${document} number`);
+  const issued = documentDate(order, document);
+  const sign = document === "credit-note" ? -1 : 1;
+  const money = (cents: number) => formatDollars(centsToDollars(sign * cents));
+  const title = INVOICE_TEXT.title[document];
+
+  // pdfkit is CommonJS-era code that finds its font metrics beside itself: Node loads it, on the
+  // first document, not at start-up (scripts/build-server.mjs).
+  const { default: PDFDocument } = await import("pdfkit");
+  const doc = new PDFDocument({
+    size: "LETTER",
+    margin: PAGE.margin,
+    compress: options.compress ?? true,
+    bufferPages: true,
+    info: { Title: winAnsi(`${title} ${number}`), Author: winAnsi(store.legalName), CreationDate: issued, ModDate: issued },
+  });
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+
+  const text = (s: string, x: number, y: number, o: PDFKit.Mixins.TextOptions = {}) => doc.text(winAnsi(s), x, y, { lineBreak: true, ...o });
+  const left = PAGE.margin;
+  const right = PAGE.width - PAGE.margin;
+  const bottom = PAGE.height - PAGE.margin - 20;
+
+  // Letterhead (left) and the document's identity (right).
+  doc.font("Helvetica-Bold").fontSize(16);
+  text(store.legalName, left, PAGE.margin, { width: 300 });
+  doc.font("Helvetica").fontSize(9);
+  const storeLines = [...addressLines(store), ...(store.taxId ? [`${INVOICE_TEXT.taxId}: ${store.taxId}`] : [])];
+  text(storeLines.join("\n"), left, doc.y + 4, { width: 300 });
+  const headEnd = doc.y;
+
+  doc.font("Helvetica-Bold").fontSize(20);
+  text(title, right - 220, PAGE.margin, { width: 220, align: "right" });
+  doc.font("Helvetica").fontSize(9);
+  const identity: [string, string][] = [
+    [INVOICE_TEXT.number, number],
+    [INVOICE_TEXT.date, formatDate(issued)],
+    [INVOICE_TEXT.order, `#${order.number}`],
+    ...(document === "credit-note" && order.invoiceNumber ? ([[INVOICE_TEXT.creditsInvoice, order.invoiceNumber]] as [string, string][]) : []),
+  ];
+  let y = doc.y + 6;
+  for (const [label, value] of identity) {
+    text(`${label}:`, right - 220, y, { width: 100, align: "right" });
+    text(value, right - 112, y, { width: 112, align: "right" });
+    y = doc.y + 2;
+  }
+
+  // Who, where, how.
+  y = Math.max(headEnd, y) + 24;
+  const blockWidth = CONTENT_WIDTH / 3 - 8;
+  const block = (x: number, heading: string, body: string[]) => {
+    doc.font("Helvetica-Bold").fontSize(9);
+    text(heading, x, y, { width: blockWidth });
+    doc.font("Helvetica").fontSize(9);
+    text(body.join("\n") || "-", x, doc.y + 2, { width: blockWidth });
+    return doc.y;
+  };
+  const shippingName = order.shippingMethodName || (order.shippingMethod === "pickup" ? MONEY_TEXT.pickup : order.shippingMethod);
+  const paymentName = (ORDER_TEXT.paymentMethod as Record<string, string>)[order.paymentMethod] ?? order.paymentMethod;
+  const blocksEnd = Math.max(
+    block(left, INVOICE_TEXT.customer, customer ? [customer.name, customer.email] : [INVOICE_TEXT.accountDeleted]),
+    block(left + CONTENT_WIDTH / 3, INVOICE_TEXT.deliveryAddress, addressLines(order)),
+    block(left + (2 * CONTENT_WIDTH) / 3, INVOICE_TEXT.shippingMethod, [shippingName]),
+  );
+  y = blocksEnd + 4;
+  doc.font("Helvetica-Bold").fontSize(9);
+  text(INVOICE_TEXT.payment, left + (2 * CONTENT_WIDTH) / 3, Math.max(y, doc.y + 4), { width: blockWidth });
+  doc.font("Helvetica");
+  text(paymentName, left + (2 * CONTENT_WIDTH) / 3, doc.y + 2, { width: blockWidth });
+  y = Math.max(blocksEnd, doc.y) + 24;
+
+  // The lines, with the column heads again on every page they run onto.
+  const row = (cells: string[], bold: boolean) => {
+    doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(9);
+    const height = Math.max(...cells.map((c, i) => doc.heightOfString(winAnsi(c), { width: (COLUMNS[i]?.width ?? 0) - 6 })));
+    if (y + height > bottom) {
+      doc.addPage();
+      y = PAGE.margin;
+      if (!bold) head();
+      doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(9);
+    }
+    let x = left;
+    cells.forEach((cell, i) => {
+      const column = COLUMNS[i];
+      if (!column) return;
+      text(cell, x, y, { width: column.width - 6, align: column.align });
+      x += column.width;
+    });
+    y += height + 5;
+  };
+  const head = () => {
+    row(
+      COLUMNS.map((c) => INVOICE_TEXT.columns[c.key]),
+      true,
+    );
+    doc.moveTo(left, y - 3).lineTo(right, y - 3).lineWidth(0.5).stroke();
+    y += 2;
+  };
+  head();
+  for (const l of lines) {
+    row([l.toolName, String(l.quantity), money(l.unitPriceCents), money(l.lineTotalCents), money(-l.discountCents), money(l.taxCents)], false);
+  }
+  doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).stroke();
+  y += 10;
+
+  // The totals: total = subtotal − discount + shipping + tax (DESIGN "Money").
+  const taxLabel =
+    order.taxRateName && order.taxRateBasisPoints !== null ? INVOICE_TEXT.taxWithRate(order.taxRateName, formatRate(order.taxRateBasisPoints)) : MONEY_TEXT.tax;
+  const totals: [string, string, boolean][] = [
+    [MONEY_TEXT.subtotal, money(order.subtotalCents), false],
+    [order.promoCode ? INVOICE_TEXT.discountWithCode(order.promoCode) : MONEY_TEXT.discount, money(-order.discountCents), false],
+    [MONEY_TEXT.shipping, money(order.shippingCents), false],
+    [taxLabel, money(order.taxCents), false],
+    [MONEY_TEXT.total, money(order.totalCents), true],
+  ];
+  const notes = [
+    ...(order.taxExemptCertificate ? [MONEY_TEXT.taxExempt(order.taxExemptCertificate)] : []),
+    ...(document === "credit-note" && order.invoiceNumber ? [INVOICE_TEXT.creditNoteExplains(order.invoiceNumber)] : []),
+  ];
+  if (y + totals.length * 16 + notes.length * 14 + 10 > bottom) {
+    doc.addPage();
+    y = PAGE.margin;
+  }
+  for (const [label, value, bold] of totals) {
+    doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(bold ? 11 : 9);
+    text(label, right - 300, y, { width: 200, align: "right" });
+    text(value, right - 96, y, { width: 96, align: "right" });
+    y = doc.y + 5;
+  }
+  doc.font("Helvetica").fontSize(9);
+  y += 8;
+  for (const note of notes) {
+    text(note, left, y, { width: CONTENT_WIDTH });
+    y = doc.y + 4;
+  }
+
+  // Footers, written once every page exists; inside the bottom margin, which would otherwise start a new page.
+  const { start, count } = doc.bufferedPageRange();
+  for (let i = start; i < start + count; i++) {
+    doc.switchToPage(i);
+    doc.page.margins.bottom = 0;
+    doc.font("Helvetica").fontSize(8);
+    text(`${title} ${number} · ${INVOICE_TEXT.page(i - start + 1, count)}`, left, PAGE.height - PAGE.margin + 10, { width: CONTENT_WIDTH, align: "center" });
+  }
+  doc.end();
+  return done;
+}
+
+/** The document as an attachment or a download: its file name and bytes; undefined when the order has none. */
+export async function invoiceFile(db: Db, orderId: string, document: InvoiceDocument): Promise<{ filename: string; content: Buffer } | undefined> {
+  const data = await loadInvoiceData(db, orderId);
+  const number = data && documentNumberOf(data.order, document);
+  if (!data || !number) return undefined;
+  return { filename: documentFilename(number), content: await renderInvoicePdf(data, document) };
+}

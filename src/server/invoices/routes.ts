@@ -1,0 +1,48 @@
+/** GET /api/order/:id/invoice: an order's invoice (or credit note) as a PDF, for its customer and the owner. */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { idParamsSchema } from "../../contract/schemas";
+import { API_TEXT } from "../../contract/texts/api";
+import { INVOICE_TEXT } from "../../contract/texts/money";
+import { ADMIN_ROLE } from "../auth/roles";
+import { notFound } from "../http/errors";
+import { errorResponses } from "../http/schemas";
+import { documentFilename, documentNumberOf, loadInvoiceData, renderInvoicePdf } from "./pdf";
+
+export const invoiceQuerySchema = z.object({
+  /** `credit-note`: the cancelled order's credit note instead of its invoice. */
+  document: z.enum(["invoice", "credit-note"]).default("invoice"),
+});
+
+export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.store;
+
+  app.get(
+    "/order/:id/invoice",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["orders"],
+        summary: "The order's invoice, or with ?document=credit-note its credit note, as application/pdf (the customer's own orders; an admin's any)",
+        params: idParamsSchema,
+        querystring: invoiceQuerySchema,
+        // The document's bytes: Fastify sends a Buffer as it is, past the JSON serializer.
+        response: { 200: z.unknown().describe("The PDF (application/pdf), as an attachment named after its number"), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { document } = request.query;
+      // Someone else's order is not found, exactly as GET /api/order/:id answers (no oracle).
+      const data = await loadInvoiceData(db, id);
+      if (!data || (data.order.userId !== request.viewer.id && request.viewer.role !== ADMIN_ROLE)) throw notFound(API_TEXT.orderNotFound);
+      const number = documentNumberOf(data.order, document);
+      if (!number) throw notFound(document === "invoice" ? INVOICE_TEXT.noInvoice : INVOICE_TEXT.noCreditNote);
+      const pdf = await renderInvoicePdf(data, document);
+      return reply
+        .type("application/pdf")
+        .header("content-disposition", `attachment; filename="${documentFilename(number)}"`)
+        .send(pdf);
+    },
+  );
+};
