@@ -138,6 +138,16 @@ export function useSetRole() {
     meta: toastError,
   });
 }
+/** A trade customer's tax-exempt certificate; "" clears it (issue 31). */
+export function useSetTaxExempt() {
+  const after = useAfterChange();
+  return useMutation({
+    mutationFn: ({ id, taxExemptCertificate }: { id: string; taxExemptCertificate: string }) =>
+      api.patch<AdminUser>(`/api/admin/users/${encodeURIComponent(id)}/tax-exempt`, { taxExemptCertificate }),
+    onSuccess: after,
+    meta: toastError,
+  });
+}
 
 /**
  * Uploads a tool's photo with XMLHttpRequest, whose upload events (unlike fetch's) report

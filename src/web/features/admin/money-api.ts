@@ -103,13 +103,3 @@ export function useSaveSettings() {
   const after = useAfterChange();
   return useMutation({ mutationFn: (input: StoreSettings) => api.put<StoreSettings>("/api/admin/settings", input), onSuccess: after, meta: toastError });
 }
-
-export function useSetTaxExempt() {
-  const after = useAfterChange();
-  return useMutation({
-    mutationFn: ({ userId, taxExemptCertificate }: { userId: string; taxExemptCertificate: string }) =>
-      api.patch<unknown>(`/api/admin/users/${id(userId)}/tax-exempt`, { taxExemptCertificate }),
-    onSuccess: after,
-    meta: toastError,
-  });
-}

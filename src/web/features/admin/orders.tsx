@@ -3,13 +3,64 @@ import { Link, useParams } from "react-router";
 import { toast } from "react-toastify";
 import { formatDollars } from "../../../contract/money";
 import { nextStatuses, ORDER_STATUSES } from "../../../contract/order-lifecycle";
-import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import type { AdminOrder } from "../../../contract/admin-schemas";
+import { COUNTRIES } from "../../../contract/geo";
+import { ADMIN_MONEY_TEXT, ADMIN_TEXT } from "../../../contract/texts/admin";
+import { MONEY_TEXT } from "../../../contract/texts/money";
 import { QueryView } from "../../components/ui/states";
 import { PageTitle } from "../../lib/page-title";
 import { orderQuery, ordersQuery, useMoveOrder } from "./api";
+import { percentOf } from "./money-format";
 import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
 
 const ordersText = ADMIN_TEXT.orders;
+const moneyText = ADMIN_MONEY_TEXT.orders;
+
+const invoiceUrl = (id: string) => `/api/order/${encodeURIComponent(id)}/invoice`;
+const creditNoteUrl = (id: string) => `${invoiceUrl(id)}?document=credit-note`;
+
+/** Each money line of an order, as the customer's invoice shows them. */
+function moneyRows(o: AdminOrder): { label: string; value: string; testId: string }[] {
+  const shippingName = o.shippingMethodName || (o.shippingMethod === "pickup" ? moneyText.pickup : ordersText.none);
+  const taxLabel = o.taxExemptCertificate
+    ? `${MONEY_TEXT.tax} (${moneyText.exempt(o.taxExemptCertificate)})`
+    : o.taxRate
+      ? MONEY_TEXT.taxWithRate(o.taxRate.name, percentOf(o.taxRate.rateBasisPoints))
+      : `${MONEY_TEXT.tax} (${moneyText.noTax})`;
+  return [
+    { label: MONEY_TEXT.subtotal, value: formatDollars(o.subtotal), testId: "order-subtotal" },
+    { label: o.promoCode ? MONEY_TEXT.discountWithCode(o.promoCode) : MONEY_TEXT.discount, value: o.discount ? `−${formatDollars(o.discount)}` : formatDollars(0), testId: "order-discount" },
+    { label: MONEY_TEXT.shippingWithMethod(shippingName), value: formatDollars(o.shipping), testId: "order-shipping" },
+    { label: taxLabel, value: formatDollars(o.tax), testId: "order-tax" },
+    { label: MONEY_TEXT.total, value: formatDollars(o.total), testId: "order-total" },
+  ];
+}
+
+/** The structured address, or the single line an order from before issue 31 kept. */
+function addressLines(o: AdminOrder): string[] {
+  const country = o.country ? (COUNTRIES[o.country]?.name ?? o.country) : "";
+  const place = [o.city, [o.region, o.postalCode].filter(Boolean).join(" ")].filter(Boolean).join(", ");
+  return [o.address, place, country].filter(Boolean);
+}
+
+/** The invoice and credit note, each a download. */
+export function OrderDocuments({ order }: { order: Pick<AdminOrder, "_id" | "invoiceNumber" | "creditNoteNumber"> }) {
+  if (!order.invoiceNumber && !order.creditNoteNumber) return <span>{ordersText.none}</span>;
+  return (
+    <span className="flex flex-col gap-1">
+      {order.invoiceNumber && (
+        <a className="link" href={invoiceUrl(order._id)} download aria-label={`${MONEY_TEXT.downloadInvoice} ${order.invoiceNumber}`}>
+          {order.invoiceNumber}
+        </a>
+      )}
+      {order.creditNoteNumber && (
+        <a className="link" href={creditNoteUrl(order._id)} download aria-label={`${MONEY_TEXT.downloadCreditNote} ${order.creditNoteNumber}`}>
+          {order.creditNoteNumber}
+        </a>
+      )}
+    </span>
+  );
+}
 
 export default function OrdersPage() {
   const { values, page, set } = useFilters(["status", "customer"] as const);
@@ -42,7 +93,19 @@ export default function OrdersPage() {
         empty={ordersText.empty}
         page={page}
         onPage={(p) => set("page", String(p))}
-        columns={[ordersText.columns.number, ordersText.columns.date, ordersText.columns.customer, ordersText.columns.tools, ordersText.columns.total, ordersText.columns.status]}
+        columns={[
+          ordersText.columns.number,
+          ordersText.columns.date,
+          ordersText.columns.customer,
+          ordersText.columns.tools,
+          MONEY_TEXT.subtotal,
+          MONEY_TEXT.discount,
+          MONEY_TEXT.shipping,
+          MONEY_TEXT.tax,
+          ordersText.columns.total,
+          ordersText.columns.status,
+          moneyText.documents,
+        ]}
       >
         {(o) => (
           <tr key={o._id} data-testid="admin-order-row">
@@ -55,8 +118,24 @@ export default function OrdersPage() {
             {/* A deleted account's order has no e-mail: 'Former customer' (decision 0012). */}
             <td>{o.customer.email || o.customer.name}</td>
             <td>{o.lines.map((l) => `${l.name} × ${l.quantity}`).join(", ")}</td>
-            <td>{formatDollars(o.total)}</td>
-            <td>{ADMIN_TEXT.statuses[o.status]}</td>
+            <td>{formatDollars(o.subtotal)}</td>
+            <td>
+              {o.discount ? `−${formatDollars(o.discount)}` : formatDollars(0)}
+              {o.promoCode && <span className="block font-mono text-xs">{o.promoCode}</span>}
+            </td>
+            <td>
+              {formatDollars(o.shipping)}
+              <span className="block text-xs">{o.shippingMethodName || (o.shippingMethod === "pickup" ? moneyText.pickup : "")}</span>
+            </td>
+            <td>{formatDollars(o.tax)}</td>
+            <td className="font-semibold">{formatDollars(o.total)}</td>
+            <td>
+              {ADMIN_TEXT.statuses[o.status]}
+              {o.paymentProblem && <span className="badge text-base-content border-error bg-error/15 mt-1 block h-auto">{`${moneyText.paymentProblem}: ${o.paymentProblem}`}</span>}
+            </td>
+            <td>
+              <OrderDocuments order={o} />
+            </td>
           </tr>
         )}
       </AdminList>
@@ -86,6 +165,11 @@ export function OrderPage() {
                   {o.customer.email ? `${o.customer.name} · ${o.customer.email}` : o.customer.name} · <span data-testid="order-status">{ADMIN_TEXT.statuses[o.status]}</span>
                 </p>
               </div>
+              {o.paymentProblem && (
+                <div role="alert" className="alert alert-error alert-soft" data-testid="payment-problem">
+                  {`${moneyText.paymentProblem}: ${o.paymentProblem}`}
+                </div>
+              )}
               <section aria-label={ordersText.moves}>
                 <h3 className="mb-2 text-lg font-semibold">{ordersText.moves}</h3>
                 {moves.length === 0 ? (
@@ -116,10 +200,11 @@ export function OrderPage() {
                 <Table label={ordersText.lines}>
                   <thead className="text-base-content">
                     <tr>
-                      <th scope="col">{ordersText.columns.tools}</th>
-                      <th scope="col">{ADMIN_TEXT.tools.columns.stock}</th>
-                      <th scope="col">{ADMIN_TEXT.tools.columns.price}</th>
-                      <th scope="col">{ordersText.columns.total}</th>
+                      {Object.values(moneyText.lineColumns).map((column) => (
+                        <th key={column} scope="col">
+                          {column}
+                        </th>
+                      ))}
                     </tr>
                   </thead>
                   <tbody>
@@ -128,20 +213,69 @@ export function OrderPage() {
                         <td>{l.name}</td>
                         <td>{l.quantity}</td>
                         <td>{formatDollars(l.unitPrice)}</td>
-                        <td>{formatDollars(l.lineTotal)}</td>
+                        <td>{formatDollars(l.subtotal)}</td>
+                        <td>{l.discount ? `−${formatDollars(l.discount)}` : formatDollars(0)}</td>
+                        <td>{formatDollars(l.shipping)}</td>
+                        <td>{formatDollars(l.tax)}</td>
+                        <td>{formatDollars(l.total)}</td>
                       </tr>
                     ))}
                   </tbody>
                 </Table>
-                <p className="mt-2 font-semibold">
-                  {ordersText.columns.total}: {formatDollars(o.total)}
-                </p>
+              </section>
+              <section aria-label={moneyText.money}>
+                <h3 className="mb-2 text-lg font-semibold">{moneyText.money}</h3>
+                <dl className="grid max-w-md grid-cols-[1fr_auto] gap-x-4" data-testid="order-money">
+                  {moneyRows(o).map((row) => (
+                    <div key={row.testId} className={`contents ${row.testId === "order-total" ? "font-semibold" : ""}`}>
+                      <dt>{row.label}</dt>
+                      <dd className="text-right" data-testid={row.testId}>
+                        {row.value}
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              </section>
+              <section aria-label={moneyText.documents}>
+                <h3 className="mb-2 text-lg font-semibold">{moneyText.documents}</h3>
+                {o.invoiceNumber || o.creditNoteNumber ? (
+                  <ul className="flex flex-col gap-1">
+                    {o.invoiceNumber && (
+                      <li>
+                        {moneyText.invoice(o.invoiceNumber)} ·{" "}
+                        <a className="link" href={invoiceUrl(o._id)} download>
+                          {MONEY_TEXT.downloadInvoice}
+                        </a>
+                      </li>
+                    )}
+                    {o.creditNoteNumber && (
+                      <li>
+                        {moneyText.creditNote(o.creditNoteNumber)} ·{" "}
+                        <a className="link" href={creditNoteUrl(o._id)} download>
+                          {MONEY_TEXT.downloadCreditNote}
+                        </a>
+                      </li>
+                    )}
+                  </ul>
+                ) : (
+                  <p>{moneyText.noDocuments}</p>
+                )}
               </section>
               <section>
                 <h3 className="mb-2 text-lg font-semibold">{ordersText.delivery}</h3>
                 <dl className="grid grid-cols-[auto_1fr] gap-x-4">
-                  <dt>{ordersText.address}</dt>
-                  <dd>{o.address || ordersText.none}</dd>
+                  <dt>{moneyText.address}</dt>
+                  <dd data-testid="order-address">
+                    {addressLines(o).length === 0
+                      ? ordersText.none
+                      : addressLines(o).map((line) => (
+                          <span key={line} className="block">
+                            {line}
+                          </span>
+                        ))}
+                  </dd>
+                  <dt>{moneyText.shippingMethod}</dt>
+                  <dd>{o.shippingMethodName || (o.shippingMethod === "pickup" ? moneyText.pickup : ordersText.none)}</dd>
                   <dt>{ordersText.phone}</dt>
                   <dd>{o.phone || ordersText.none}</dd>
                   <dt>{ordersText.payment}</dt>

@@ -11,15 +11,13 @@ import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { QueryView } from "../../components/ui/states";
 import { PageTitle } from "../../lib/page-title";
 import { CountryRegion, errorAt, Field, numberOrUndefined, SaveButton, showServerErrors } from "./form-parts";
+import { percentOf } from "./money-format";
 import { TAX_RATES_CSV_URL, taxRatesQuery, useDeleteTaxRate, useImportTaxRates, useSaveTaxRate } from "./money-api";
 import { Table } from "./ui";
 import type { z } from "../../../contract/zod";
 
 const text = ADMIN_MONEY_TEXT.taxRates;
 const commonText = ADMIN_MONEY_TEXT.common;
-
-/** 825 basis points → "8.25 %". */
-export const percentOf = (basisPoints: number): string => `${(basisPoints / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
 
 export default function TaxRatesPage() {
   const rates = useQuery(taxRatesQuery());

@@ -14,7 +14,7 @@ import {
 import { CATEGORIES, CATEGORY_LABELS } from "../../../contract/constants";
 import { formatDollars } from "../../../contract/money";
 import { ADMIN_STOCK_REASONS } from "../../../contract/stock";
-import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { ADMIN_MONEY_TEXT, ADMIN_TEXT } from "../../../contract/texts/admin";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { QueryView } from "../../components/ui/states";
 import { PageTitle } from "../../lib/page-title";
@@ -157,6 +157,7 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
           minimumQuantity: tool.minimumQuantity,
           image: tool.image,
           lowStockThreshold: tool.lowStockThreshold,
+          weightGrams: tool.weightGrams,
         }
       : { name: "", category: "hand-tools", description: "", image: "/images/tools/claw-hammer.svg", minimumQuantity: 1, lowStockThreshold: null, active: true },
   });
@@ -206,6 +207,11 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
           "lowStockThreshold",
           toolFormText.threshold,
           <input type="number" className="input input-bordered" {...form.register("lowStockThreshold", { setValueAs: (v: unknown) => number(v) ?? null })} />,
+        )}
+        {field(
+          "weightGrams",
+          ADMIN_MONEY_TEXT.toolWeight,
+          <input type="number" step="1" min="0" className="input input-bordered" {...form.register("weightGrams", { setValueAs: number })} />,
         )}
         {field("image", toolFormText.image, <input className="input input-bordered" aria-describedby="image-hint" {...form.register("image")} />)}
         <p id="image-hint" className="text-base-content/80 self-end text-sm">

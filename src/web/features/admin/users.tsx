@@ -1,11 +1,17 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
 import { toast } from "react-toastify";
-import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import type { AdminUser } from "../../../contract/admin-schemas";
+import { taxExemptInputSchema } from "../../../contract/money-schemas";
+import { ADMIN_MONEY_TEXT, ADMIN_TEXT } from "../../../contract/texts/admin";
+import type { z } from "../../../contract/zod";
 import { PageTitle } from "../../lib/page-title";
-import { usersQuery, useSetRole } from "./api";
+import { usersQuery, useSetRole, useSetTaxExempt } from "./api";
 import { AdminList, SEARCH_DEBOUNCE_MS, useDebouncedCallback, useFilters, when } from "./ui";
 
 const usersText = ADMIN_TEXT.users;
+const exemptText = ADMIN_MONEY_TEXT.taxExempt;
 
 export default function UsersPage() {
   const { values, page, set } = useFilters(["q"] as const);
@@ -26,7 +32,7 @@ export default function UsersPage() {
         empty={usersText.empty}
         page={page}
         onPage={(p) => set("page", String(p))}
-        columns={[usersText.columns.name, usersText.columns.email, usersText.columns.role, usersText.columns.since, usersText.columns.actions]}
+        columns={[usersText.columns.name, usersText.columns.email, usersText.columns.role, usersText.columns.since, exemptText.column, usersText.columns.actions]}
       >
         {(u) => (
           <tr key={u._id} data-testid="admin-user-row">
@@ -34,6 +40,9 @@ export default function UsersPage() {
             <td>{u.email}</td>
             <td>{u.role === "admin" ? usersText.admin : usersText.customer}</td>
             <td>{when(u.createdAt)}</td>
+            <td>
+              <TaxExempt user={u} />
+            </td>
             <td>
               <button
                 type="button"
@@ -53,5 +62,40 @@ export default function UsersPage() {
         )}
       </AdminList>
     </div>
+  );
+}
+
+/** A trade customer's certificate: set it (their orders then carry no tax) or clear it. */
+function TaxExempt({ user }: { user: AdminUser }) {
+  const save = useSetTaxExempt();
+  const current = user.taxExemptCertificate ?? "";
+  const form = useForm<z.input<typeof taxExemptInputSchema>, unknown, z.output<typeof taxExemptInputSchema>>({
+    resolver: zodResolver(taxExemptInputSchema),
+    values: { taxExemptCertificate: current },
+  });
+  const error = form.formState.errors.taxExemptCertificate?.message;
+  const send = (taxExemptCertificate: string) =>
+    save.mutate({ id: user._id, taxExemptCertificate }, { onSuccess: () => toast.success(taxExemptCertificate ? exemptText.saved : exemptText.cleared) });
+  const onSubmit = form.handleSubmit(({ taxExemptCertificate }) => send(taxExemptCertificate));
+  return (
+    <form className="flex flex-wrap items-start gap-1" noValidate onSubmit={(e) => void onSubmit(e)} aria-label={exemptText.certificate(user.name)}>
+      <label className="flex flex-col">
+        <span className="sr-only">{exemptText.certificate(user.name)}</span>
+        <input className="input input-bordered input-xs w-36" placeholder={exemptText.none} {...form.register("taxExemptCertificate")} />
+        {error && (
+          <span className="text-error text-xs" role="alert">
+            {error}
+          </span>
+        )}
+      </label>
+      <button type="submit" className="btn btn-xs" disabled={save.isPending}>
+        {exemptText.set}
+      </button>
+      {current && (
+        <button type="button" className="btn btn-xs" disabled={save.isPending} onClick={() => send("")}>
+          {exemptText.clear}
+        </button>
+      )}
+    </form>
   );
 }
