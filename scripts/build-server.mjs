@@ -3,7 +3,8 @@
 // (src/web/entry-server.tsx) and the pages it imports, and the npm packages it uses: resolving
 // and compiling some 1,500 package files one by one cost the start about 0.7 s (decision 0013).
 // Packages that find files of their own at run time (PGlite's WebAssembly, sharp's native
-// library, pino's transport workers) stay external; CommonJS code in the bundle gets a
+// library, pino's transport workers, pdfkit's font metrics, which its ES module build loads with
+// a require() of its own package's "#standard-fonts/*" imports) stay external; CommonJS code in the bundle gets a
 // `require` for the Node built-ins it loads.
 // Whitespace and syntax are minified, names are not: Node reads, decodes and compiles 2.3 MB at
 // start instead of 3.4 MB (it loads 15-140 ms sooner, decision 0013), and stack traces keep their names.
@@ -20,7 +21,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
-const external = ["@electric-sql/pglite", "sharp", "pino", "pino-pretty", "pg-native"];
+const external = ["@electric-sql/pglite", "sharp", "pino", "pino-pretty", "pg-native", "pdfkit"];
 
 /**
  * The module format Node gives a file: .mjs/.cjs by name, .js by its package's "type".

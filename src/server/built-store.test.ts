@@ -32,7 +32,7 @@ import { freePort, googleLogin } from "../../tests/support/google-login";
 import { HttpClient } from "../../tests/support/http-client";
 import { MAIL_TEXT } from "../contract/texts/mail";
 import { API_TEXT } from "../contract/texts/api";
-import type { Tool } from "../contract/schemas";
+import type { Order, Tool } from "../contract/schemas";
 import { findAppRoot } from "./config";
 import { connectTestRedis, createPostgresDatabase, startTcpProxy, uniqueEmail, type TcpProxy, type TestRedis } from "./test-support";
 
@@ -235,6 +235,20 @@ suite("the built store on PGlite, the default", () => {
     // Signing out ends the token too.
     expect((await script.post("/api/auth/sign-out", {})).statusCode).toBe(200);
     expect((await bearer.get("/api/me/profile")).statusCode).toBe(401);
+  });
+
+  it("gives a customer the order's invoice as a PDF (pdfkit, which Node loads beside the bundle)", async () => {
+    const buyer = new HttpClient(store.url);
+    expect((await buyer.signUp("Ivy", uniqueEmail("pglite-invoice"))).statusCode).toBe(200);
+    const [tool] = (await (await fetch(`${store.url}/api/tool`)).json()) as Tool[];
+    const ordered = await buyer.post("/api/order", { toolId: tool?._id, quantity: tool?.minimumQuantity });
+    expect(ordered.statusCode, ordered.body).toBe(201);
+    const { _id, invoiceNumber } = ordered.json() as Order;
+    const invoice = await buyer.get(`/api/order/${_id}/invoice`);
+    expect(invoice.statusCode, invoice.body).toBe(200);
+    expect(invoice.headers["content-type"]).toBe("application/pdf");
+    expect(invoice.headers["content-disposition"]).toBe(`attachment; filename="${invoiceNumber}.pdf"`);
+    expect(invoice.body.startsWith("%PDF-")).toBe(true);
   });
 
   it("takes posts from its own origin and DEV_ORIGINS only, and limits failed sign-ins per address (AUTH_RATE_LIMIT_ADDRESS_MAX)", async () => {
