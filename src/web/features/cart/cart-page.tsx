@@ -5,7 +5,9 @@ import { lineProblem } from "../../../contract/cart";
 import { dollarsToCents, centsToDollars, formatDollars } from "../../../contract/money";
 import type { CartLine } from "../../../contract/schemas";
 import { CART_TEXT } from "../../../contract/texts/cart";
+import { MONEY_TEXT } from "../../../contract/texts/money";
 import { VALIDATION_TEXT } from "../../../contract/texts/validation";
+import { MoneyTotals, type MoneyAmounts } from "../../components/ui/money-totals";
 import { EmptyState, ErrorState, QueryView, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { useSession } from "../../lib/session";
@@ -50,7 +52,7 @@ function AccountCart() {
   };
   return (
     <QueryView query={cart} isEmpty={(c) => c.lines.length === 0} empty={<EmptyCart />}>
-      {(c) => <CartView lines={c.lines} total={c.total} actions={actions} />}
+      {(c) => <CartView lines={c.lines} total={c.total} amounts={c} actions={actions} />}
     </QueryView>
   );
 }
@@ -104,7 +106,8 @@ function EmptyCart() {
   );
 }
 
-function CartView({ lines, total, actions }: { lines: CartLine[]; total: number; actions: LineActions }) {
+/** `amounts`: the account's cart as the server prices it (pickup unless asked); a visitor's has its lines' sum alone. */
+function CartView({ lines, total, amounts, actions }: { lines: CartLine[]; total: number; amounts?: MoneyAmounts; actions: LineActions }) {
   const blocked = lines.some((l) => l.problem !== null);
   return (
     <div className="flex flex-col gap-6">
@@ -127,12 +130,19 @@ function CartView({ lines, total, actions }: { lines: CartLine[]; total: number;
         </tbody>
       </table>
       <div className="flex flex-col items-end gap-3">
-        <p className="text-xl">
-          <span className="font-medium">{CART_TEXT.total}: </span>
-          <span className="font-bold" data-testid="cart-total">
-            {formatDollars(total)}
-          </span>
-        </p>
+        {amounts ? (
+          <div className="flex w-full max-w-sm flex-col gap-2">
+            <MoneyTotals amounts={amounts} totalTestId="cart-total" label={MONEY_TEXT.totals} />
+            <p className="text-base-content/80 text-sm">{MONEY_TEXT.cartTotalsNote}</p>
+          </div>
+        ) : (
+          <p className="text-xl">
+            <span className="font-medium">{CART_TEXT.total}: </span>
+            <span className="font-bold" data-testid="cart-total">
+              {formatDollars(total)}
+            </span>
+          </p>
+        )}
         {blocked && (
           <p role="status" className="text-warning-content bg-warning/20 rounded-box px-3 py-2">
             {CART_TEXT.fixFirst}

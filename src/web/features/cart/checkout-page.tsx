@@ -1,17 +1,21 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
+import { useForm, useWatch, type UseFormRegisterReturn } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import { PAYMENT_METHODS } from "../../../contract/constants";
 import { formatDollars } from "../../../contract/money";
+import { PICKUP, promoCodeSchema, type CartEstimate, type ShippingOption } from "../../../contract/money-schemas";
 import { checkoutFormSchema, type Cart, type CheckoutFormInput, type CheckoutFormValues, type Profile } from "../../../contract/schemas";
 import { CART_TEXT, CHECKOUT_TEXT } from "../../../contract/texts/cart";
+import { MONEY_TEXT } from "../../../contract/texts/money";
 import { ORDER_TEXT } from "../../../contract/texts/orders";
+import { MoneyTotals, type MoneyLabels } from "../../components/ui/money-totals";
 import { EmptyState, ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
-import { profileQuery } from "../account";
+import { AddressFields, PickupPlace, profileQuery } from "../account";
 import { cartQuery, newIdempotencyKey, useCheckout } from "./api";
+import { ESTIMATE_DEBOUNCE_MS, estimateInput, estimateQuery, servedMethod, useDebounced } from "./estimate";
 import { problemText } from "./problems";
 import { PageTitle } from "../../lib/page-title";
 
@@ -50,6 +54,11 @@ export default function CheckoutPage() {
   );
 }
 
+/** Pickup at the store, offered before any address is known. */
+const PICKUP_OPTION: ShippingOption = { id: PICKUP, name: MONEY_TEXT.pickup, price: 0 };
+const PROMO_FIELD_ID = "promo-code";
+const isPromoProblem = (code: string) => code.startsWith("PROMO_");
+
 function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
   const navigate = useNavigate();
   const checkout = useCheckout();
@@ -59,7 +68,13 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
     resolver: zodResolver(checkoutFormSchema),
     defaultValues: {
       address: profile.address,
+      city: profile.city,
+      region: profile.region,
+      postalCode: profile.postalCode,
+      country: profile.country,
       phone: profile.phone,
+      shippingMethod: PICKUP,
+      promoCode: undefined,
       paymentMethod: "cash_on_delivery",
       note: "",
       // Offered ticked when the profile has no delivery details yet.
@@ -69,10 +84,50 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
   const { errors } = form.formState;
   const blocked = cart.lines.some((l) => l.problem !== null);
 
+  const [country, region, postalCode, city, shippingMethod, promoCode] = useWatch({
+    control: form.control,
+    name: ["country", "region", "postalCode", "city", "shippingMethod", "promoCode"],
+  });
+  const input = useMemo(
+    () => estimateInput({ country, region, postalCode, city, shippingMethod, promoCode }),
+    [country, region, postalCode, city, shippingMethod, promoCode],
+  );
+  const asked = useDebounced(input, ESTIMATE_DEBOUNCE_MS);
+  const estimate = useQuery(estimateQuery(cart.version, asked));
+  const waiting = input !== null && JSON.stringify(input) !== JSON.stringify(asked);
+  // The estimate on screen answers the inputs on the page now.
+  const current: CartEstimate | undefined = input !== null && !waiting && !estimate.isPlaceholderData && !estimate.isFetching ? estimate.data : undefined;
+  const settling = input !== null && (waiting || estimate.isFetching || estimate.isPlaceholderData);
+
+  const options: ShippingOption[] = input === null ? [PICKUP_OPTION] : (estimate.data?.shippingOptions ?? [PICKUP_OPTION]);
+  // A method that does not serve the new address gives way to pickup (the totals follow).
+  const chosen = shippingMethod ?? PICKUP;
+  useEffect(() => {
+    if (current && servedMethod(chosen, current.shippingOptions) !== chosen) form.setValue("shippingMethod", PICKUP);
+  }, [current, chosen, form]);
+  const noShipping = current !== undefined && current.shippingOptions.every((o) => o.id === PICKUP);
+
+  // Without an address the estimate cannot be asked: the cart's own totals are pickup's, with no code.
+  const amounts = input === null ? cart : (estimate.data ?? cart);
+  const applied = input === null ? undefined : promoCode;
+  const labels: MoneyLabels = {
+    discount: applied && amounts.discount > 0 ? MONEY_TEXT.discountWithCode(applied) : MONEY_TEXT.discount,
+    shipping: MONEY_TEXT.shippingWithMethod(options.find((o) => o.id === chosen)?.name ?? MONEY_TEXT.pickup),
+    tax: profile.taxExemptCertificate ? MONEY_TEXT.taxExempt(profile.taxExemptCertificate) : MONEY_TEXT.tax,
+  };
+
+  const checkoutCode = checkout.error instanceof ApiRequestError ? checkout.error.code : null;
+  const promoProblems = (current?.problems ?? []).filter((p) => isPromoProblem(p.code)).map((p) => p.message);
+
   const onSubmit = (values: CheckoutFormValues) => {
     if (checkout.isPending) return;
+    // The code the estimate refused would refuse the order too: the field says why.
+    if (applied && promoProblems.length > 0) {
+      document.getElementById(PROMO_FIELD_ID)?.focus();
+      return;
+    }
     checkout.mutate(
-      { input: { ...values, cartVersion: cart.version, expectedTotal: cart.total }, key },
+      { input: { ...values, promoCode: applied, cartVersion: cart.version, expectedTotal: amounts.total }, key },
       {
         onSuccess: (result) =>
           navigate(`/checkout/confirmation/${encodeURIComponent(result.order._id)}`, {
@@ -103,6 +158,7 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
               </span>
             )}
           </label>
+          <AddressFields form={form} />
           <label className="block">
             <span className="mb-1 block text-sm font-medium">{CHECKOUT_TEXT.phone}</span>
             <input type="tel" autoComplete="tel" className="input input-bordered w-full" aria-invalid={!!errors.phone} {...form.register("phone")} />
@@ -116,6 +172,24 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
             <input type="checkbox" className="checkbox checkbox-sm" {...form.register("saveToProfile")} />
             <span>{CHECKOUT_TEXT.saveToProfile}</span>
           </label>
+        </fieldset>
+
+        <fieldset className="flex flex-col gap-3" aria-busy={settling || undefined} data-testid="shipping-options">
+          <legend className="mb-2 text-lg font-semibold">{MONEY_TEXT.shippingMethod}</legend>
+          {options.map((option) => (
+            <ShippingChoice key={option.id} option={option} register={form.register("shippingMethod")} />
+          ))}
+          {input === null && <p className="text-base-content/80 text-sm">{MONEY_TEXT.deliveryNeedsAddress}</p>}
+          {noShipping && (
+            <p role="status" className="alert alert-warning alert-soft text-sm" data-testid="no-shipping">
+              {MONEY_TEXT.noShipping}
+            </p>
+          )}
+          {errors.shippingMethod && (
+            <span role="alert" className="text-error text-sm">
+              {errors.shippingMethod.message}
+            </span>
+          )}
         </fieldset>
 
         <fieldset className="flex flex-col gap-3">
@@ -162,10 +236,32 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
             </li>
           ))}
         </ul>
-        <p className="border-base-300 flex justify-between border-t pt-3 text-lg font-bold">
-          <span>{CHECKOUT_TEXT.total}</span>
-          <span data-testid="checkout-total">{formatDollars(cart.total)}</span>
-        </p>
+        <PromoCodeField
+          applied={applied}
+          needsAddress={promoCode !== undefined && promoCode !== "" && input === null}
+          problems={promoProblems.length > 0 ? promoProblems : checkoutCode && isPromoProblem(checkoutCode) ? [checkout.error?.message ?? ""] : []}
+          confirmed={current !== undefined && promoProblems.length === 0}
+          onApply={(code) => form.setValue("promoCode", code || undefined)}
+        />
+        <MoneyTotals amounts={amounts} labels={labels} totalTestId="checkout-total" label={MONEY_TEXT.totals} busy={settling} />
+        <div aria-live="polite" className="text-sm">
+          {settling && (
+            <span className="flex items-center gap-2" data-testid="totals-updating">
+              <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+              {MONEY_TEXT.updatingTotals}
+            </span>
+          )}
+        </div>
+        {estimate.isError && input !== null && !waiting && (
+          <div role="alert" className="text-error flex flex-wrap items-center justify-between gap-2 text-sm">
+            <span>
+              {MONEY_TEXT.totalsFailed} {estimate.error.message}
+            </span>
+            <button type="button" className="btn btn-xs" onClick={() => void estimate.refetch()}>
+              {MONEY_TEXT.retryTotals}
+            </button>
+          </div>
+        )}
         <Link to="/cart" className="link link-primary text-sm">
           {CHECKOUT_TEXT.editCart}
         </Link>
@@ -174,7 +270,7 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
             {CART_TEXT.fixFirst}
           </p>
         )}
-        <button type="submit" className="btn btn-primary btn-lg" disabled={blocked || checkout.isPending}>
+        <button type="submit" className="btn btn-primary btn-lg" disabled={blocked || checkout.isPending || settling}>
           {checkout.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           {checkout.isPending ? CHECKOUT_TEXT.placing : CHECKOUT_TEXT.place}
         </button>
@@ -197,5 +293,112 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
         )}
       </aside>
     </form>
+  );
+}
+
+/** One shipping method with its price; pickup says where and when to collect. */
+function ShippingChoice({ option, register }: { option: ShippingOption; register: UseFormRegisterReturn<"shippingMethod"> }) {
+  const pickup = option.id === PICKUP;
+  const detailsId = `shipping-${option.id}-details`;
+  return (
+    <label className="border-base-300 rounded-box flex cursor-pointer items-start gap-3 border p-3" data-testid="shipping-option" data-method-id={option.id}>
+      <input type="radio" value={option.id} className="radio radio-sm mt-1" aria-describedby={pickup ? detailsId : undefined} {...register} />
+      <span className="flex-1">
+        <span className="flex justify-between gap-3 font-medium">
+          <span>{option.name}</span>
+          <span className="whitespace-nowrap" data-testid="shipping-price">
+            {option.price === 0 ? MONEY_TEXT.free : formatDollars(option.price)}
+          </span>
+        </span>
+        {pickup && (
+          <span id={detailsId} className="block">
+            <span className="text-base-content/80 block text-sm">{MONEY_TEXT.pickupNote}</span>
+            <PickupPlace />
+          </span>
+        )}
+      </span>
+    </label>
+  );
+}
+
+/**
+ * The code as typed, and Apply: the estimate checks it, and what it says (or the checkout's
+ * refusal) shows at the field. The typed text stays as it is whatever the answer.
+ */
+function PromoCodeField({
+  applied,
+  needsAddress,
+  problems,
+  confirmed,
+  onApply,
+}: {
+  applied: string | undefined;
+  needsAddress: boolean;
+  problems: string[];
+  confirmed: boolean;
+  onApply: (code: string) => void;
+}) {
+  const [draft, setDraft] = useState(applied ?? "");
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const apply = () => {
+    const parsed = promoCodeSchema.safeParse(draft);
+    if (!parsed.success) return setInvalid(parsed.error.issues[0]?.message ?? MONEY_TEXT.promoCodeInvalid);
+    setInvalid(null);
+    onApply(parsed.data);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    // Enter applies the code; it does not place the order.
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    apply();
+  };
+  const error = invalid ?? (needsAddress ? MONEY_TEXT.promoNeedsAddress : problems[0]) ?? null;
+  return (
+    <div>
+      <label htmlFor={PROMO_FIELD_ID} className="mb-1 block text-sm font-medium">
+        {MONEY_TEXT.promoCode}
+      </label>
+      <div className="join w-full">
+        <input
+          id={PROMO_FIELD_ID}
+          type="text"
+          autoComplete="off"
+          autoCapitalize="characters"
+          className="input input-bordered join-item w-full"
+          value={draft}
+          aria-invalid={error ? true : undefined}
+          aria-describedby="promo-code-message"
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="button" className="btn join-item" onClick={apply}>
+          {MONEY_TEXT.applyPromo}
+        </button>
+      </div>
+      <div id="promo-code-message" className="mt-1 text-sm">
+        {error ? (
+          <span role="alert" className="text-error block" data-testid="promo-problem">
+            {error}
+          </span>
+        ) : (
+          applied &&
+          confirmed && (
+            <span role="status" className="text-success flex items-center justify-between gap-2" data-testid="promo-applied">
+              {MONEY_TEXT.promoApplied(applied)}
+              <button
+                type="button"
+                className="btn btn-ghost btn-xs"
+                onClick={() => {
+                  setDraft("");
+                  onApply("");
+                }}
+              >
+                {MONEY_TEXT.removePromo}
+              </button>
+            </span>
+          )
+        )}
+      </div>
+    </div>
   );
 }

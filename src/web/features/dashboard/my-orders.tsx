@@ -5,8 +5,10 @@ import { toast } from "react-toastify";
 import { formatDollars } from "../../../contract/money";
 import { canMove } from "../../../contract/order-lifecycle";
 import type { Order } from "../../../contract/schemas";
+import { MONEY_TEXT } from "../../../contract/texts/money";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
+import { MoneyTotals, orderMoneyLabels } from "../../components/ui/money-totals";
 import { QueryView } from "../../components/ui/states";
 import { ordersQuery, useCancelOrder } from "../account";
 import { StatusBadge, orderDate } from "./order-status";
@@ -121,7 +123,9 @@ function OpenOrders({ orders, cancelling, onDelete }: { orders: Order[]; cancell
               {order.lines.reduce((sum, line) => sum + line.quantity, 0)}
             </td>
             <td className={CELL} data-label={ordersText.total}>
-              {formatDollars(order.total)}
+              <span className="min-w-44 md:min-w-52">
+                <MoneyTotals compact amounts={order} labels={orderMoneyLabels(order)} totalTestId="order-row-total" label={MONEY_TEXT.orderBreakdown(order.number)} />
+              </span>
             </td>
             <td className={CELL} data-label={ordersText.status}>
               <StatusBadge status={order.status} />

@@ -3,9 +3,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { toast } from "react-toastify";
 import { profileInputSchema, type Profile, type ProfileInput } from "../../../contract/schemas";
+import { MONEY_TEXT } from "../../../contract/texts/money";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { QueryView } from "../../components/ui/states";
-import { profileQuery, useSaveProfile } from "../account";
+import { AddressFields, profileQuery, useSaveProfile } from "../account";
 import { PageTitle } from "../../lib/page-title";
 import { SecuritySection } from "./security";
 
@@ -18,7 +19,7 @@ export default function MyProfile() {
       <PageTitle title={DASHBOARD_TEXT.myProfile} />
       <h2 className="mb-4 text-2xl font-semibold">{DASHBOARD_TEXT.myProfile}</h2>
       <QueryView query={profile} isEmpty={() => false} empty={null}>
-        {(data) => <ProfileForm key={`${data.address}|${data.phone}`} profile={data} />}
+        {(data) => <ProfileForm key={[data.address, data.phone, data.city, data.region, data.postalCode, data.country].join("|")} profile={data} />}
       </QueryView>
       <SecuritySection />
     </div>
@@ -28,7 +29,7 @@ export default function MyProfile() {
 function ProfileForm({ profile }: { profile: Profile }) {
   const form = useForm<ProfileInput>({
     resolver: zodResolver(profileInputSchema),
-    defaultValues: { address: profile.address, phone: profile.phone },
+    defaultValues: { address: profile.address, city: profile.city, region: profile.region, postalCode: profile.postalCode, country: profile.country, phone: profile.phone },
   });
   const { errors } = form.formState;
   const mutation = useSaveProfile({ onSuccess: () => toast.success(profileText.saved), onError: (error) => toast.error(error.message) });
@@ -40,6 +41,12 @@ function ProfileForm({ profile }: { profile: Profile }) {
         <dd data-testid="profile-name">{profile.displayName}</dd>
         <dt className="font-medium">{profileText.email}</dt>
         <dd data-testid="profile-email">{profile.email}</dd>
+        {profile.taxExemptCertificate && (
+          <>
+            <dt className="font-medium">{MONEY_TEXT.tax}</dt>
+            <dd data-testid="profile-tax-exempt">{MONEY_TEXT.taxExempt(profile.taxExemptCertificate)}</dd>
+          </>
+        )}
       </dl>
       <form noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))} className="flex flex-col gap-4">
         <label className="block">
@@ -51,6 +58,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
             </span>
           )}
         </label>
+        <AddressFields form={form} />
         <label className="block">
           <span className="mb-1 block text-sm font-medium">{profileText.phone}</span>
           <input type="tel" autoComplete="tel" className="input input-bordered w-full" {...form.register("phone")} />

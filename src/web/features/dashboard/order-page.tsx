@@ -3,6 +3,8 @@ import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "react-toastify";
 import { canMove } from "../../../contract/order-lifecycle";
+import type { Order } from "../../../contract/schemas";
+import { MONEY_TEXT } from "../../../contract/texts/money";
 import { ORDER_TEXT } from "../../../contract/texts/orders";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
@@ -69,6 +71,7 @@ export default function OrderPage() {
       </header>
       <OrderLines order={current} />
       <DeliveryAndPayment order={current} />
+      <OrderDocuments order={current} />
       <section aria-labelledby="order-history">
         <h2 id="order-history" className="mb-2 text-lg font-semibold">
           {ORDER_TEXT.history}
@@ -97,5 +100,40 @@ export default function OrderPage() {
         onCancel={() => setAsking(false)}
       />
     </article>
+  );
+}
+
+/** The order's invoice (from when it is placed) and credit note (from when it is cancelled), as PDFs. */
+function OrderDocuments({ order }: { order: Order }) {
+  if (!order.invoiceNumber && !order.creditNoteNumber) return null;
+  const path = `/api/order/${encodeURIComponent(order._id)}/invoice`;
+  return (
+    <section aria-labelledby="order-documents">
+      <h2 id="order-documents" className="mb-2 text-lg font-semibold">
+        {MONEY_TEXT.documents}
+      </h2>
+      <ul className="flex flex-wrap gap-3">
+        {order.invoiceNumber && (
+          <li>
+            <a href={path} download className="btn btn-outline btn-sm" data-testid="invoice-link">
+              {MONEY_TEXT.downloadInvoice}
+            </a>
+            <span className="text-base-content/80 ml-2 text-sm" data-testid="invoice-number">
+              {MONEY_TEXT.invoice} {order.invoiceNumber}
+            </span>
+          </li>
+        )}
+        {order.creditNoteNumber && (
+          <li>
+            <a href={`${path}?document=credit-note`} download className="btn btn-outline btn-sm" data-testid="credit-note-link">
+              {MONEY_TEXT.downloadCreditNote}
+            </a>
+            <span className="text-base-content/80 ml-2 text-sm" data-testid="credit-note-number">
+              {MONEY_TEXT.creditNote} {order.creditNoteNumber}
+            </span>
+          </li>
+        )}
+      </ul>
+    </section>
   );
 }

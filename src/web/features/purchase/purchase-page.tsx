@@ -7,7 +7,7 @@ import type { Tool } from "../../../contract/schemas";
 import { PURCHASE_TEXT } from "../../../contract/texts/shop";
 import { ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
-import { profileQuery, usePlaceOrder } from "../account";
+import { addressLines, profileQuery, usePlaceOrder } from "../account";
 import { AddToCartButton } from "../cart";
 import { toolQuery } from "../catalog";
 import { addToQuantity } from "./quantity";
@@ -136,7 +136,7 @@ function PurchaseForm({ tool }: { tool: Tool }) {
           <span className="font-medium">{PURCHASE_TEXT.deliveryTo}: </span>
           {address ? (
             <span data-testid="delivery-address">
-              {address}
+              {profile.data ? addressLines(profile.data).join(", ") : address}
               {profile.data?.phone ? ` · ${profile.data.phone}` : ""}
             </span>
           ) : (

@@ -1,10 +1,16 @@
 import { formatDollars } from "../../../../contract/money";
 import type { Order } from "../../../../contract/schemas";
 import { CONFIRMATION_TEXT } from "../../../../contract/texts/cart";
+import { PICKUP } from "../../../../contract/money-schemas";
+import { MONEY_TEXT } from "../../../../contract/texts/money";
 import { ORDER_TEXT } from "../../../../contract/texts/orders";
+import { formatDiscount, orderMoneyLabels } from "../../../components/ui/money-totals";
+import { addressLines } from "./address";
+import { PickupPlace } from "./pickup-place";
 
-/** An order's lines as they were ordered, and its total. */
+/** An order's lines as they were ordered, and its subtotal, discount, shipping, tax and total. */
 export function OrderLines({ order }: { order: Order }) {
+  const labels = orderMoneyLabels(order);
   return (
     <table className="table" data-testid="order-lines">
       <caption className="sr-only">{ORDER_TEXT.lines}</caption>
@@ -33,19 +39,31 @@ export function OrderLines({ order }: { order: Order }) {
         ))}
       </tbody>
       <tfoot className="text-base-content">
-        <tr>
-          <th scope="row" colSpan={2} className="text-base-content text-base sm:hidden">
-            {ORDER_TEXT.total}
-          </th>
-          <th scope="row" colSpan={3} className="text-base-content hidden text-base sm:table-cell">
-            {ORDER_TEXT.total}
-          </th>
-          <td className="text-right text-base font-bold" data-testid="order-total">
-            {formatDollars(order.total)}
-          </td>
-        </tr>
+        <FootRow name={MONEY_TEXT.subtotal} value={formatDollars(order.subtotal)} testId="order-subtotal" />
+        <FootRow name={labels.discount ?? MONEY_TEXT.discount} value={formatDiscount(order.discount)} testId="order-discount" />
+        <FootRow name={labels.shipping ?? MONEY_TEXT.shipping} value={formatDollars(order.shipping)} testId="order-shipping" />
+        <FootRow name={labels.tax ?? MONEY_TEXT.tax} value={formatDollars(order.tax)} testId="order-tax" />
+        <FootRow name={ORDER_TEXT.total} value={formatDollars(order.total)} testId="order-total" strong />
       </tfoot>
     </table>
+  );
+}
+
+/** A row of the totals under the lines: the name spans the columns before the amount (one fewer on a phone, where the unit price is hidden). */
+function FootRow({ name, value, testId, strong = false }: { name: string; value: string; testId: string; strong?: boolean }) {
+  const size = strong ? "text-base" : "font-normal";
+  return (
+    <tr data-testid={`${testId}-row`}>
+      <th scope="row" colSpan={2} className={`text-base-content ${size} sm:hidden`}>
+        {name}
+      </th>
+      <th scope="row" colSpan={3} className={`text-base-content hidden ${size} sm:table-cell`}>
+        {name}
+      </th>
+      <td className={`text-right ${strong ? "text-base font-bold" : ""}`} data-testid={testId}>
+        {value}
+      </td>
+    </tr>
   );
 }
 
@@ -59,7 +77,18 @@ export function DeliveryAndPayment({ order }: { order: Order }) {
         </h2>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
           <dt className="font-medium">{ORDER_TEXT.address}</dt>
-          <dd data-testid="order-address">{order.address}</dd>
+          <dd data-testid="order-address">
+            {addressLines(order).map((line, index) => (
+              <span key={index} className="block">
+                {line}
+              </span>
+            ))}
+          </dd>
+          <dt className="font-medium">{MONEY_TEXT.shippingBy}</dt>
+          <dd data-testid="order-shipping-method">
+            {order.shippingMethodName || MONEY_TEXT.pickup}
+            {order.shippingMethod === PICKUP && <PickupPlace />}
+          </dd>
           <dt className="font-medium">{ORDER_TEXT.phone}</dt>
           <dd data-testid="order-phone">{order.phone}</dd>
           {order.note && (
