@@ -19,11 +19,20 @@ export interface CartRequest {
   lines: { toolId: string; quantity: number }[];
 }
 
-export type CartDecision = { kind: "accept" } | { kind: "refuse"; problems: CheckoutProblem[] };
+export type CartDecision<R = never> = { kind: "accept" } | { kind: "refuse"; problems: CheckoutProblem[] } | { kind: "refuse-other"; reason: R };
 
-export function allocateCarts(tools: Map<string, ToolState>, carts: CartRequest[]): { decisions: CartDecision[]; remaining: Map<string, number> } {
+/**
+ * `admit`, asked about each cart whose lines fit (in arrival order, before its stock is taken),
+ * may refuse it for another reason (its promotion code is used up by the carts before it): a
+ * cart it refuses takes no stock.
+ */
+export function allocateCarts<R = never>(
+  tools: Map<string, ToolState>,
+  carts: CartRequest[],
+  admit?: (index: number) => R | null,
+): { decisions: CartDecision<R>[]; remaining: Map<string, number> } {
   const remaining = new Map([...tools].map(([id, tool]) => [id, tool.availableQuantity]));
-  const decisions = carts.map((cart): CartDecision => {
+  const decisions = carts.map((cart, index): CartDecision<R> => {
     const problems: CheckoutProblem[] = [];
     for (const line of cart.lines) {
       const tool = tools.get(line.toolId);
@@ -35,6 +44,8 @@ export function allocateCarts(tools: Map<string, ToolState>, carts: CartRequest[
       }
     }
     if (problems.length > 0) return { kind: "refuse", problems };
+    const reason = admit ? admit(index) : null;
+    if (reason !== null) return { kind: "refuse-other", reason };
     for (const line of cart.lines) remaining.set(line.toolId, (remaining.get(line.toolId) ?? 0) - line.quantity);
     return { kind: "accept" };
   });

@@ -35,17 +35,28 @@ import { API_TEXT } from "../../contract/texts/api";
 import { announceChange } from "../db/changes";
 import { Batches, type Settled } from "../db/batches";
 import type { Db, Tx } from "../db/client";
-import { cartLines, idempotencyKeys, orders, profiles, tools } from "../db/schema";
+import { cartLines, idempotencyKeys, orders, profiles, promotionRedemptions, promotions, tools } from "../db/schema";
 import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
-import { insertOrders, withDetails } from "../orders/service";
+import { insertOrders, pricedFields, pricedLines, withDetails } from "../orders/service";
+import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
+import { loadPricingContext, loadPromotions, promotionFor } from "../pricing/context";
+import { price, type PriceLine, type Priced } from "../pricing/price";
+import { problemMessage } from "./estimate";
 import { allocateCarts } from "./allocate-carts";
 import { cartVersion } from "./service";
 
 export interface CheckoutRequest {
   address: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  /** "" for a pickup order whose customer gave only the street line (as before issue 31). */
+  country: string;
   phone: string;
   paymentMethod: "cash_on_delivery" | "bank_transfer";
+  shippingMethod: string;
+  promoCode?: string | undefined;
   note: string;
   saveToProfile: boolean;
   /** Left out (an API client that just filled the cart): the cart as it is now is ordered. */
@@ -98,6 +109,7 @@ interface Locked {
   tools: { id: string; name: string; price_cents: number; available_quantity: number; minimum_quantity: number; active: boolean }[];
 }
 type CartRow = { userId: string; toolId: string; quantity: number };
+type PriceableLine = PriceLine & { toolName: string };
 type LockedTool = { id: string; name: string; priceCents: number; availableQuantity: number; minimumQuantity: number; active: boolean };
 
 /**
@@ -199,15 +211,61 @@ async function placeOrders(
       { id: t.id, name: t.name, priceCents: t.price_cents, availableQuantity: t.available_quantity, minimumQuantity: t.minimum_quantity, active: t.active },
     ]),
   );
+  // Every candidate is priced (pricing/price.ts) with the rates, methods and codes as they are
+  // now, under the locks: what changed since the page was shown is what the order gets. The
+  // codes' rows are locked too, and counted cart by cart, so a code limited to K uses gives
+  // exactly K orders however many checkouts race for it (issue 31).
+  const userIds = candidates.map((i) => (batch[i] as Pending).userId);
+  const ctx = await loadPricingContext(tx, {
+    countries: candidates.map((i) => (batch[i] as Pending).input.country),
+    toolIds: locked.tools.map((t) => t.id),
+    userIds,
+  });
+  const codes = candidates.flatMap((i) => ((batch[i] as Pending).input.promoCode ? [(batch[i] as Pending).input.promoCode as string] : []));
+  const promotionsByCode = await loadPromotions(tx, codes, userIds, true);
+  const now = new Date();
+  const pricedOf = new Map<number, { priced: Priced; lines: PriceableLine[] }>();
   const { decisions, remaining } = allocateCarts(
     toolOf,
     candidates.map((i) => ({ lines: cartOf.get((batch[i] as Pending).userId) ?? [] })),
+    (k): ApiError | null => {
+      const i = candidates[k] as number;
+      const { userId, input } = batch[i] as Pending;
+      const lines = (cartOf.get(userId) ?? []).map((line) => {
+        const tool = toolOf.get(line.toolId) as LockedTool;
+        const meta = ctx.tools.get(line.toolId);
+        return { toolId: tool.id, toolName: tool.name, quantity: line.quantity, unitPriceCents: tool.priceCents, category: meta?.category ?? "hand-tools", weightGrams: meta?.weightGrams ?? 0 };
+      });
+      const code = input.promoCode ?? null;
+      const promotion = code ? promotionsByCode.get(code) : undefined;
+      const priced = price({
+        lines,
+        destination: input.country === "" ? ctx.store : { country: input.country, region: input.region, postalCode: input.postalCode },
+        store: ctx.store,
+        shippingMethod: input.shippingMethod,
+        methods: input.country === "" ? [] : ctx.methods,
+        rates: ctx.rates,
+        promoCode: code,
+        promotion: promotionFor(promotion, userId),
+        taxExempt: ctx.exempt.has(userId),
+        now,
+      });
+      const [problem] = priced.problems;
+      if (problem) return conflict(problem, problemMessage(problem, promotion?.minSubtotalCents ?? 0));
+      if (promotion && priced.promotionId) {
+        promotion.redemptions += 1;
+        promotion.byCustomer.set(userId, (promotion.byCustomer.get(userId) ?? 0) + 1);
+      }
+      pricedOf.set(i, { priced, lines });
+      return null;
+    },
   );
 
   const accepted: number[] = [];
   candidates.forEach((i, k) => {
     const decision = decisions[k];
     if (decision?.kind === "refuse") settled[i] = { error: new ApiError(409, "CART_PROBLEMS", API_TEXT.cartProblems, { lines: decision.problems }) };
+    else if (decision?.kind === "refuse-other") settled[i] = { error: decision.reason };
     else accepted.push(i);
   });
 
@@ -224,14 +282,26 @@ async function placeOrders(
 
   // Accepted checkouts claimed their keys, so each has a number reserved (in arrival order).
   if (locked.numbers.length < accepted.length) throw new Error("checkout_lock reserved fewer order numbers than orders");
+  // Invoice numbers last: the counter's row is held only for the writes and the commit.
+  const invoiceNumbers = await takeDocumentNumbers(tx, "INV", documentYear(now), accepted.length);
   const drafts = accepted.map((i, k) => {
     const p = batch[i] as Pending;
-    const lines = (cartOf.get(p.userId) ?? []).map((line) => {
-      const tool = toolOf.get(line.toolId) as LockedTool;
-      return { toolId: tool.id, toolName: tool.name, quantity: line.quantity, unitPriceCents: tool.priceCents, lineTotalCents: tool.priceCents * line.quantity };
-    });
-    return { p, id: randomUUID(), number: locked.numbers[k] as number, lines, totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0) };
+    const { priced, lines } = pricedOf.get(i) as { priced: Priced; lines: PriceableLine[] };
+    return {
+      p,
+      id: randomUUID(),
+      number: locked.numbers[k] as number,
+      invoiceNumber: invoiceNumbers[k] as string,
+      priced,
+      lines: pricedLines(lines, priced),
+    };
   });
+
+  // The codes' uses: the counter on the promotion and one row per order (a cancel gives it back once).
+  const redeemed = drafts.flatMap(({ p, id, priced }) => (priced.promotionId ? [{ order_id: id, promotion_id: priced.promotionId, user_id: p.userId }] : []));
+  const useCount = new Map<string, number>();
+  for (const r of redeemed) useCount.set(r.promotion_id, (useCount.get(r.promotion_id) ?? 0) + 1);
+  const uses = JSON.stringify([...useCount].map(([id, n]) => ({ id, n })));
 
   // Everything else the batch writes travels with its orders, in the same statement:
   // - every tool's new stock (the rows are locked: these values are current);
@@ -242,7 +312,14 @@ async function placeOrders(
   const keyed = JSON.stringify(drafts.map(({ p, id }) => ({ user_id: p.userId, key: p.key, order_id: id })));
   // - one delivery per customer saved to My Profile (their last checkout in the batch wins, as it would one by one).
   const deliveries = JSON.stringify([
-    ...new Map(drafts.filter(({ p }) => p.input.saveToProfile).map(({ p }) => [p.userId, { user_id: p.userId, address: p.input.address, phone: p.input.phone }])).values(),
+    ...new Map(
+      drafts
+        .filter(({ p }) => p.input.saveToProfile)
+        .map(({ p }) => [
+          p.userId,
+          { user_id: p.userId, address: p.input.address, city: p.input.city, region: p.input.region, postal_code: p.input.postalCode, country: p.input.country, phone: p.input.phone },
+        ]),
+    ).values(),
   ]);
   const alongside = [
     giveBack,
@@ -256,17 +333,34 @@ async function placeOrders(
       update ${idempotencyKeys} k set order_id = r.order_id from jsonb_to_recordset(${keyed}::jsonb) as r(user_id text, key text, order_id text)
        where k.user_id = r.user_id and k.key = r.key)`,
     sql`saved as (
-      insert into ${profiles} (user_id, address, phone)
-      select d.user_id, d.address, d.phone from jsonb_to_recordset(${deliveries}::jsonb) as d(user_id text, address text, phone text)
-      on conflict (user_id) do update set address = excluded.address, phone = excluded.phone, updated_at = now())`,
+      insert into ${profiles} (user_id, address, city, region, postal_code, country, phone)
+      select d.user_id, d.address, d.city, d.region, d.postal_code, d.country, d.phone
+        from jsonb_to_recordset(${deliveries}::jsonb) as d(user_id text, address text, city text, region text, postal_code text, country text, phone text)
+      on conflict (user_id) do update set address = excluded.address, city = excluded.city, region = excluded.region, postal_code = excluded.postal_code,
+         country = excluded.country, phone = excluded.phone, updated_at = now())`,
   ];
+  if (redeemed.length > 0) {
+    alongside.push(
+      sql`promotion_uses as (
+        update ${promotions} pr set redemptions = pr.redemptions + u.n from jsonb_to_recordset(${uses}::jsonb) as u(id text, n integer) where pr.id = u.id)`,
+      sql`promotion_redeemed as (
+        insert into ${promotionRedemptions} (order_id, promotion_id, user_id)
+        select r.order_id, r.promotion_id, r.user_id from jsonb_to_recordset(${JSON.stringify(redeemed)}::jsonb) as r(order_id text, promotion_id text, user_id text))`,
+    );
+  }
   // - and the order mail, whose texts name the numbers reserved above.
   const mailInsert = mail?.ordersPlacedInsert(
-    drafts.map(({ p, id, number, lines, totalCents }) => ({
+    drafts.map(({ p, id, number, lines, priced, invoiceNumber }) => ({
       id,
       number,
       userId: p.userId,
-      totalCents,
+      totalCents: priced.totalCents,
+      subtotalCents: priced.subtotalCents,
+      discountCents: priced.discountCents,
+      shippingCents: priced.shippingCents,
+      taxCents: priced.taxCents,
+      invoiceNumber,
+      shippingMethodName: priced.shippingMethod.name,
       paymentMethod: p.input.paymentMethod,
       lines: lines.map((l) => ({ toolName: l.toolName, quantity: l.quantity, lineTotalCents: l.lineTotalCents })),
     })),
@@ -274,22 +368,31 @@ async function placeOrders(
   if (mailInsert) alongside.push(sql`mail as (${mailInsert})`);
   const placed = await insertOrders(
     tx,
-    drafts.map(({ p, id, number, lines }) => ({
+    drafts.map(({ p, id, number, lines, priced, invoiceNumber }) => ({
       id,
       number,
       userId: p.userId,
       address: p.input.address,
+      city: p.input.city,
+      region: p.input.region,
+      postalCode: p.input.postalCode,
+      country: p.input.country,
       phone: p.input.phone,
       paymentMethod: p.input.paymentMethod,
       note: p.input.note,
+      ...pricedFields(priced),
+      promotionId: priced.promotionId,
+      promoCode: priced.promotionId ? (p.input.promoCode ?? null) : null,
+      taxExemptCertificate: ctx.exempt.get(p.userId) ?? null,
+      invoiceNumber,
       lines,
     })),
     alongside,
   );
 
-  drafts.forEach(({ p, totalCents }, k) => {
+  drafts.forEach(({ p, priced }, k) => {
     const i = accepted[k] as number;
-    const priceChanged = p.input.expectedTotal !== undefined && dollarsToCents(p.input.expectedTotal) !== totalCents;
+    const priceChanged = p.input.expectedTotal !== undefined && dollarsToCents(p.input.expectedTotal) !== priced.totalCents;
     settled[i] = { ok: { order: placed[k] as Order, priceChanged, replayed: false } };
   });
 }

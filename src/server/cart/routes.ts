@@ -3,9 +3,12 @@ import { z } from "zod";
 import { LIMITS } from "../../contract/constants";
 import { cartLineInputSchema, cartMergeInputSchema, cartSchema, checkoutInputSchema, checkoutResultSchema, toolIdParamsSchema } from "../../contract/schemas";
 import { errorResponses } from "../http/schemas";
+import { cartEstimateInputSchema, cartEstimateSchema, promoCodeSchema, shippingMethodIdSchema } from "../../contract/money-schemas";
 import { CheckoutDesk } from "./checkout";
+import { estimateCart, withMoney } from "./estimate";
 import { CartMerges, clearCart, getCart, removeCartLine, setCartLine } from "./service";
 
+const cartQuerySchema = z.object({ shippingMethod: shippingMethodIdSchema.optional(), promoCode: promoCodeSchema.optional() });
 const idempotencyHeaders = z.object({ "idempotency-key": z.string().trim().min(1).max(LIMITS.idempotencyKey) });
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -16,8 +19,17 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/cart",
-    { onRequest: app.requireUser, schema: { tags, summary: "The caller's cart, each line with what (if anything) is wrong with it", response: { 200: cartSchema, ...errorResponses(401) } } },
-    async (request) => getCart(db, request.viewer.id),
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "The caller's cart, each line with what (if anything) is wrong with it, priced for the profile's address",
+        description: "Subtotal, discount, shipping, tax and total (DESIGN \"Money\"): pickup at the store unless `shippingMethod` names a delivery method serving the profile's address; `promoCode` applies a code.",
+        querystring: cartQuerySchema,
+        response: { 200: cartSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => withMoney(db, request.viewer.id, await getCart(db, request.viewer.id), request.query),
   );
 
   app.put(
@@ -32,13 +44,13 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cartSchema, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request) => setCartLine(db, request.viewer.id, request.params.toolId, request.body.quantity),
+    async (request) => withMoney(db, request.viewer.id, await setCartLine(db, request.viewer.id, request.params.toolId, request.body.quantity)),
   );
 
   app.delete(
     "/cart/lines/:toolId",
     { onRequest: app.requireUser, schema: { tags, summary: "Remove a line", params: toolIdParamsSchema, response: { 200: cartSchema, ...errorResponses(400, 401) } } },
-    async (request) => removeCartLine(db, request.viewer.id, request.params.toolId),
+    async (request) => withMoney(db, request.viewer.id, await removeCartLine(db, request.viewer.id, request.params.toolId)),
   );
 
   app.delete(
@@ -46,7 +58,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     { onRequest: app.requireUser, schema: { tags, summary: "Empty the cart", response: { 200: cartSchema, ...errorResponses(401) } } },
     async (request) => {
       await clearCart(db, request.viewer.id);
-      return getCart(db, request.viewer.id);
+      return withMoney(db, request.viewer.id, await getCart(db, request.viewer.id));
     },
   );
 
@@ -61,7 +73,24 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cartSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => merges.merge(request.viewer.id, request.body),
+    async (request) => withMoney(db, request.viewer.id, await merges.merge(request.viewer.id, request.body)),
+  );
+
+  app.post(
+    "/cart/estimate",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "The cart priced for an address: subtotal, discount, shipping, tax, total, the delivery methods serving it, and what could not be applied",
+        body: cartEstimateInputSchema,
+        response: { 200: cartEstimateSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const { country, region, postalCode, shippingMethod, promoCode } = request.body;
+      return estimateCart(db, request.viewer.id, await getCart(db, request.viewer.id), { destination: { country, region, postalCode }, shippingMethod, promoCode });
+    },
   );
 
   app.post(

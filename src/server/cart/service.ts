@@ -41,7 +41,10 @@ export function toCartLine(tool: LineTool, quantity: number): CartLine {
   };
 }
 
-export async function getCart(db: Db | Tx, userId: string): Promise<Cart> {
+/** A cart before it is priced (cart/estimate.ts adds the money). */
+export type CartBase = Omit<Cart, "subtotal" | "discount" | "shipping" | "tax">;
+
+export async function getCart(db: Db | Tx, userId: string): Promise<CartBase> {
   const rows = await db
     .select({ quantity: cartLines.quantity, tool: tools })
     .from(cartLines)
@@ -52,7 +55,7 @@ export async function getCart(db: Db | Tx, userId: string): Promise<Cart> {
 }
 
 /** A cart from its lines (oldest first) and their tools. */
-function cartOf(rows: { quantity: number; tool: LineTool }[]): Cart {
+function cartOf(rows: { quantity: number; tool: LineTool }[]): CartBase {
   const lines = rows.map((r) => toCartLine(r.tool, r.quantity));
   const totalCents = rows.reduce((sum, r) => sum + r.tool.priceCents * r.quantity, 0);
   return {
@@ -76,7 +79,7 @@ async function activeTool(db: Db, toolId: string): Promise<ToolRow> {
  * Sets a line's quantity (0 removes it). The quantity must be one the tool can be ordered
  * in: at least its minimum and at most its stock.
  */
-export async function setCartLine(db: Db, userId: string, toolId: string, quantity: number): Promise<Cart> {
+export async function setCartLine(db: Db, userId: string, toolId: string, quantity: number): Promise<CartBase> {
   if (quantity === 0) return removeCartLine(db, userId, toolId);
   const tool = await activeTool(db, toolId);
   if (quantity > tool.availableQuantity) {
@@ -93,7 +96,7 @@ export async function setCartLine(db: Db, userId: string, toolId: string, quanti
   return getCart(db, userId);
 }
 
-export async function removeCartLine(db: Db, userId: string, toolId: string): Promise<Cart> {
+export async function removeCartLine(db: Db, userId: string, toolId: string): Promise<CartBase> {
   await db.delete(cartLines).where(and(eq(cartLines.userId, userId), eq(cartLines.toolId, toolId)));
   return getCart(db, userId);
 }
@@ -126,20 +129,20 @@ const MAX_MERGES = 100;
  * on its own, so it fails alone.
  */
 export class CartMerges {
-  private readonly batches: Batches<Merge, Cart>;
+  private readonly batches: Batches<Merge, CartBase>;
 
   constructor(private readonly db: Db) {
     this.batches = new Batches((merges) => this.serve(merges), { maxBatch: MAX_MERGES, distinctBy: (m) => m.userId, aloneWhen: isForeignKeyViolation });
   }
 
-  async merge(userId: string, input: CartMergeInput): Promise<Cart> {
+  async merge(userId: string, input: CartMergeInput): Promise<CartBase> {
     const wanted = new Map<string, number>();
     for (const line of input.lines) wanted.set(line.toolId, (wanted.get(line.toolId) ?? 0) + line.quantity);
     if (wanted.size === 0) return getCart(this.db, userId);
     return this.batches.submit({ userId, wanted });
   }
 
-  private async serve(merges: Merge[]): Promise<Settled<Cart>[]> {
+  private async serve(merges: Merge[]): Promise<Settled<CartBase>[]> {
     const lines = JSON.stringify(merges.flatMap(({ userId, wanted }) => [...wanted].map(([tool_id, quantity]) => ({ user_id: userId, tool_id, quantity }))));
     const result = await this.db.execute(sql`select * from cart_merge_many(${lines}::jsonb)`);
     const rowsOf = new Map<string, { quantity: number; tool: LineTool }[]>();

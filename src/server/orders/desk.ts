@@ -18,7 +18,10 @@ import { profiles, tools, user } from "../db/schema";
 import { ApiError, conflict, notFound, unauthorized } from "../http/errors";
 import { allocate, type Decision } from "./allocate";
 import type { OrderMail } from "../mail/outbox";
-import { insertOrders } from "./service";
+import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
+import { loadPricingContext } from "../pricing/context";
+import { PICKUP_ID, price } from "../pricing/price";
+import { insertOrders, pricedFields, pricedLines } from "./service";
 
 interface Pending {
   userId: string;
@@ -105,6 +108,8 @@ export class OrderDesk {
           priceCents: tools.priceCents,
           available: tools.availableQuantity,
           minimum: tools.minimumQuantity,
+          category: tools.category,
+          weightGrams: tools.weightGrams,
         })
         .from(tools)
         .where(and(eq(tools.id, toolId), eq(tools.active, true)))
@@ -116,17 +121,48 @@ export class OrderDesk {
       const accepted = batch.filter((_, i) => decisions[i]?.kind === "accept");
       if (accepted.length === 0) return { decisions, rows: [] };
 
+      // The spec's purchase page orders for pickup (DESIGN "Money"), priced like every order
+      // (pricing/price.ts): taxed at the store's address, unless the customer is tax-exempt.
+      const ctx = await loadPricingContext(tx, { countries: [], toolIds: [], userIds: [] });
+      const now = new Date();
       await tx.update(tools).set({ availableQuantity: remaining }).where(eq(tools.id, toolId));
+      const invoiceNumbers = await takeDocumentNumbers(tx, "INV", documentYear(now), accepted.length);
       const placed = await insertOrders(
         tx,
-        accepted.map((p) => ({
-          userId: p.userId,
-          address: delivery.get(p.userId)?.address ?? "",
-          phone: delivery.get(p.userId)?.phone ?? "",
-          paymentMethod: "cash_on_delivery",
-          note: "",
-          lines: [{ toolId, toolName: tool.name, quantity: p.quantity, unitPriceCents: tool.priceCents, lineTotalCents: tool.priceCents * p.quantity }],
-        })),
+        accepted.map((p, k) => {
+          const profile = delivery.get(p.userId);
+          const exempt = profile?.taxExemptCertificate ? profile.taxExemptCertificate : null;
+          const line = { toolId, toolName: tool.name, quantity: p.quantity, unitPriceCents: tool.priceCents };
+          const priced = price({
+            lines: [{ ...line, category: tool.category, weightGrams: tool.weightGrams }],
+            destination: ctx.store,
+            store: ctx.store,
+            shippingMethod: PICKUP_ID,
+            methods: [],
+            rates: ctx.rates,
+            promoCode: null,
+            promotion: undefined,
+            taxExempt: exempt !== null,
+            now,
+          });
+          return {
+            userId: p.userId,
+            address: profile?.address ?? "",
+            city: profile?.city ?? "",
+            region: profile?.region ?? "",
+            postalCode: profile?.postalCode ?? "",
+            country: profile?.country ?? "",
+            phone: profile?.phone ?? "",
+            paymentMethod: "cash_on_delivery" as const,
+            note: "",
+            ...pricedFields(priced),
+            promotionId: null,
+            promoCode: null,
+            taxExemptCertificate: exempt,
+            invoiceNumber: invoiceNumbers[k] as string,
+            lines: pricedLines([line], priced),
+          };
+        }),
       );
       await this.mail?.ordersPlaced(
         tx,

@@ -8,8 +8,10 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
-import { orderEvents, orderLines, orders, stockMovements, tools } from "../db/schema";
+import { orderEvents, orderLines, orders, promotionRedemptions, promotions, stockMovements, tools } from "../db/schema";
+import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { recordMovements } from "../stock/ledger";
+import type { Priced } from "../pricing/price";
 import type { OrderMail } from "../mail/outbox";
 import { canMove, returnsStock, type OrderActor, type OrderStatus } from "../../contract/order-lifecycle";
 import { badQuery, conflict, notFound } from "../http/errors";
@@ -30,10 +32,26 @@ export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEv
   quantity: row.quantity,
   unitPrice: centsToDollars(row.unitPriceCents),
   total: centsToDollars(row.totalCents),
+  subtotal: centsToDollars(row.subtotalCents),
+  discount: centsToDollars(row.discountCents),
+  shipping: centsToDollars(row.shippingCents),
+  tax: centsToDollars(row.taxCents),
   status: row.status,
   address: row.address,
+  city: row.city,
+  region: row.region,
+  postalCode: row.postalCode,
+  country: row.country,
   phone: row.phone,
   paymentMethod: row.paymentMethod,
+  shippingMethod: row.shippingMethod,
+  shippingMethodName: row.shippingMethodName,
+  promoCode: row.promoCode,
+  taxRate: row.taxRateName !== null && row.taxRateBasisPoints !== null ? { name: row.taxRateName, rateBasisPoints: row.taxRateBasisPoints } : null,
+  taxExemptCertificate: row.taxExemptCertificate,
+  invoiceNumber: row.invoiceNumber,
+  creditNoteNumber: row.creditNoteNumber,
+  paymentProblem: row.paymentProblem,
   note: row.note,
   createdAt: row.createdAt.toISOString(),
   lines: [...lines]
@@ -44,6 +62,11 @@ export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEv
       quantity: l.quantity,
       unitPrice: centsToDollars(l.unitPriceCents),
       lineTotal: centsToDollars(l.lineTotalCents),
+      subtotal: centsToDollars(l.lineTotalCents),
+      discount: centsToDollars(l.discountCents),
+      shipping: centsToDollars(l.shippingCents),
+      tax: centsToDollars(l.taxCents),
+      total: centsToDollars(l.totalCents),
     })),
   history: [...events]
     .sort((a, b) => a.id - b.id)
@@ -75,15 +98,52 @@ export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[
   return rows.map((row) => toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? []));
 }
 
-/** An order about to be placed: who, where to, how paid, and its lines (at least one). */
+/** A line about to be ordered, priced (pricing/price.ts): lineTotalCents is its subtotal. */
+export type NewOrderLine = Omit<OrderLineRow, "orderId" | "position">;
+
+/** An order about to be placed: who, where to, how paid and delivered, its price, and its lines (at least one). */
 export interface NewOrder {
   userId: string;
   address: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: string;
   phone: string;
   paymentMethod: PaymentMethod;
   note: string;
-  lines: Omit<OrderLineRow, "orderId" | "position">[];
+  shippingMethod: string;
+  shippingMethodName: string;
+  promotionId: string | null;
+  promoCode: string | null;
+  taxRateName: string | null;
+  taxRateBasisPoints: number | null;
+  taxExemptCertificate: string | null;
+  /** Taken from the counter in the same transaction (invoices/numbers.ts); null only where no invoice is made. */
+  invoiceNumber: string | null;
+  lines: NewOrderLine[];
 }
+
+/** The lines of a priced order, ready for `insertOrders`. */
+export function pricedLines(lines: { toolId: string; toolName: string; quantity: number; unitPriceCents: number }[], priced: Priced): NewOrderLine[] {
+  return lines.map((l, i) => {
+    const p = priced.lines[i];
+    if (!p || p.toolId !== l.toolId) throw new Error("priced lines do not match the order's lines");
+    return { ...l, lineTotalCents: p.subtotalCents, discountCents: p.discountCents, shippingCents: p.shippingCents, taxCents: p.taxCents, totalCents: p.totalCents };
+  });
+}
+
+/** What an order stores of its price besides the lines (the promotion's id is the caller's). */
+export function pricedFields(priced: Priced): Pick<NewOrder, "shippingMethod" | "shippingMethodName" | "taxRateName" | "taxRateBasisPoints"> {
+  return {
+    shippingMethod: priced.shippingMethod.id,
+    shippingMethodName: priced.shippingMethod.name,
+    taxRateName: priced.taxRate?.name ?? null,
+    taxRateBasisPoints: priced.taxRate?.rateBasisPoints ?? null,
+  };
+}
+
+const sum = (lines: NewOrderLine[], pick: (l: NewOrderLine) => number) => lines.reduce((s, l) => s + pick(l), 0);
 
 /**
  * Writes new orders, their lines and the first step of their history in ONE statement: one
@@ -111,11 +171,27 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       tool_name: first.toolName,
       quantity: first.quantity,
       unit_price_cents: first.unitPriceCents,
-      total_cents: draft.lines.reduce((sum, line) => sum + line.lineTotalCents, 0),
+      total_cents: sum(draft.lines, (l) => l.totalCents),
+      subtotal_cents: sum(draft.lines, (l) => l.lineTotalCents),
+      discount_cents: sum(draft.lines, (l) => l.discountCents),
+      shipping_cents: sum(draft.lines, (l) => l.shippingCents),
+      tax_cents: sum(draft.lines, (l) => l.taxCents),
       address: draft.address,
+      city: draft.city,
+      region: draft.region,
+      postal_code: draft.postalCode,
+      country: draft.country,
       phone: draft.phone,
       payment_method: draft.paymentMethod,
       note: draft.note,
+      shipping_method: draft.shippingMethod,
+      shipping_method_name: draft.shippingMethodName,
+      promotion_id: draft.promotionId,
+      promo_code: draft.promoCode,
+      tax_rate_name: draft.taxRateName,
+      tax_rate_basis_points: draft.taxRateBasisPoints,
+      tax_exempt_certificate: draft.taxExemptCertificate,
+      invoice_number: draft.invoiceNumber,
     };
   });
   const lines = drafts.flatMap((draft, i) =>
@@ -127,21 +203,34 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       quantity: line.quantity,
       unit_price_cents: line.unitPriceCents,
       line_total_cents: line.lineTotalCents,
+      discount_cents: line.discountCents,
+      shipping_cents: line.shippingCents,
+      tax_cents: line.taxCents,
+      total_cents: line.totalCents,
     })),
   );
   const result = await tx.execute(sql`
     with o as (
-      insert into ${orders} (id, number, user_id, tool_id, tool_name, quantity, unit_price_cents, total_cents, address, phone, payment_method, note, created_at)
+      insert into ${orders} (id, number, user_id, tool_id, tool_name, quantity, unit_price_cents, total_cents, subtotal_cents, discount_cents,
+             shipping_cents, tax_cents, address, city, region, postal_code, country, phone, payment_method, note, shipping_method, shipping_method_name,
+             promotion_id, promo_code, tax_rate_name, tax_rate_basis_points, tax_exempt_certificate, invoice_number, created_at)
       select r.id, coalesce(r.number, nextval(pg_get_serial_sequence('orders', 'number'))), r.user_id, r.tool_id, r.tool_name, r.quantity,
-             r.unit_price_cents, r.total_cents, r.address, r.phone, r.payment_method::payment_method, r.note, ${at}::timestamptz
+             r.unit_price_cents, r.total_cents, r.subtotal_cents, r.discount_cents, r.shipping_cents, r.tax_cents, r.address, r.city, r.region,
+             r.postal_code, r.country, r.phone, r.payment_method::payment_method, r.note, r.shipping_method, r.shipping_method_name, r.promotion_id,
+             r.promo_code, r.tax_rate_name, r.tax_rate_basis_points, r.tax_exempt_certificate, r.invoice_number, ${at}::timestamptz
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, number integer, user_id text, tool_id text, tool_name text,
-             quantity integer, unit_price_cents integer, total_cents bigint, address text, phone text, payment_method text, note text)
+             quantity integer, unit_price_cents integer, total_cents bigint, subtotal_cents bigint, discount_cents bigint, shipping_cents bigint,
+             tax_cents bigint, address text, city text, region text, postal_code text, country text, phone text, payment_method text, note text,
+             shipping_method text, shipping_method_name text, promotion_id text, promo_code text, tax_rate_name text, tax_rate_basis_points integer,
+             tax_exempt_certificate text, invoice_number text)
       returning id, number, user_id
     ), l as (
-      insert into ${orderLines} (order_id, position, tool_id, tool_name, quantity, unit_price_cents, line_total_cents)
-      select r.order_id, r.position, r.tool_id, r.tool_name, r.quantity, r.unit_price_cents, r.line_total_cents
+      insert into ${orderLines} (order_id, position, tool_id, tool_name, quantity, unit_price_cents, line_total_cents, discount_cents, shipping_cents, tax_cents, total_cents)
+      select r.order_id, r.position, r.tool_id, r.tool_name, r.quantity, r.unit_price_cents, r.line_total_cents, r.discount_cents, r.shipping_cents,
+             r.tax_cents, r.total_cents
         from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as r(order_id text, position smallint, tool_id text, tool_name text,
-             quantity integer, unit_price_cents integer, line_total_cents bigint)
+             quantity integer, unit_price_cents integer, line_total_cents bigint, discount_cents bigint, shipping_cents bigint, tax_cents bigint,
+             total_cents bigint)
     ), e as (
       insert into ${orderEvents} (order_id, status, actor_id, actor_role, created_at)
       select o.id, 'pending', o.user_id, 'customer', ${at}::timestamptz from o
@@ -166,11 +255,30 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       quantity: row.quantity,
       unitPriceCents: row.unit_price_cents,
       totalCents: row.total_cents,
+      subtotalCents: row.subtotal_cents,
+      discountCents: row.discount_cents,
+      shippingCents: row.shipping_cents,
+      taxCents: row.tax_cents,
       status: "pending",
       address: row.address,
+      city: row.city,
+      region: row.region,
+      postalCode: row.postal_code,
+      country: row.country,
       phone: row.phone,
       paymentMethod: row.payment_method,
       note: row.note,
+      shippingMethod: row.shipping_method,
+      shippingMethodName: row.shipping_method_name,
+      promotionId: row.promotion_id,
+      promoCode: row.promo_code,
+      taxRateName: row.tax_rate_name,
+      taxRateBasisPoints: row.tax_rate_basis_points,
+      taxExemptCertificate: row.tax_exempt_certificate,
+      invoiceNumber: row.invoice_number,
+      creditNoteNumber: null,
+      creditedAt: null,
+      paymentProblem: null,
       createdAt,
       cancelledAt: null,
     };
@@ -187,6 +295,10 @@ interface LineJson {
   quantity: number;
   unitPriceCents: number;
   lineTotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  taxCents: number;
+  totalCents: number;
   position: number;
 }
 interface EventJson {
@@ -223,7 +335,8 @@ export async function listOrders(
       row: orders,
       created: sql<string>`${orders.createdAt}::text`,
       lines: sql<LineJson[]>`(select coalesce(json_agg(json_build_object('toolId', l.tool_id, 'toolName', l.tool_name, 'quantity', l.quantity,
-        'unitPriceCents', l.unit_price_cents, 'lineTotalCents', l.line_total_cents, 'position', l.position)), '[]'::json)
+        'unitPriceCents', l.unit_price_cents, 'lineTotalCents', l.line_total_cents, 'discountCents', l.discount_cents,
+        'shippingCents', l.shipping_cents, 'taxCents', l.tax_cents, 'totalCents', l.total_cents, 'position', l.position)), '[]'::json)
         from ${orderLines} l where l.order_id = "orders"."id")`,
       events: sql<EventJson[]>`(select coalesce(json_agg(json_build_object('id', e.id, 'status', e.status, 'actorRole', e.actor_role, 'at', e.created_at)), '[]'::json)
         from ${orderEvents} e where e.order_id = "orders"."id")`,
@@ -281,6 +394,18 @@ export async function restockCancelled(tx: Tx, order: OrderRow, actor: { id: str
   );
 }
 
+/**
+ * A cancelled order gives its promotion code's use back, exactly once: the redemption row is
+ * marked released only if it was not, and only then is the promotion's counter lowered.
+ */
+export async function releasePromotion(tx: Tx, orderId: string): Promise<void> {
+  await tx.execute(sql`
+    with released as (
+      update ${promotionRedemptions} set released_at = now() where order_id = ${orderId} and released_at is null returning promotion_id
+    )
+    update ${promotions} p set redemptions = p.redemptions - 1 from released where p.id = released.promotion_id`);
+}
+
 /** Who asks for a move: a customer may only move their own orders (anyone else's is not found). */
 export interface MoveActor {
   id: string;
@@ -328,14 +453,27 @@ export async function moveOrderStatus(
       if (actor.role === "customer" && to === "cancelled") throw conflict("ORDER_NOT_PENDING", API_TEXT.orderNotPending);
       throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden(before.status, to));
     }
-    const [after] = await tx
+    const cancelling = to === "cancelled";
+    const [moved0] = await tx
       .update(orders)
-      .set({ status: to, ...(to === "cancelled" ? { cancelledAt: sql`now()` } : {}) })
+      .set({ status: to, ...(cancelling ? { cancelledAt: sql`now()` } : {}) })
       .where(eq(orders.id, orderId))
       .returning();
-    if (!after) throw new Error("order row vanished under its lock");
+    if (!moved0) throw new Error("order row vanished under its lock");
+    let after = moved0;
     await tx.insert(orderEvents).values({ orderId, status: to, actorId: actor.id, actorRole: actor.role });
     if (returnsStock(to)) await restockCancelled(tx, after, actor);
+    if (cancelling) {
+      await releasePromotion(tx, orderId);
+      // An order with an invoice gets a credit note, numbered like the invoice from the counter in
+      // this transaction, last (the counter's row is held only to the commit). Once: the order's
+      // row lock makes a second cancel see this one and change nothing.
+      if (after.invoiceNumber && !after.creditNoteNumber) {
+        const [creditNote] = await takeDocumentNumbers(tx, "CN", documentYear(), 1);
+        const [credited] = await tx.update(orders).set({ creditNoteNumber: creditNote, creditedAt: sql`now()` }).where(eq(orders.id, orderId)).returning();
+        if (credited) after = credited;
+      }
+    }
     const moved: MoveResult = { before, after, moved: true };
     await inTransaction?.(tx, moved);
     await mail?.statusMoved(tx, after);

@@ -141,7 +141,10 @@ export function spread(amount: number, weights: number[]): number[] {
   let left = amount - pieces.reduce((s, p) => s + Number(p), 0);
   remainders.sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
   const out = pieces.map(Number);
-  for (let k = 0; left > 0; k = (k + 1) % out.length, left--) out[(remainders[k] as { i: number }).i]! += 1;
+  for (let k = 0; left > 0; k = (k + 1) % out.length, left--) {
+    const i = (remainders[k] as { i: number }).i;
+    out[i] = (out[i] as number) + 1;
+  }
   return out;
 }
 

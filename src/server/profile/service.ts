@@ -9,7 +9,12 @@ export async function getProfile(db: Db, userId: string): Promise<Profile | unde
       displayName: user.name,
       email: user.email,
       address: sql<string>`coalesce(${profiles.address}, '')`,
+      city: sql<string>`coalesce(${profiles.city}, '')`,
+      region: sql<string>`coalesce(${profiles.region}, '')`,
+      postalCode: sql<string>`coalesce(${profiles.postalCode}, '')`,
+      country: sql<string>`coalesce(${profiles.country}, '')`,
       phone: sql<string>`coalesce(${profiles.phone}, '')`,
+      taxExemptCertificate: profiles.taxExemptCertificate,
     })
     .from(user)
     .leftJoin(profiles, eq(profiles.userId, user.id))
