@@ -132,6 +132,8 @@ export const adminUserSchema = z.object({
   email: z.string(),
   role: z.enum(ROLES),
   createdAt: z.string(),
+  /** Set for a tax-exempt trade customer (PATCH /api/admin/users/:id/tax-exempt); null otherwise. */
+  taxExemptCertificate: z.string().nullable(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUserListQuerySchema = z.object({ q: z.string().trim().max(LIMITS.search).optional(), ...pageQuery });

@@ -5,7 +5,9 @@
  */
 import { CATEGORIES, LIMITS } from "./constants";
 import { COUNTRIES, destinationProblems, normalPostalCode } from "./geo";
+import { dollarsToCents } from "./money";
 import { MONEY_TEXT, PRICING_PROBLEMS } from "./texts/money";
+import { MONEY_VALIDATION_TEXT } from "./texts/money-admin";
 import { VALIDATION_TEXT } from "./texts/validation";
 import { z } from "./zod";
 
@@ -75,24 +77,45 @@ export type CartEstimate = z.infer<typeof cartEstimateSchema>;
 // ---------------------------------------------------------------- the console
 
 const basisPoints = z.number({ error: MONEY_TEXT.rateRange }).int(MONEY_TEXT.rateRange).min(0, MONEY_TEXT.rateRange).max(10_000, MONEY_TEXT.rateRange);
+/** Dollars with at most two decimals (the API's money), from 0 to the price ceiling. */
+const dollars = z
+  .number({ error: MONEY_VALIDATION_TEXT.dollarsRange })
+  .min(0, MONEY_VALIDATION_TEXT.dollarsRange)
+  .max(LIMITS.priceDollars, MONEY_VALIDATION_TEXT.dollarsRange)
+  .refine((v) => Math.abs(v * 100 - dollarsToCents(v)) < 1e-6, VALIDATION_TEXT.priceDecimals);
 
+/**
+ * A place a rate or a delivery zone covers: a country, or one of its regions. Unlike an
+ * address, the region may be left empty (the whole country) and there is no postal code.
+ */
+function checkPlace(value: { country: string; region: string }, ctx: z.RefinementCtx, path: (string | number)[] = []): void {
+  for (const field of destinationProblems({ country: value.country, region: value.region })) {
+    if (field === "postalCode" || (field === "region" && value.region === "")) continue;
+    ctx.addIssue({ code: "custom", path: [...path, field], message: field === "country" ? MONEY_TEXT.countryUnknown : MONEY_TEXT.regionUnknown });
+  }
+}
+
+const taxRateFields = {
+  country: upper(2),
+  region: upper(3),
+  /** The start of the postal codes it covers ("" for all); compared like postal codes. */
+  postalPrefix: z.string().trim().max(12).transform(normalPostalCode).pipe(z.string().regex(/^[A-Z0-9 -]*$/, MONEY_VALIDATION_TEXT.postalPrefixInvalid)),
+  name: z.string().trim().min(1, VALIDATION_TEXT.nameRequired).max(LIMITS.name, VALIDATION_TEXT.tooLong(LIMITS.name)),
+  rateBasisPoints: basisPoints,
+  taxShipping: z.boolean(),
+};
 export const taxRateInputSchema = z
   .object({
-    country: upper(2),
-    region: upper(3).default(""),
-    postalPrefix: z.string().trim().max(12).default("").transform(normalPostalCode),
-    name: z.string().trim().min(1, VALIDATION_TEXT.nameRequired).max(LIMITS.name, VALIDATION_TEXT.tooLong(LIMITS.name)),
-    rateBasisPoints: basisPoints,
-    taxShipping: z.boolean().default(false),
+    ...taxRateFields,
+    region: taxRateFields.region.default(""),
+    postalPrefix: taxRateFields.postalPrefix.default(""),
+    taxShipping: taxRateFields.taxShipping.default(false),
   })
-  .superRefine((v, ctx) => {
-    // A prefix is a start of a postal code, so only the country and region are checked.
-    for (const field of destinationProblems({ country: v.country, region: v.region })) {
-      if (field === "postalCode") continue;
-      ctx.addIssue({ code: "custom", path: [field], message: field === "country" ? MONEY_TEXT.countryUnknown : MONEY_TEXT.regionUnknown });
-    }
-  });
+  .superRefine((v, ctx) => checkPlace(v, ctx));
 export type TaxRateInput = z.input<typeof taxRateInputSchema>;
+/** PATCH: any of the fields; the result is checked whole, as a create would be. */
+export const taxRatePatchSchema = z.object(taxRateFields).partial();
+export type TaxRatePatch = z.input<typeof taxRatePatchSchema>;
 export const taxRateSchema = z.object({
   _id: z.string(),
   country: z.string(),
@@ -103,34 +126,58 @@ export const taxRateSchema = z.object({
   taxShipping: z.boolean(),
 });
 export type TaxRate = z.infer<typeof taxRateSchema>;
+/** The CSV file's columns, in the export's order; an import needs exactly these. */
+export const TAX_RATE_CSV_COLUMNS = ["country", "region", "postalPrefix", "name", "rateBasisPoints", "taxShipping"] as const;
+/** How many rows one import takes at most. */
+export const TAX_RATE_CSV_MAX_ROWS = 20_000;
 
-const isoDate = z.iso.datetime({ offset: true });
+const isoDate = z.iso.datetime({ offset: true, error: MONEY_VALIDATION_TEXT.dateInvalid });
+const useLimit = z.number({ error: MONEY_VALIDATION_TEXT.limitRange }).int(MONEY_VALIDATION_TEXT.limitRange).min(1, MONEY_VALIDATION_TEXT.limitRange).max(1_000_000, MONEY_VALIDATION_TEXT.limitRange);
+const promotionFields = {
+  code: promoCodeSchema.pipe(z.string().min(3, MONEY_TEXT.promoCodeInvalid)),
+  kind: z.enum(["percent", "amount"]),
+  /** percent: 1–100; amount: dollars. */
+  value: z.number({ error: MONEY_VALIDATION_TEXT.valueRequired }),
+  /** Dollars, compared with the subtotal of the lines the code applies to. */
+  minSubtotal: dollars,
+  startsAt: isoDate.nullable(),
+  endsAt: isoDate.nullable(),
+  usageLimit: useLimit.nullable(),
+  perCustomerLimit: useLimit.nullable(),
+  /** Empty: every category. */
+  categories: z.array(z.enum(CATEGORIES)).max(CATEGORIES.length),
+  active: z.boolean(),
+};
+function checkPromotion(v: { kind: "percent" | "amount"; value: number; startsAt?: string | null | undefined; endsAt?: string | null | undefined }, ctx: z.RefinementCtx): void {
+  if (v.kind === "percent" && !(Number.isInteger(v.value) && v.value >= 1 && v.value <= 100))
+    ctx.addIssue({ code: "custom", path: ["value"], message: MONEY_TEXT.percentRange });
+  if (v.kind === "amount" && !(v.value > 0 && v.value <= LIMITS.priceDollars && Math.abs(v.value * 100 - dollarsToCents(v.value)) < 1e-6))
+    ctx.addIssue({ code: "custom", path: ["value"], message: MONEY_TEXT.amountRange });
+  if (v.startsAt && v.endsAt && Date.parse(v.endsAt) <= Date.parse(v.startsAt)) ctx.addIssue({ code: "custom", path: ["endsAt"], message: MONEY_TEXT.datesOrder });
+}
 export const promotionInputSchema = z
   .object({
-    code: promoCodeSchema.pipe(z.string().min(3, MONEY_TEXT.promoCodeInvalid)),
-    kind: z.enum(["percent", "amount"]),
-    /** percent: 1–100; amount: dollars. */
-    value: z.number(),
-    minSubtotal: z.number().min(0).max(LIMITS.priceDollars).optional(),
-    startsAt: isoDate.nullable().optional(),
-    endsAt: isoDate.nullable().optional(),
-    usageLimit: z.number().int().min(1).max(1_000_000).nullable().optional(),
-    perCustomerLimit: z.number().int().min(1).max(1_000_000).nullable().optional(),
-    categories: z.array(z.enum(CATEGORIES)).max(CATEGORIES.length).optional(),
-    active: z.boolean().optional(),
+    code: promotionFields.code,
+    kind: promotionFields.kind,
+    value: promotionFields.value,
+    minSubtotal: promotionFields.minSubtotal.optional(),
+    startsAt: promotionFields.startsAt.optional(),
+    endsAt: promotionFields.endsAt.optional(),
+    usageLimit: promotionFields.usageLimit.optional(),
+    perCustomerLimit: promotionFields.perCustomerLimit.optional(),
+    categories: promotionFields.categories.optional(),
+    active: promotionFields.active.optional(),
   })
-  .superRefine((v, ctx) => {
-    if (v.kind === "percent" && !(Number.isInteger(v.value) && v.value >= 1 && v.value <= 100))
-      ctx.addIssue({ code: "custom", path: ["value"], message: MONEY_TEXT.percentRange });
-    if (v.kind === "amount" && !(v.value > 0 && v.value <= LIMITS.priceDollars && Math.round(v.value * 100) === v.value * 100))
-      ctx.addIssue({ code: "custom", path: ["value"], message: MONEY_TEXT.amountRange });
-    if (v.startsAt && v.endsAt && Date.parse(v.endsAt) <= Date.parse(v.startsAt)) ctx.addIssue({ code: "custom", path: ["endsAt"], message: MONEY_TEXT.datesOrder });
-  });
+  .superRefine(checkPromotion);
 export type PromotionInput = z.input<typeof promotionInputSchema>;
+/** PATCH: any of the fields; the result is checked whole (a new kind needs a value that fits it). */
+export const promotionPatchSchema = z.object(promotionFields).partial();
+export type PromotionPatch = z.input<typeof promotionPatchSchema>;
 export const promotionSchema = z.object({
   _id: z.string(),
   code: z.string(),
   kind: z.enum(["percent", "amount"]),
+  /** percent: 1–100; amount: dollars. */
   value: z.number(),
   minSubtotal: z.number(),
   startsAt: z.string().nullable(),
@@ -139,35 +186,68 @@ export const promotionSchema = z.object({
   perCustomerLimit: z.number().int().nullable(),
   categories: z.array(z.enum(CATEGORIES)),
   active: z.boolean(),
+  /** Orders holding a use now (a cancelled order's use is given back). */
   redemptions: z.number().int(),
 });
 export type Promotion = z.infer<typeof promotionSchema>;
 
 const grams = z.number({ error: MONEY_TEXT.weightRange }).int(MONEY_TEXT.weightRange).min(0, MONEY_TEXT.weightRange).max(1_000_000, MONEY_TEXT.weightRange);
-const dollars = z.number().min(0).max(LIMITS.priceDollars);
 export const shippingZoneSchema = z.object({
-  name: z.string().trim().min(1).max(LIMITS.name),
+  name: z.string().trim().min(1, VALIDATION_TEXT.nameRequired).max(LIMITS.name, VALIDATION_TEXT.tooLong(LIMITS.name)),
   /** Where the zone delivers: a country, or one of its regions. */
   destinations: z
-    .array(z.object({ country: upper(2), region: upper(3).default("") }).superRefine((v, ctx) => checkDestination({ ...v, postalCode: "" }, ctx)))
-    .min(1)
+    .array(z.object({ country: upper(2), region: upper(3).default("") }).superRefine((v, ctx) => checkPlace(v, ctx)))
+    .min(1, MONEY_VALIDATION_TEXT.destinationsRequired)
     .max(300),
   /** By the order's weight: the first band at least as heavy as the order prices it; heavier than all, the zone does not serve it. */
   bands: z
     .array(z.object({ maxGrams: grams, price: dollars }))
-    .min(1)
+    .min(1, MONEY_VALIDATION_TEXT.bandsRequired)
     .max(50)
     .refine((bands) => bands.every((b, i) => i === 0 || b.maxGrams > (bands[i - 1]?.maxGrams ?? -1)), MONEY_TEXT.bandsOrder),
 });
-export const shippingMethodInputSchema = z.object({
-  name: z.string().trim().min(1, VALIDATION_TEXT.nameRequired).max(LIMITS.name),
+const shippingMethodFields = {
+  name: z.string().trim().min(1, VALIDATION_TEXT.nameRequired).max(LIMITS.name, VALIDATION_TEXT.tooLong(LIMITS.name)),
   /** Delivery is free from this subtotal (after the discount) on; null: never. */
-  freeOver: dollars.nullable().default(null),
-  active: z.boolean().default(true),
-  zones: z.array(shippingZoneSchema).min(1).max(50),
-});
+  freeOver: dollars.nullable(),
+  active: z.boolean(),
+  zones: z.array(shippingZoneSchema).min(1, MONEY_VALIDATION_TEXT.zonesRequired).max(50),
+};
+/** One place in two zones of a method would have two prices: the second is refused. */
+function checkZonesApart(v: { zones?: { destinations: { country: string; region: string }[] }[] | undefined }, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  v.zones?.forEach((zone, zi) =>
+    zone.destinations.forEach((d, i) => {
+      const key = `${d.country}/${d.region}`;
+      if (seen.has(key)) ctx.addIssue({ code: "custom", path: ["zones", zi, "destinations", i], message: MONEY_VALIDATION_TEXT.destinationTwice });
+      seen.add(key);
+    }),
+  );
+}
+export const shippingMethodInputSchema = z
+  .object({
+    ...shippingMethodFields,
+    freeOver: shippingMethodFields.freeOver.default(null),
+    active: shippingMethodFields.active.default(true),
+  })
+  .superRefine(checkZonesApart);
 export type ShippingMethodInput = z.input<typeof shippingMethodInputSchema>;
-export const shippingMethodSchema = shippingMethodInputSchema.extend({ _id: z.string() });
+/** PATCH: any of the fields; `zones`, when sent, replaces them all. */
+export const shippingMethodPatchSchema = z.object(shippingMethodFields).partial().superRefine(checkZonesApart);
+export type ShippingMethodPatch = z.input<typeof shippingMethodPatchSchema>;
+export const shippingMethodSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  freeOver: z.number().nullable(),
+  active: z.boolean(),
+  zones: z.array(
+    z.object({
+      name: z.string(),
+      destinations: z.array(z.object({ country: z.string(), region: z.string() })),
+      bands: z.array(z.object({ maxGrams: z.number().int(), price: z.number() })),
+    }),
+  ),
+});
 export type ShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 /** The store as invoices name it, and where pickup orders are taxed. */
@@ -179,7 +259,17 @@ export const storeSettingsSchema = z
     taxId: z.string().trim().max(50).default(""),
   })
   .superRefine(checkDestination);
-export type StoreSettings = z.output<typeof storeSettingsSchema>;
+/** The settings as the API sends them: plain strings (the response encoder refuses transforms). */
+export const storeSettingsResponseSchema = z.object({
+  legalName: z.string(),
+  address: z.string(),
+  city: z.string(),
+  region: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+  taxId: z.string(),
+});
+export type StoreSettings = z.infer<typeof storeSettingsResponseSchema>;
 
 /** The owner marks a trade customer tax-exempt with their certificate; "" clears it. */
 export const taxExemptInputSchema = z.object({ taxExemptCertificate: z.string().trim().max(60) });
