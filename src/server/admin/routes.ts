@@ -22,6 +22,7 @@ import { listMail } from "../mail/admin";
 import { moveOrderStatus } from "../orders/service";
 import { setReviewHidden, listAdminReviews } from "../reviews/service";
 import { listMovements } from "../stock/ledger";
+import { moneyAdminRoutes } from "../pricing/admin-routes";
 import { listAudit, recordAudit } from "./audit";
 import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
 import { getAdminOrder, listAdminOrders, listUsers, setUserRole, summary } from "./service";
@@ -34,6 +35,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   // Only the console takes files, and only after the guard has let the caller in.
   await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 0, parts: 1 } });
   const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
+  // Tax rates, promotions, delivery and the store's details: a child, so the guard above covers it.
+  await app.register(moneyAdminRoutes);
 
   // ---------------------------------------------------------------- tools
 

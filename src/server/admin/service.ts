@@ -12,7 +12,7 @@ import { ACCOUNT_DELETION_TEXT } from "../../contract/texts/account";
 import { ADMIN_ROLE, CUSTOMER_ROLE, roleOf, type Role } from "../auth/roles";
 import type { Db } from "../db/client";
 import { cappedCount, type Page } from "../db/paging";
-import { orderLines, orders, tools, user } from "../db/schema";
+import { orderLines, orders, profiles, tools, user } from "../db/schema";
 import { conflict, notFound } from "../http/errors";
 import { withDetails } from "../orders/service";
 import { recordAudit, type AuditActor } from "./audit";
@@ -78,27 +78,36 @@ export async function getAdminOrder(db: Db, id: string): Promise<AdminOrder> {
 // ------------------------------------------------------------------ users
 
 type UserRow = typeof user.$inferSelect;
-const toAdminUser = (row: UserRow): AdminUser => ({
+const toAdminUser = (row: UserRow, taxExemptCertificate: string | null): AdminUser => ({
   _id: row.id,
   name: row.name,
   email: row.email,
   role: roleOf(row) === ADMIN_ROLE ? "admin" : "user",
   createdAt: row.createdAt.toISOString(),
+  taxExemptCertificate,
 });
+/** The tax-exempt certificate lives on the profile, which an account may not have yet. */
+const certificateColumn = sql<string | null>`${profiles.taxExemptCertificate}`;
+
+export async function adminUserById(db: Db, id: string): Promise<AdminUser | undefined> {
+  const [row] = await db.select({ row: user, certificate: certificateColumn }).from(user).leftJoin(profiles, eq(profiles.userId, user.id)).where(eq(user.id, id));
+  return row ? toAdminUser(row.row, row.certificate) : undefined;
+}
 
 export async function listUsers(db: Db, query: { q?: string | undefined; page: number; limit: number }): Promise<Page<AdminUser>> {
   const where = query.q ? or(ilike(user.email, `%${escapeLike(query.q)}%`), ilike(user.name, `%${escapeLike(query.q)}%`)) : undefined;
   const [rows, total] = await Promise.all([
     db
-      .select()
+      .select({ row: user, certificate: certificateColumn })
       .from(user)
+      .leftJoin(profiles, eq(profiles.userId, user.id))
       .where(where)
       .orderBy(desc(user.createdAt), desc(user.id))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     cappedCount(db, db.select({ one: sql`1` }).from(user).where(where).$dynamic()),
   ]);
-  return { items: rows.map(toAdminUser), ...total };
+  return { items: rows.map((r) => toAdminUser(r.row, r.certificate)), ...total };
 }
 
 /**
@@ -111,7 +120,9 @@ export async function setUserRole(db: Db, id: string, role: Role, actor: AuditAc
     const admins = await tx.select({ id: user.id }).from(user).where(eq(user.role, ADMIN_ROLE)).orderBy(user.id).for("update");
     const [before] = await tx.select().from(user).where(eq(user.id, id)).for("update");
     if (!before) throw notFound(ADMIN_API_TEXT.userNotFound);
-    if (roleOf(before) === role) return toAdminUser(before);
+    const [profile] = await tx.select({ certificate: profiles.taxExemptCertificate }).from(profiles).where(eq(profiles.userId, id));
+    const certificate = profile?.certificate ?? null;
+    if (roleOf(before) === role) return toAdminUser(before, certificate);
     if (role === CUSTOMER_ROLE && admins.filter((a) => a.id !== id).length === 0) throw conflict("LAST_ADMIN", ADMIN_API_TEXT.lastAdmin);
     const [after] = await tx.update(user).set({ role }).where(eq(user.id, id)).returning();
     if (!after) throw new Error("user row vanished under its lock");
@@ -119,10 +130,10 @@ export async function setUserRole(db: Db, id: string, role: Role, actor: AuditAc
       action: role === ADMIN_ROLE ? "user.grant-admin" : "user.remove-admin",
       entity: "user",
       entityId: id,
-      before: toAdminUser(before),
-      after: toAdminUser(after),
+      before: toAdminUser(before, certificate),
+      after: toAdminUser(after, certificate),
     });
-    return toAdminUser(after);
+    return toAdminUser(after, certificate);
   });
 }
 
