@@ -62,6 +62,22 @@ describe.each(drivers())("every /api/admin route by role on %s", (driver) => {
       "PATCH /api/admin/users/:id",
       "GET /api/admin/summary",
       "GET /api/admin/audit",
+      "GET /api/admin/tax-rates",
+      "POST /api/admin/tax-rates",
+      "PATCH /api/admin/tax-rates/:id",
+      "DELETE /api/admin/tax-rates/:id",
+      "GET /api/admin/tax-rates.csv",
+      "POST /api/admin/tax-rates.csv",
+      "GET /api/admin/promotions",
+      "POST /api/admin/promotions",
+      "PATCH /api/admin/promotions/:id",
+      "GET /api/admin/shipping",
+      "POST /api/admin/shipping",
+      "PATCH /api/admin/shipping/:id",
+      "DELETE /api/admin/shipping/:id",
+      "GET /api/admin/settings",
+      "PUT /api/admin/settings",
+      "PATCH /api/admin/users/:id/tax-exempt",
     ]) {
       expect(keys).toContain(expected);
     }
