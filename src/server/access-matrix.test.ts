@@ -10,12 +10,13 @@
  * | public      | ok      | ok                | ok                | ok                 | ok               |
  * | signed-in   | 401     | ok, own data      | ok, own data      | ok, own data only  | ok, own data     |
  * | owner       | 401     | ok                | ok                | 404, as if none    | 404, as if none  |
+ * | owner+admin | 401     | ok                | ok                | 404, as if none    | ok               |
  * | self        | 401     | ok                | ok                | 403, as if none    | 403, as if none  |
  * | admin       | 401     | 403               | 403               | 403                | ok               |
  * | better-auth | its own tests (auth/*.test.ts)                                                          |
  *
  * "Owner" records are the customer's (their orders); the other customer and the admin act on
- * them. The personal routes are scoped to the caller even for an admin, who manages others'
+ * them. "Owner+admin" records are the owner's too, and the store's: an order's invoice. The personal routes are scoped to the caller even for an admin, who manages others'
  * orders in the console. A refused call changes nothing, and answers exactly as it does for a
  * record that does not exist (no oracle).
  */
@@ -32,7 +33,7 @@ const LEAVING_ADMIN = "access-admin-leaving@toolyard.example";
 const PASSWORD = "Str0ng!pass";
 const DELIVERY = { address: "1 Main St, Springfield", phone: "+1 555 0100", paymentMethod: "cash_on_delivery" as const };
 
-type Access = "public" | "signed-in" | "owner" | "self" | "admin" | "better-auth";
+type Access = "public" | "signed-in" | "owner" | "owner+admin" | "self" | "admin" | "better-auth";
 type CallerName = "visitor" | "customer" | "customer by bearer token" | "other customer" | "admin";
 
 interface Req {
@@ -194,6 +195,17 @@ const ACCESS: Record<string, Classified> = {
     unchanged: async (ctx, id) => expect(await orderStatus(ctx, id)).toBe("pending"),
   },
 
+  "GET /api/order/:id/invoice": {
+    access: "owner+admin",
+    ok: 200,
+    record: ownOrder,
+    request: (_ctx, _who, id) => get(`/api/order/${id}/invoice`),
+    check: (_ctx, _who, res) => {
+      expect(res.headers["content-type"]).toBe("application/pdf");
+      expect(res.body.startsWith("%PDF-")).toBe(true);
+    },
+  },
+
   "GET /api/order": {
     access: "signed-in",
     ok: 200,
@@ -326,7 +338,7 @@ const ACCESS: Record<string, Classified> = {
   },
 };
 
-const GUARDED: ReadonlySet<Access> = new Set(["signed-in", "owner", "self", "admin"]);
+const GUARDED: ReadonlySet<Access> = new Set(["signed-in", "owner", "owner+admin", "self", "admin"]);
 
 /** What `caller` gets from a route of this class: the allowed status, or the refusal. */
 function expectedStatus(access: Spec["access"], caller: CallerName, ok: number): number {
@@ -334,6 +346,7 @@ function expectedStatus(access: Spec["access"], caller: CallerName, ok: number):
   if (caller === "visitor") return 401;
   if (access === "signed-in") return ok;
   if (access === "admin") return caller === "admin" ? ok : 403;
+  if (access === "owner+admin") return caller === "other customer" ? 404 : ok;
   if (caller === "customer" || caller === "customer by bearer token") return ok;
   return access === "owner" ? 404 : 403;
 }
@@ -454,7 +467,7 @@ describe.each(drivers())("every /api route outside the console by caller on %s",
         }
         expect(res.json(), label).toMatchObject({ error: REFUSAL_CODE[expected] });
         await spec.unchanged?.(ctx, record);
-        if (spec.access === "owner" || spec.access === "self") {
+        if (spec.access === "owner" || spec.access === "owner+admin" || spec.access === "self") {
           // Someone else's record answers exactly as one that does not exist, and tells nothing of it.
           expect(res.body, `${label} leaks the record`).not.toContain(record);
           for (const secret of [ctx.owner.email, DELIVERY.address, DELIVERY.phone, OWNER_NOTE]) expect(res.body, `${label} leaks the owner's data`).not.toContain(secret);
