@@ -100,7 +100,7 @@ describe.each(drivers())("mail on %s", (driver) => {
       headers: { "idempotency-key": randomUUID() },
     });
     expect(res.statusCode).toBe(201);
-    const { order } = res.json() as { order: { _id: string; number: number; lines: { name: string; quantity: number }[] } };
+    const { order } = res.json() as { order: { _id: string; number: number; invoiceNumber: string; lines: { name: string; quantity: number }[] } };
     // Written by the statement that wrote the order, with the number the order got.
     expect((await outbox()).filter((m) => m.to === email && m.kind === "order-placed")).toHaveLength(1);
     await drain();
@@ -109,6 +109,8 @@ describe.each(drivers())("mail on %s", (driver) => {
     expect(placed.text).toContain("$37.50");
     expect(placed.text).toContain(ORDER_TEXT.paymentMethod.bank_transfer);
     expect(placed.text).toContain(`${PUBLIC_URL}/dashboard/orders/${order._id}`);
+    // The invoice travels with the customer's message, rendered when it is sent.
+    expect(placed.attachments.map((a) => [a.filename, a.contentType, a.content.subarray(0, 5).toString()])).toEqual([[`${order.invoiceNumber}.pdf`, "application/pdf", "%PDF-"]]);
     expect((await smtp.waitFor(ADMIN, `New order #${order.number}`)).text).toContain(`${PUBLIC_URL}/admin/orders/${order._id}`);
   });
 
