@@ -2,7 +2,7 @@
  * Pieces the console's money forms share: a labelled field with its error, the country and region
  * pair, and a refused save's field messages put back at their fields.
  */
-import type { ReactNode } from "react";
+import { cloneElement, isValidElement, useId, type ReactNode } from "react";
 import { get, useWatch, type Control, type FieldErrors, type FieldValues, type Path, type UseFormRegister, type UseFormSetError, type UseFormSetValue } from "react-hook-form";
 import { COUNTRIES, COUNTRY_CODES } from "../../../contract/geo";
 import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
@@ -17,23 +17,37 @@ export function errorAt(errors: FieldErrors, path: string): string | undefined {
   return typeof message === "string" && message ? message : undefined;
 }
 
-export function FieldError({ message }: { message: string | undefined }) {
+export function FieldError({ message, id }: { message: string | undefined; id?: string }) {
   if (!message) return null;
   return (
-    <span className="text-error text-sm" role="alert">
+    <span id={id} className="text-error text-sm" role="alert">
       {message}
     </span>
   );
 }
 
-/** A label around its input, and the field's error under it (the console's tool form does the same). */
-export function Field({ label, error, children, className = "" }: { label: string; error: string | undefined; children: ReactNode; className?: string }) {
+/**
+ * A label around its one input, and the field's hint and error under it. The error stays out of
+ * the label, so the input's name is its label alone, and the input points at its error.
+ */
+export function Field({ label, error, hint, children, className = "" }: { label: string; error: string | undefined; hint?: ReactNode; children: ReactNode; className?: string }) {
+  const hintId = useId();
+  const errorId = useId();
+  const describedBy = [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ") || undefined;
+  const control = isValidElement<Record<string, unknown>>(children) ? cloneElement(children, { "aria-invalid": error ? true : undefined, "aria-describedby": describedBy }) : children;
   return (
-    <label className={`form-control flex flex-col gap-1 ${className}`}>
-      <span className="label-text">{label}</span>
-      {children}
-      <FieldError message={error} />
-    </label>
+    <div className={`form-control flex flex-col gap-1 ${className}`}>
+      <label className="flex flex-col gap-1">
+        <span className="label-text">{label}</span>
+        {control}
+      </label>
+      {hint && (
+        <span id={hintId} className="text-base-content/80 text-sm">
+          {hint}
+        </span>
+      )}
+      <FieldError id={errorId} message={error} />
+    </div>
   );
 }
 

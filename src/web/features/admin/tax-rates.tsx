@@ -125,11 +125,12 @@ export function TaxRateForm({ rate, onDone }: { rate: TaxRate | null; onDone: ()
         <Field label={text.name} error={errorAt(errors, "name")}>
           <input className="input input-bordered" {...form.register("name")} />
         </Field>
-        <Field label={text.rate} error={errorAt(errors, "rateBasisPoints")}>
+        <Field
+          label={text.rate}
+          error={errorAt(errors, "rateBasisPoints")}
+          hint={typeof basisPoints === "number" && Number.isInteger(basisPoints) && basisPoints >= 0 && basisPoints <= 10_000 ? text.ratePreview(percentOf(basisPoints)) : undefined}
+        >
           <input type="number" inputMode="numeric" step="1" min="0" max="10000" className="input input-bordered" {...form.register("rateBasisPoints", { setValueAs: numberOrUndefined })} />
-          {typeof basisPoints === "number" && Number.isInteger(basisPoints) && basisPoints >= 0 && basisPoints <= 10_000 && (
-            <span className="text-base-content/80 text-sm">{text.ratePreview(percentOf(basisPoints))}</span>
-          )}
         </Field>
         <label className="label cursor-pointer justify-start gap-2 self-end">
           <input type="checkbox" className="checkbox" {...form.register("taxShipping")} />
