@@ -131,7 +131,12 @@ export const TAX_RATE_CSV_COLUMNS = ["country", "region", "postalPrefix", "name"
 /** How many rows one import takes at most. */
 export const TAX_RATE_CSV_MAX_ROWS = 20_000;
 
-const isoDate = z.iso.datetime({ offset: true, error: MONEY_VALIDATION_TEXT.dateInvalid });
+/** Years Postgres and every client read the same way (it has no year 0; a code from before 2000 is a typo). */
+const DATE_MIN = Date.UTC(2000, 0, 1);
+const DATE_MAX = Date.UTC(9999, 11, 31);
+const isoDate = z.iso
+  .datetime({ offset: true, error: MONEY_VALIDATION_TEXT.dateInvalid })
+  .refine((s) => Date.parse(s) >= DATE_MIN && Date.parse(s) <= DATE_MAX, MONEY_VALIDATION_TEXT.dateRange);
 const useLimit = z.number({ error: MONEY_VALIDATION_TEXT.limitRange }).int(MONEY_VALIDATION_TEXT.limitRange).min(1, MONEY_VALIDATION_TEXT.limitRange).max(1_000_000, MONEY_VALIDATION_TEXT.limitRange);
 const promotionFields = {
   code: promoCodeSchema.pipe(z.string().min(3, MONEY_TEXT.promoCodeInvalid)),

@@ -11,6 +11,7 @@ export const MONEY_VALIDATION_TEXT = {
   destinationTwice: "This place is in another zone of this method already",
   dollarsRange: "An amount is from $0 to $1,000,000",
   dateInvalid: "Enter a date and time",
+  dateRange: "Enter a date from the year 2000 to 9999",
   limitRange: "A limit is a whole number from 1 to 1,000,000",
   valueRequired: "Enter the amount or percent off",
   postalPrefixInvalid: "A postal-code prefix has letters, digits, spaces and - only",

@@ -30,7 +30,7 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { API_TEXT } from "../../contract/texts/api";
 import { MONEY_TEXT } from "../../contract/texts/money";
 import { MONEY_ADMIN_TEXT } from "../../contract/texts/money-admin";
-import { recordAudit, type AuditActor } from "../admin/audit";
+import { recordAudit, type AuditActor, type AuditRecord } from "../admin/audit";
 import { adminUserById } from "../admin/service";
 import type { Db, Tx } from "../db/client";
 import { profiles, promotions, shippingMethods, storeSettings, taxRates, user } from "../db/schema";
@@ -55,6 +55,11 @@ function isUniqueViolation(error: unknown): boolean {
     if ((e as { code?: unknown }).code === "23505") return true;
   }
   return false;
+}
+
+/** An edit that changed nothing (the form saved as it was) is not worth an entry in the trail. */
+async function auditChange(tx: Tx, actor: AuditActor, record: AuditRecord & { before: unknown; after: unknown }): Promise<void> {
+  if (JSON.stringify(record.before) !== JSON.stringify(record.after)) await recordAudit(tx, actor, record);
 }
 
 /** Keeps the keys a PATCH sent: an absent key keeps the stored value. */
@@ -107,7 +112,7 @@ export async function updateTaxRate(db: Db, id: string, patch: TaxRatePatch, act
       const values = parseWhole(taxRateInputSchema, { ...taxRateValues(before), ...sent(patch) });
       const [after] = await tx.update(taxRates).set(values).where(eq(taxRates.id, id)).returning();
       if (!after) throw notFound(MONEY_ADMIN_TEXT.taxRateNotFound);
-      await recordAudit(tx, actor, { action: "tax-rate.update", entity: "tax-rate", entityId: id, before: toTaxRate(before), after: toTaxRate(after) });
+      await auditChange(tx, actor, { action: "tax-rate.update", entity: "tax-rate", entityId: id, before: toTaxRate(before), after: toTaxRate(after) });
       return toTaxRate(after);
     });
   } catch (error) {
@@ -281,7 +286,7 @@ export async function updatePromotion(db: Db, id: string, patch: PromotionPatch,
       // The redemptions count is the checkout's, kept under this same row lock: never written here.
       const [after] = await tx.update(promotions).set(promotionColumns(values)).where(eq(promotions.id, id)).returning();
       if (!after) throw notFound(MONEY_ADMIN_TEXT.promotionNotFound);
-      await recordAudit(tx, actor, { action: "promotion.update", entity: "promotion", entityId: id, before: toPromotion(before), after: toPromotion(after) });
+      await auditChange(tx, actor, { action: "promotion.update", entity: "promotion", entityId: id, before: toPromotion(before), after: toPromotion(after) });
       return toPromotion(after);
     });
   } catch (error) {
@@ -342,7 +347,7 @@ export async function updateShippingMethod(db: Db, id: string, patch: ShippingMe
     const values = parseWhole(shippingMethodInputSchema, { ...methodInput(before), ...sent(patch) });
     const [after] = await tx.update(shippingMethods).set(methodColumns(values)).where(eq(shippingMethods.id, id)).returning();
     if (!after) throw notFound(MONEY_ADMIN_TEXT.shippingMethodNotFound);
-    await recordAudit(tx, actor, { action: "shipping-method.update", entity: "shipping-method", entityId: id, before: toShippingMethod(before), after: toShippingMethod(after) });
+    await auditChange(tx, actor, { action: "shipping-method.update", entity: "shipping-method", entityId: id, before: toShippingMethod(before), after: toShippingMethod(after) });
     return toShippingMethod(after);
   });
 }

@@ -98,6 +98,8 @@ describe.each(drivers())("the console's money API on %s", (driver) => {
       expect(edited.statusCode, edited.body).toBe(200);
       expect(edited.json()).toMatchObject({ _id: rate._id, region: "NY", rateBasisPoints: 8900, name: "New York City", taxShipping: true });
 
+      // Saving it unchanged writes no entry.
+      expect((await patch(admin, `/api/admin/tax-rates/${rate._id}`, { name: "New York City" })).statusCode).toBe(200);
       expect((await admin.delete(`/api/admin/tax-rates/${rate._id}`)).json()).toEqual({ deleted: true });
       expect((await rates()).map((r) => r._id)).not.toContain(rate._id);
       expect((await admin.delete(`/api/admin/tax-rates/${rate._id}`)).statusCode).toBe(404);
@@ -330,6 +332,9 @@ describe.each(drivers())("the console's money API on %s", (driver) => {
       [{ kind: "amount", value: 5, perCustomerLimit: -1 }, "body.perCustomerLimit"],
       [{ kind: "amount", value: 5, categories: ["lasers"] }, "body.categories.0"],
       [{ kind: "amount", value: 5, startsAt: "tomorrow" }, "body.startsAt"],
+      [{ kind: "amount", value: 5, startsAt: "2026-02-30T00:00:00Z" }, "body.startsAt"],
+      [{ kind: "amount", value: 5, startsAt: "0000-01-01T00:00:00Z" }, "body.startsAt"],
+      [{ kind: "amount", value: 5, endsAt: "9999-12-31T23:59:59-14:00" }, "body.endsAt"],
       [{ kind: "amount", value: 5, startsAt: "2026-06-01T00:00:00Z", endsAt: "2026-06-01T00:00:00Z" }, "body.endsAt"],
       [{ kind: "free", value: 5 }, "body.kind"],
       [{ code: "a b", kind: "amount", value: 5 }, "body.code"],
