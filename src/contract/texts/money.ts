@@ -88,8 +88,6 @@ export const INVOICE_TEXT = {
   shippingMethod: "Shipping method",
   payment: "Payment",
   columns: { item: "Item", quantity: "Qty", unitPrice: "Unit price", subtotal: "Subtotal", discount: "Discount", tax: "Tax" },
-  discountWithCode: (code: string) => `Discount (${code})`,
-  taxWithRate: (name: string, percent: string) => `Tax (${name}, ${percent})`,
   accountDeleted: "Account deleted",
   creditNoteExplains: (invoiceNumber: string) => `This credit note cancels invoice ${invoiceNumber} in full.`,
   page: (page: number, of: number) => `Page ${page} of ${of}`,

@@ -239,8 +239,8 @@ describe.each(drivers())("invoices on %s", (driver) => {
         "-$2.50",
         "$10.00",
         "$1.80",
-        INVOICE_TEXT.discountWithCode("SAVE10"),
-        INVOICE_TEXT.taxWithRate("NY sales tax", "8%"),
+        MONEY_TEXT.discountWithCode("SAVE10"),
+        MONEY_TEXT.taxWithRate("NY sales tax", "8%"),
         "$34.30",
       ]) {
         expect(text).toContain(expected);

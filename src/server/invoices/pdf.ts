@@ -235,10 +235,10 @@ export async function renderInvoicePdf(data: InvoiceData, document: InvoiceDocum
 
   // The totals: total = subtotal − discount + shipping + tax (DESIGN "Money").
   const taxLabel =
-    order.taxRateName && order.taxRateBasisPoints !== null ? INVOICE_TEXT.taxWithRate(order.taxRateName, formatRate(order.taxRateBasisPoints)) : MONEY_TEXT.tax;
+    order.taxRateName && order.taxRateBasisPoints !== null ? MONEY_TEXT.taxWithRate(order.taxRateName, formatRate(order.taxRateBasisPoints)) : MONEY_TEXT.tax;
   const totals: [string, string, boolean][] = [
     [MONEY_TEXT.subtotal, money(order.subtotalCents), false],
-    [order.promoCode ? INVOICE_TEXT.discountWithCode(order.promoCode) : MONEY_TEXT.discount, money(-order.discountCents), false],
+    [order.promoCode ? MONEY_TEXT.discountWithCode(order.promoCode) : MONEY_TEXT.discount, money(-order.discountCents), false],
     [MONEY_TEXT.shipping, money(order.shippingCents), false],
     [taxLabel, money(order.taxCents), false],
     [MONEY_TEXT.total, money(order.totalCents), true],

@@ -139,7 +139,7 @@ function orderRows(order: MailOrder): [string, string][] {
   const rows = order.lines.map((l): [string, string] => [`${l.quantity} × ${l.toolName}`, money(l.lineTotalCents)]);
   if (order.subtotalCents !== undefined) {
     rows.push([MONEY_TEXT.subtotal, money(order.subtotalCents)]);
-    if (order.discountCents) rows.push([order.promoCode ? INVOICE_TEXT.discountWithCode(order.promoCode) : MONEY_TEXT.discount, money(-order.discountCents)]);
+    if (order.discountCents) rows.push([order.promoCode ? MONEY_TEXT.discountWithCode(order.promoCode) : MONEY_TEXT.discount, money(-order.discountCents)]);
     rows.push([MONEY_TEXT.shipping, money(order.shippingCents ?? 0)], [MONEY_TEXT.tax, money(order.taxCents ?? 0)]);
   }
   rows.push([MAIL_TEXT.orderPlaced.total, money(order.totalCents)]);
