@@ -84,3 +84,18 @@ export const ADMIN_SPEC_TOOL = {
   description: "A 60 cm spirit level that only the admin console's test orders.",
   category: "hand-tools",
 } as const;
+
+/**
+ * The tool the money spec (checkout-money.spec.ts) owns (made by the global setup; its id in
+ * E2E_MONEY_TOOL_ID): priced with shipping, tax and codes, so no other spec's totals move.
+ * Hand tools without "saw" in its name, for the catalogue specs' sake; 1 kg, the default weight.
+ */
+export const MONEY_TOOL = {
+  name: "Bench Vice, kept for the money test",
+  image: "/images/tools/claw-hammer.svg",
+  price: 40,
+  availableQuantity: 500,
+  minimumQuantity: 1,
+  description: "A cast-iron bench vice that only the money test orders, with shipping, tax and a code.",
+  category: "hand-tools",
+} as const;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPostgresDatabase } from "../../src/server/test-support";
-import { ADMIN_EMAIL, ADMIN_SPEC_TOOL, APP_PORT, APP_URL, BUYING_TOOL, CART_TOOLS, OIDC_PORT, PASSWORD } from "./env";
+import { ADMIN_EMAIL, ADMIN_SPEC_TOOL, APP_PORT, APP_URL, BUYING_TOOL, CART_TOOLS, MONEY_TOOL, OIDC_PORT, PASSWORD } from "./env";
 import { OIDC_CLIENT, startOidcProvider } from "./oidc";
 import { serveInbox, startSmtpStandIn } from "./smtp";
 
@@ -50,6 +50,7 @@ async function createOwnedTools(): Promise<void> {
   for (const tool of CART_TOOLS) cartIds.push(await create(tool));
   process.env.E2E_CART_TOOL_IDS = cartIds.join(",");
   process.env.E2E_ADMIN_TOOL_ID = await create(ADMIN_SPEC_TOOL);
+  process.env.E2E_MONEY_TOOL_ID = await create(MONEY_TOOL);
 }
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
