@@ -62,6 +62,39 @@ async function auditChange(tx: Tx, actor: AuditActor, record: AuditRecord & { be
   if (JSON.stringify(record.before) !== JSON.stringify(record.after)) await recordAudit(tx, actor, record);
 }
 
+/** What a PATCH needs to know about one kind of record. */
+interface Editable<Row, View, Values> {
+  /** The row, locked for the rest of the transaction. */
+  lock: (tx: Tx) => Promise<Row | undefined>;
+  save: (tx: Tx, values: Values) => Promise<Row | undefined>;
+  view: (row: Row) => View;
+  /** The row as the create route would take it, for the patch to be merged into. */
+  asInput: (row: Row) => object;
+  schema: z.ZodType<Values>;
+  missing: () => ApiError;
+  /** The 409 for a unique index the new values collide with. */
+  taken?: () => ApiError;
+  audit: Pick<AuditRecord, "action" | "entity" | "entityId">;
+}
+
+/** A PATCH: the row as stored with the fields sent, checked whole as a create would be, saved and audited in one transaction. */
+async function patchRecord<Row, View, Values>(db: Db, patch: object, actor: AuditActor, e: Editable<Row, View, Values>): Promise<View> {
+  try {
+    return await db.transaction(async (tx) => {
+      const before = await e.lock(tx);
+      if (!before) throw e.missing();
+      const values = parseWhole(e.schema, { ...e.asInput(before), ...sent(patch) });
+      const after = await e.save(tx, values);
+      if (!after) throw e.missing();
+      await auditChange(tx, actor, { ...e.audit, before: e.view(before), after: e.view(after) });
+      return e.view(after);
+    });
+  } catch (error) {
+    if (e.taken && isUniqueViolation(error)) throw e.taken();
+    throw error;
+  }
+}
+
 /** Keeps the keys a PATCH sent: an absent key keeps the stored value. */
 const sent = <T extends object>(patch: T): Partial<T> => Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 
@@ -105,20 +138,16 @@ export async function createTaxRate(db: Db, input: TaxRateValues, actor: AuditAc
 }
 
 export async function updateTaxRate(db: Db, id: string, patch: TaxRatePatch, actor: AuditActor): Promise<TaxRate> {
-  try {
-    return await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(taxRates).where(eq(taxRates.id, id)).for("update");
-      if (!before) throw notFound(MONEY_ADMIN_TEXT.taxRateNotFound);
-      const values = parseWhole(taxRateInputSchema, { ...taxRateValues(before), ...sent(patch) });
-      const [after] = await tx.update(taxRates).set(values).where(eq(taxRates.id, id)).returning();
-      if (!after) throw notFound(MONEY_ADMIN_TEXT.taxRateNotFound);
-      await auditChange(tx, actor, { action: "tax-rate.update", entity: "tax-rate", entityId: id, before: toTaxRate(before), after: toTaxRate(after) });
-      return toTaxRate(after);
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw placeTaken();
-    throw error;
-  }
+  return patchRecord(db, patch, actor, {
+    lock: async (tx) => (await tx.select().from(taxRates).where(eq(taxRates.id, id)).for("update"))[0],
+    save: async (tx, values) => (await tx.update(taxRates).set(values).where(eq(taxRates.id, id)).returning())[0],
+    view: toTaxRate,
+    asInput: taxRateValues,
+    schema: taxRateInputSchema,
+    missing: () => notFound(MONEY_ADMIN_TEXT.taxRateNotFound),
+    taken: placeTaken,
+    audit: { action: "tax-rate.update", entity: "tax-rate", entityId: id },
+  });
 }
 
 export async function deleteTaxRate(db: Db, id: string, actor: AuditActor): Promise<void> {
@@ -278,21 +307,17 @@ export async function createPromotion(db: Db, input: PromotionValues, actor: Aud
 }
 
 export async function updatePromotion(db: Db, id: string, patch: PromotionPatch, actor: AuditActor): Promise<Promotion> {
-  try {
-    return await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(promotions).where(eq(promotions.id, id)).for("update");
-      if (!before) throw notFound(MONEY_ADMIN_TEXT.promotionNotFound);
-      const values = parseWhole(promotionInputSchema, { ...promotionInput(before), ...sent(patch) });
-      // The redemptions count is the checkout's, kept under this same row lock: never written here.
-      const [after] = await tx.update(promotions).set(promotionColumns(values)).where(eq(promotions.id, id)).returning();
-      if (!after) throw notFound(MONEY_ADMIN_TEXT.promotionNotFound);
-      await auditChange(tx, actor, { action: "promotion.update", entity: "promotion", entityId: id, before: toPromotion(before), after: toPromotion(after) });
-      return toPromotion(after);
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw codeTaken();
-    throw error;
-  }
+  return patchRecord(db, patch, actor, {
+    lock: async (tx) => (await tx.select().from(promotions).where(eq(promotions.id, id)).for("update"))[0],
+    // The redemptions count is the checkout's, kept under this same row lock: never written here.
+    save: async (tx, values) => (await tx.update(promotions).set(promotionColumns(values)).where(eq(promotions.id, id)).returning())[0],
+    view: toPromotion,
+    asInput: promotionInput,
+    schema: promotionInputSchema,
+    missing: () => notFound(MONEY_ADMIN_TEXT.promotionNotFound),
+    taken: codeTaken,
+    audit: { action: "promotion.update", entity: "promotion", entityId: id },
+  });
 }
 
 // ------------------------------------------------------------------ delivery methods
@@ -341,14 +366,14 @@ export async function createShippingMethod(db: Db, input: MethodValues, actor: A
 }
 
 export async function updateShippingMethod(db: Db, id: string, patch: ShippingMethodPatch, actor: AuditActor): Promise<ShippingMethod> {
-  return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(shippingMethods).where(eq(shippingMethods.id, id)).for("update");
-    if (!before) throw notFound(MONEY_ADMIN_TEXT.shippingMethodNotFound);
-    const values = parseWhole(shippingMethodInputSchema, { ...methodInput(before), ...sent(patch) });
-    const [after] = await tx.update(shippingMethods).set(methodColumns(values)).where(eq(shippingMethods.id, id)).returning();
-    if (!after) throw notFound(MONEY_ADMIN_TEXT.shippingMethodNotFound);
-    await auditChange(tx, actor, { action: "shipping-method.update", entity: "shipping-method", entityId: id, before: toShippingMethod(before), after: toShippingMethod(after) });
-    return toShippingMethod(after);
+  return patchRecord(db, patch, actor, {
+    lock: async (tx) => (await tx.select().from(shippingMethods).where(eq(shippingMethods.id, id)).for("update"))[0],
+    save: async (tx, values) => (await tx.update(shippingMethods).set(methodColumns(values)).where(eq(shippingMethods.id, id)).returning())[0],
+    view: toShippingMethod,
+    asInput: methodInput,
+    schema: shippingMethodInputSchema,
+    missing: () => notFound(MONEY_ADMIN_TEXT.shippingMethodNotFound),
+    audit: { action: "shipping-method.update", entity: "shipping-method", entityId: id },
   });
 }
 
