@@ -89,6 +89,8 @@ export const INVOICE_TEXT = {
   payment: "Payment",
   columns: { item: "Item", quantity: "Qty", unitPrice: "Unit price", subtotal: "Subtotal", discount: "Discount", tax: "Tax" },
   accountDeleted: "Account deleted",
+  /** The letterhead of a store whose settings row is missing (migration 0009 writes one). */
+  fallbackLegalName: "Toolyard",
   creditNoteExplains: (invoiceNumber: string) => `This credit note cancels invoice ${invoiceNumber} in full.`,
   page: (page: number, of: number) => `Page ${page} of ${of}`,
   noInvoice: "This order has no invoice: it was placed before the store issued invoices.",

@@ -30,7 +30,7 @@ export interface InvoiceData {
 }
 
 /** Before the owner saved settings (a database without migration 0009's row): the store's name alone. */
-const FALLBACK_STORE: InvoiceData["store"] = { legalName: "Toolyard", address: "", city: "", region: "", postalCode: "", country: "", taxId: "" };
+const FALLBACK_STORE: InvoiceData["store"] = { legalName: INVOICE_TEXT.fallbackLegalName, address: "", city: "", region: "", postalCode: "", country: "", taxId: "" };
 
 export async function loadInvoiceData(db: Db, orderId: string): Promise<InvoiceData | undefined> {
   const [found] = await db
