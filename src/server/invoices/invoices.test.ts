@@ -132,6 +132,29 @@ describe.each(drivers())("invoices on %s", (driver) => {
       expect(rowsOf<{ number: string }>(result).map((r) => r.number)).toEqual(["CN-2093-000002", "CN-2093-000003"]);
       expect(formatDocumentNumber("CN", 2093, 1234567)).toBe("CN-2093-1234567");
     });
+
+    it("numbers orders racing for the last stock without a gap: the refused ones take none", async () => {
+      const toolRes = await admin.post("/api/tool", {
+        name: `Scarce tool ${Math.random().toString(36).slice(2, 8)}`,
+        image: "/images/tools/jigsaw.svg",
+        price: 30,
+        availableQuantity: 3,
+        minimumQuantity: 1,
+        description: "Only three.",
+        category: "hand-tools",
+      });
+      const toolId = toolRes.json()._id as string;
+      const buyers = await Promise.all(Array.from({ length: 6 }, () => customer()));
+      const results = await Promise.all(buyers.map(({ c }) => c.post("/api/order", { toolId, quantity: 1 })));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 201, 409, 409, 409]);
+      const numbers = results
+        .filter((r) => r.statusCode === 201)
+        .map((r) => Number((r.json() as Order).invoiceNumber?.slice(-6)))
+        .sort((a, b) => a - b);
+      expect(numbers).toEqual([numbers[0], (numbers[0] ?? 0) + 1, (numbers[0] ?? 0) + 2]);
+      const [counter] = await t.app.store.db.select().from(documentCounters).where(sql`${documentCounters.kind} = 'INV' and ${documentCounters.year} = ${year}`);
+      expect(counter?.last).toBe(numbers[2]);
+    });
   });
 
   describe("the download", () => {
