@@ -13,7 +13,7 @@
  * locked and checked), so the counter is held only for the last statements and the commit.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Db, Tx } from "../db/client";
+import type { Tx } from "../db/client";
 import { documentCounters } from "../db/schema";
 
 export type DocumentKind = "INV" | "CN";
@@ -46,9 +46,10 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
  * Takes `count` consecutive numbers of `kind` for `year` in `tx`, in order. The counter row stays
- * locked until `tx` ends (see above): call it late in the transaction.
+ * locked until `tx` ends (see above): call it late in the transaction. A transaction, not the
+ * database: outside one the number would be kept even when what it numbers fails.
  */
-export async function takeDocumentNumbers(tx: Tx | Db, kind: DocumentKind, year: number, count: number): Promise<string[]> {
+export async function takeDocumentNumbers(tx: Tx, kind: DocumentKind, year: number, count: number): Promise<string[]> {
   const [row] = rowsOf<{ last: number | string }>(await tx.execute(reserveDocumentNumbersSql(kind, year, count)));
   if (!row) throw new Error("document counter upsert returned no row");
   const last = Number(row.last);
