@@ -27,20 +27,24 @@ export function FieldError({ message, id }: { message: string | undefined; id?: 
 }
 
 /**
- * A label around its one input, and the field's hint and error under it. The error stays out of
- * the label, so the input's name is its label alone, and the input points at its error.
+ * A field: its label, its one input, and the hint and error under it. The label names the
+ * input by id rather than wrapping it, so the input's name is the label alone (a wrapped select
+ * would add its chosen option to it), and the input points at its hint and error.
  */
 export function Field({ label, error, hint, children, className = "" }: { label: string; error: string | undefined; hint?: ReactNode; children: ReactNode; className?: string }) {
+  const inputId = useId();
   const hintId = useId();
   const errorId = useId();
   const describedBy = [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ") || undefined;
-  const control = isValidElement<Record<string, unknown>>(children) ? cloneElement(children, { "aria-invalid": error ? true : undefined, "aria-describedby": describedBy }) : children;
+  const control = isValidElement<Record<string, unknown>>(children)
+    ? cloneElement(children, { id: inputId, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy })
+    : children;
   return (
     <div className={`form-control flex flex-col gap-1 ${className}`}>
-      <label className="flex flex-col gap-1">
-        <span className="label-text">{label}</span>
-        {control}
+      <label className="label-text" htmlFor={inputId}>
+        {label}
       </label>
+      {control}
       {hint && (
         <span id={hintId} className="text-base-content/80 text-sm">
           {hint}

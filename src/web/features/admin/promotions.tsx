@@ -177,7 +177,7 @@ export function PromotionForm({ promotion, onDone }: { promotion: Promotion | nu
           <legend className="label-text mb-1">{text.categories}</legend>
           <div className="flex flex-wrap gap-4">
             {CATEGORIES.map((c) => (
-              <label key={c} className="label cursor-pointer gap-2">
+              <label key={c} className="flex cursor-pointer items-center gap-2">
                 <input type="checkbox" className="checkbox" value={c} {...form.register("categories")} />
                 <span>{CATEGORY_LABELS[c]}</span>
               </label>
@@ -185,7 +185,7 @@ export function PromotionForm({ promotion, onDone }: { promotion: Promotion | nu
           </div>
           <FieldError message={errorAt(errors, "categories")} />
         </fieldset>
-        <label className="label cursor-pointer justify-start gap-2 md:col-span-2">
+        <label className="flex cursor-pointer items-center gap-2 md:col-span-2">
           <input type="checkbox" className="checkbox" {...form.register("active")} />
           <span>{text.activeLabel}</span>
         </label>

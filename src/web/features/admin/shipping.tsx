@@ -136,7 +136,7 @@ export function ShippingForm({ method, onDone }: { method: ShippingMethod | null
         <Field label={text.freeOver} error={errorAt(errors, "freeOver")}>
           <input type="number" step="0.01" min="0" className="input input-bordered" {...form.register("freeOver", { setValueAs: numberOrNull })} />
         </Field>
-        <label className="label cursor-pointer justify-start gap-2 md:col-span-2">
+        <label className="flex cursor-pointer items-center gap-2 md:col-span-2">
           <input type="checkbox" className="checkbox" {...form.register("active")} />
           <span>{text.activeLabel}</span>
         </label>

@@ -132,7 +132,7 @@ export function TaxRateForm({ rate, onDone }: { rate: TaxRate | null; onDone: ()
         >
           <input type="number" inputMode="numeric" step="1" min="0" max="10000" className="input input-bordered" {...form.register("rateBasisPoints", { setValueAs: numberOrUndefined })} />
         </Field>
-        <label className="label cursor-pointer justify-start gap-2 self-end">
+        <label className="flex cursor-pointer items-center gap-2 self-end">
           <input type="checkbox" className="checkbox" {...form.register("taxShipping")} />
           <span>{text.taxShipping}</span>
         </label>
