@@ -42,7 +42,8 @@ export interface OrderMail {
   /**
    * In the transaction of a status move: the customer hears of shipped and cancelled orders. A
    * cancelled order's message names its credit note: `after.creditNoteNumber` when the caller
-   * has it, else the order row as this transaction sees it (so take the number before this call).
+   * gives the field (the order row after the move), else the order row as this transaction sees
+   * it; either way, take the number before this call.
    */
   statusMoved(tx: Tx, after: { id: string; number: number; userId: string | null; status: string; creditNoteNumber?: string | null }): Promise<void>;
 }
@@ -74,13 +75,13 @@ const invoiceAttachments = (o: MailOrder): Attachment[] | null => (o.invoiceNumb
  * customer's address and the admins' (admin role, and ADMIN_EMAILS) are looked up by the insert.
  */
 export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
-  const placedInsert = (orders: MailOrder[]): SQL | undefined => {
-    if (orders.length === 0) return undefined;
-    const customer = orders.map((o) => {
+  const placedInsert = (placed: MailOrder[]): SQL | undefined => {
+    if (placed.length === 0) return undefined;
+    const customer = placed.map((o) => {
       const m = templates.orderPlaced(o, publicUrl);
       return { user_id: o.userId, subject: m.subject, text: m.text, html: m.html, kind: m.kind, attachments: invoiceAttachments(o) };
     });
-    const admin = orders.map((o) => {
+    const admin = placed.map((o) => {
       const m = templates.adminNewOrder(o, publicUrl);
       return { subject: m.subject, text: m.text, html: m.html, kind: m.kind };
     });
@@ -103,7 +104,9 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
       if (after.status === "shipped") m = templates.orderShipped(after, publicUrl);
       else if (after.status === "cancelled") {
         const creditNoteNumber =
-          after.creditNoteNumber ?? (await tx.select({ n: orders.creditNoteNumber }).from(orders).where(eq(orders.id, after.id)))[0]?.n ?? null;
+          after.creditNoteNumber !== undefined
+            ? after.creditNoteNumber
+            : ((await tx.select({ n: orders.creditNoteNumber }).from(orders).where(eq(orders.id, after.id)))[0]?.n ?? null);
         m = templates.orderCancelled({ ...after, creditNoteNumber }, publicUrl);
       }
       if (!m) return;
