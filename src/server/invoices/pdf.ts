@@ -129,8 +129,9 @@ export async function renderInvoicePdf(data: InvoiceData, document: InvoiceDocum
   const money = (cents: number) => formatDollars(centsToDollars(sign * cents));
   const title = INVOICE_TEXT.title[document];
 
-  // pdfkit is CommonJS-era code that finds its font metrics beside itself: Node loads it, on the
-  // first document, not at start-up (scripts/build-server.mjs).
+  // pdfkit finds its font metrics in its own package (a require() of its "#standard-fonts"
+  // imports), so it stays outside the server bundle (scripts/build-server.mjs); Node loads it with
+  // the first document, not at start-up.
   const { default: PDFDocument } = await import("pdfkit");
   const doc = new PDFDocument({
     size: "LETTER",
