@@ -9,7 +9,6 @@ import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AdminOrder } from "../../../contract/admin-schemas";
 import { MONEY_TEXT } from "../../../contract/texts/money";
 import { VALIDATION_TEXT } from "../../../contract/texts/validation";
 import { makeQueryClient } from "../../app/providers";
@@ -18,6 +17,8 @@ import PromotionsPage from "./promotions";
 import ShippingPage from "./shipping";
 import StoreSettingsPage from "./store-settings";
 import TaxRatesPage from "./tax-rates";
+import ToolsPage from "./tools";
+import UsersPage from "./users";
 
 interface Call {
   method: string;
@@ -238,7 +239,8 @@ describe("the store settings page", () => {
 });
 
 describe("the console's order page", () => {
-  const order: AdminOrder = {
+  // As the API answers it (card payments' fields too, null for a cash order).
+  const order = {
     _id: "o1",
     number: 42,
     toolId: "t1",
@@ -266,6 +268,8 @@ describe("the console's order page", () => {
     invoiceNumber: "INV-2026-000007",
     creditNoteNumber: "CN-2026-000002",
     paymentProblem: "AMOUNT_MISMATCH",
+    payment: null,
+    paymentHoldUntil: null,
     note: "",
     createdAt: "2026-03-01T10:00:00.000Z",
     lines: [{ toolId: "t1", name: "Drill", quantity: 2, unitPrice: 50, lineTotal: 100, subtotal: 100, discount: 10, shipping: 12, tax: 7.83, total: 109.83 }],
@@ -290,5 +294,69 @@ describe("the console's order page", () => {
     expect(screen.getByRole("link", { name: "Download invoice" })).toHaveAttribute("href", "/api/order/o1/invoice");
     expect(screen.getByRole("link", { name: "Download credit note" })).toHaveAttribute("href", "/api/order/o1/invoice?document=credit-note");
     expect(screen.getByText(/Invoice INV-2026-000007/)).toBeInTheDocument();
+  });
+});
+
+describe("the users page", () => {
+  it("sets a customer's tax-exempt certificate and clears it", async () => {
+    let certificate: string | null = null;
+    const customer = () => ({ _id: "u1", name: "Trade Buyer", email: "trade@example.com", role: "user", createdAt: "2026-01-01T00:00:00.000Z", taxExemptCertificate: certificate });
+    const api = standIn({
+      "GET /api/admin/users": () => json([customer()]),
+      "PATCH /api/admin/users/u1/tax-exempt": (c) => {
+        const sent = (c.body as { taxExemptCertificate: string }).taxExemptCertificate;
+        certificate = sent === "" ? null : sent;
+        return json(customer());
+      },
+    });
+    const user = userEvent.setup();
+    show(<UsersPage />);
+    const field = await screen.findByLabelText("Tax-exempt certificate of Trade Buyer");
+    await user.type(field, "  EX-4411 ");
+    await user.click(screen.getByRole("button", { name: "Set: Tax-exempt certificate of Trade Buyer" }));
+    await waitFor(() => expect(api.writes()).toHaveLength(1));
+    expect(api.writes()[0]?.body).toEqual({ taxExemptCertificate: "EX-4411" });
+    await user.click(await screen.findByRole("button", { name: "Clear: Tax-exempt certificate of Trade Buyer" }));
+    await waitFor(() => expect(api.writes()).toHaveLength(2));
+    expect(api.writes()[1]?.body).toEqual({ taxExemptCertificate: "" });
+    await waitFor(() => expect(screen.queryByRole("button", { name: /^Clear/ })).not.toBeInTheDocument());
+  });
+});
+
+describe("the tool form", () => {
+  it("shows a tool's weight and sends a changed one; a weight that is not whole grams is refused at the field", async () => {
+    const tool = {
+      _id: "t1",
+      name: "Mower",
+      image: "/images/tools/claw-hammer.svg",
+      price: 300,
+      availableQuantity: 5,
+      minimumQuantity: 1,
+      description: "A mower.",
+      category: "lawn-mowers",
+      active: true,
+      lowStockThreshold: null,
+      weightGrams: 28000,
+      lowStock: false,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+    };
+    const api = standIn({ "GET /api/admin/tools": () => json([tool]), "PATCH /api/admin/tools/t1": (c) => json({ ...tool, ...(c.body as object) }) });
+    const user = userEvent.setup();
+    show(<ToolsPage />);
+    await user.click(await screen.findByRole("button", { name: "Edit" }));
+    const form = screen.getByRole("form", { name: "Edit Mower" });
+    const weight = within(form).getByLabelText("Weight (grams)");
+    expect(weight).toHaveValue(28000);
+    await user.clear(weight);
+    await user.type(weight, "27.5");
+    await user.click(within(form).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(alerts(form)).toContain(MONEY_TEXT.weightRange));
+    expect(api.writes()).toEqual([]);
+    await user.clear(weight);
+    await user.type(weight, "27500");
+    await user.click(within(form).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(api.writes()).toHaveLength(1));
+    expect(api.writes()[0]?.body).toMatchObject({ weightGrams: 27500 });
   });
 });

@@ -78,7 +78,7 @@ function TaxExempt({ user }: { user: AdminUser }) {
     save.mutate({ id: user._id, taxExemptCertificate }, { onSuccess: () => toast.success(taxExemptCertificate ? exemptText.saved : exemptText.cleared) });
   const onSubmit = form.handleSubmit(({ taxExemptCertificate }) => send(taxExemptCertificate));
   return (
-    <form className="flex flex-wrap items-start gap-1" noValidate onSubmit={(e) => void onSubmit(e)} aria-label={exemptText.certificate(user.name)}>
+    <form className="flex flex-wrap items-start gap-1" noValidate onSubmit={(e) => void onSubmit(e)}>
       <label className="flex flex-col">
         <span className="sr-only">{exemptText.certificate(user.name)}</span>
         <input className="input input-bordered input-xs w-36" placeholder={exemptText.none} {...form.register("taxExemptCertificate")} />
@@ -88,11 +88,11 @@ function TaxExempt({ user }: { user: AdminUser }) {
           </span>
         )}
       </label>
-      <button type="submit" className="btn btn-xs" disabled={save.isPending}>
+      <button type="submit" className="btn btn-xs" disabled={save.isPending} aria-label={`${exemptText.set}: ${exemptText.certificate(user.name)}`}>
         {exemptText.set}
       </button>
       {current && (
-        <button type="button" className="btn btn-xs" disabled={save.isPending} onClick={() => send("")}>
+        <button type="button" className="btn btn-xs" disabled={save.isPending} aria-label={`${exemptText.clear}: ${exemptText.certificate(user.name)}`} onClick={() => send("")}>
           {exemptText.clear}
         </button>
       )}
