@@ -79,9 +79,9 @@ export function MoneyTotals({ amounts, labels = {}, totalTestId, label, compact 
           </dd>
         </div>
       ))}
-      <div className="contents">
-        <dt className={`border-base-300 border-t pt-1 font-bold ${compact ? "" : "text-lg"}`}>{MONEY_TEXT.total}</dt>
-        <dd className={`border-base-300 border-t pt-1 text-right font-bold whitespace-nowrap ${compact ? "" : "text-lg"}`} data-testid={totalTestId}>
+      <div className={`border-base-300 col-span-2 grid grid-cols-subgrid border-t pt-1 font-bold ${compact ? "" : "text-lg"}`}>
+        <dt>{MONEY_TEXT.total}</dt>
+        <dd className="text-right whitespace-nowrap" data-testid={totalTestId}>
           {formatDollars(amounts.total)}
         </dd>
       </div>

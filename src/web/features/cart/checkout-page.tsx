@@ -243,14 +243,16 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
           confirmed={current !== undefined && promoProblems.length === 0}
           onApply={(code) => form.setValue("promoCode", code || undefined)}
         />
-        <MoneyTotals amounts={amounts} labels={labels} totalTestId="checkout-total" label={MONEY_TEXT.totals} busy={settling} />
-        <div aria-live="polite" className="text-sm">
-          {settling && (
-            <span className="flex items-center gap-2" data-testid="totals-updating">
-              <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-              {MONEY_TEXT.updatingTotals}
-            </span>
-          )}
+        <div className="flex flex-col gap-1">
+          <MoneyTotals amounts={amounts} labels={labels} totalTestId="checkout-total" label={MONEY_TEXT.totals} busy={settling} />
+          <div aria-live="polite" className="text-sm">
+            {settling && (
+              <span className="flex items-center gap-2" data-testid="totals-updating">
+                <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+                {MONEY_TEXT.updatingTotals}
+              </span>
+            )}
+          </div>
         </div>
         {estimate.isError && input !== null && !waiting && (
           <div role="alert" className="text-error flex flex-wrap items-center justify-between gap-2 text-sm">

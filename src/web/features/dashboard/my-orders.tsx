@@ -123,7 +123,7 @@ function OpenOrders({ orders, cancelling, onDelete }: { orders: Order[]; cancell
               {order.lines.reduce((sum, line) => sum + line.quantity, 0)}
             </td>
             <td className={CELL} data-label={ordersText.total}>
-              <span className="min-w-44 md:min-w-52">
+              <span className="min-w-44 md:min-w-60">
                 <MoneyTotals compact amounts={order} labels={orderMoneyLabels(order)} totalTestId="order-row-total" label={MONEY_TEXT.orderBreakdown(order.number)} />
               </span>
             </td>

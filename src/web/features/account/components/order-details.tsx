@@ -51,7 +51,7 @@ export function OrderLines({ order }: { order: Order }) {
 
 /** A row of the totals under the lines: the name spans the columns before the amount (one fewer on a phone, where the unit price is hidden). */
 function FootRow({ name, value, testId, strong = false }: { name: string; value: string; testId: string; strong?: boolean }) {
-  const size = strong ? "text-base" : "font-normal";
+  const size = strong ? "text-base" : "py-1 font-normal";
   return (
     <tr data-testid={`${testId}-row`}>
       <th scope="row" colSpan={2} className={`text-base-content ${size} sm:hidden`}>
@@ -60,7 +60,7 @@ function FootRow({ name, value, testId, strong = false }: { name: string; value:
       <th scope="row" colSpan={3} className={`text-base-content hidden ${size} sm:table-cell`}>
         {name}
       </th>
-      <td className={`text-right ${strong ? "text-base font-bold" : ""}`} data-testid={testId}>
+      <td className={`text-right ${strong ? "text-base font-bold" : "py-1"}`} data-testid={testId}>
         {value}
       </td>
     </tr>
