@@ -1,16 +1,20 @@
 /**
- * The order lifecycle, in one table (DESIGN "Orders"): pending → paid → shipped → delivered;
- * pending or paid → cancelled. The customer may cancel while pending; the admin makes every
- * other move. The server refuses any move this table does not list (409), and the console
- * offers only the moves it lists.
+ * The order lifecycle, in one table (DESIGN "Orders", "Payments"): pending → paid → shipped →
+ * delivered; pending or paid → cancelled; a card order starts awaiting_payment → paid (the
+ * payment provider's webhook) or cancelled (the webhook, the payment hold running out, or the
+ * admin). The customer may cancel while pending; the admin makes the other moves; "store" is the
+ * store itself (the webhook, the hold). The server refuses any move this table does not list
+ * (409), and the console offers only the moves it lists.
  */
-export const ORDER_STATUSES = ["pending", "paid", "shipped", "delivered", "cancelled"] as const;
+export const ORDER_STATUSES = ["pending", "paid", "shipped", "delivered", "cancelled", "awaiting_payment"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export type OrderActor = "customer" | "admin";
+export type OrderActor = "customer" | "admin" | "store";
 
 /** For each status, the statuses it may move to, and who may make the move. */
 export const ORDER_MOVES: Record<OrderStatus, Partial<Record<OrderStatus, readonly OrderActor[]>>> = {
+  // Only the provider's word makes a card order paid: not the admin, not the return URL.
+  awaiting_payment: { paid: ["store"], cancelled: ["admin", "store"] },
   pending: { paid: ["admin"], cancelled: ["customer", "admin"] },
   paid: { shipped: ["admin"], cancelled: ["admin"] },
   shipped: { delivered: ["admin"] },

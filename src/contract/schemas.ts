@@ -240,6 +240,8 @@ export const orderEventSchema = z.object({
   status: orderStatusSchema,
   at: z.string(),
   by: z.enum(["customer", "admin", "store"]),
+  /** What else happened with the move (a card refund and its state); absent when nothing. */
+  note: z.string().optional(),
 });
 export type OrderEvent = z.infer<typeof orderEventSchema>;
 
@@ -247,6 +249,10 @@ export type OrderEvent = z.infer<typeof orderEventSchema>;
  * An order. `toolId`, `name` and `quantity` are its first line (the spec's My Orders shows
  * them); `lines` has every line, `history` every status it has had, oldest first.
  */
+export const PAYMENT_STATUSES = ["open", "paid", "expired", "refunded", "refund_failed"] as const;
+export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
+export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
+
 export const orderSchema = z.object({
   _id: z.string(),
   /** Human-friendly order number. */
@@ -279,7 +285,20 @@ export const orderSchema = z.object({
   taxExemptCertificate: z.string().nullable(),
   invoiceNumber: z.string().nullable(),
   creditNoteNumber: z.string().nullable(),
+  /** What the owner must look at about the payment: AMOUNT_MISMATCH, LATE_PAYMENT_REFUNDED, ... (DESIGN "Payments"). */
   paymentProblem: z.string().nullable(),
+  /** A card order's payment as the provider's webhook left it; null for other payment methods. */
+  payment: z
+    .object({
+      status: paymentStatusSchema,
+      /** Where to pay while the payment is open. */
+      url: z.string().nullable(),
+      /** Why the provider refused the refund, when it did. */
+      refundError: z.string().nullable(),
+    })
+    .nullable(),
+  /** A card order awaiting its payment is cancelled, its stock returned, if unpaid by then. */
+  paymentHoldUntil: z.string().nullable(),
   note: z.string(),
   createdAt: z.string(),
   lines: z.array(orderLineSchema),
@@ -368,6 +387,8 @@ export type CheckoutFormValues = z.output<typeof checkoutFormSchema>;
 
 export const checkoutResultSchema = z.object({
   order: orderSchema,
+  /** A card order: where the customer pays (the provider's hosted page). */
+  payment: z.object({ url: z.string() }).optional(),
   /** The prices changed since the page showed them: the order is at today's prices. */
   priceChanged: z.boolean(),
 });

@@ -13,6 +13,7 @@ import crawlers from "./plugins/crawlers";
 import database from "./plugins/database";
 import docs from "./plugins/docs";
 import mail from "./mail/plugin";
+import payments from "./payments/plugin";
 import rateLimit from "./plugins/rate-limit";
 import redis from "./plugins/redis";
 import security from "./plugins/security";
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(database, { memoryImage: options.memoryImage });
     await app.register(caches);
     await app.register(mail);
+    await app.register(payments);
     await app.register(security);
     await app.register(rateLimit);
     await app.register(docs);

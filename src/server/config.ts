@@ -32,6 +32,14 @@ export interface MailSettings {
   timeoutMs: number;
 }
 
+/** Card payments through Stripe Checkout (issue 32): on only when both secrets are set. */
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  /** STRIPE_API_URL: another host for the SDK (the tests' stand-in); absent, Stripe's own. */
+  apiUrl: string | undefined;
+}
+
 export interface Config {
   nodeEnv: string;
   port: number;
@@ -52,6 +60,9 @@ export interface Config {
   warnings: string[];
   google: GoogleSettings | undefined;
   adminEmails: string[];
+  stripe: StripeSettings | undefined;
+  /** How long a card order's stock is held for its payment (PAYMENT_HOLD_MINUTES, ms). */
+  paymentHoldMs: number;
   /** Outgoing mail: SMTP_URL (absent: messages stay in the outbox and their text goes to the log) and MAIL_FROM. */
   mail: MailSettings;
   seed: boolean;
@@ -176,6 +187,16 @@ const boolVar = (fallback: boolean) =>
 
 const textVar = z.preprocess(optional, z.string().optional());
 
+/** Minutes, fractions allowed (a test holds a card order's stock for a few seconds). */
+const minutesVar = (fallback: number, min: number, max: number) =>
+  z.preprocess(optional, z.string().optional()).transform((raw, ctx) => {
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (Number.isFinite(value) && value >= min && value <= max) return value;
+    ctx.addIssue({ code: "custom", message: `must be a number of minutes from ${min} to ${max} (got "${raw}")` });
+    return z.NEVER;
+  });
+
 const trustProxyVar = textVar.transform((raw, ctx): boolean | number | string => {
   if (raw === undefined || raw.toLowerCase() === "false") return false;
   if (raw.toLowerCase() === "true") return true;
@@ -244,6 +265,10 @@ const envSchema = z
     MAIL_MAX_ATTEMPTS: intVar(8, 1, 100),
     MAIL_TIMEOUT_SECONDS: intVar(10, 1, 300),
     SEED: boolVar(true),
+    STRIPE_SECRET_KEY: textVar,
+    STRIPE_WEBHOOK_SECRET: textVar,
+    STRIPE_API_URL: urlVar(["http:", "https:"]),
+    PAYMENT_HOLD_MINUTES: minutesVar(30, 0.01, 7 * 24 * 60),
     AUTH_RATE_LIMIT_MAX: intVar(5, 0, 1_000_000),
     AUTH_RATE_LIMIT_ADDRESS_MAX: intVar(30, 0, 1_000_000),
     AUTH_RATE_LIMIT_ACCOUNT_MAX: intVar(10, 0, 1_000_000),
@@ -263,6 +288,11 @@ const envSchema = z
       const missing = env.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_SECRET" : "GOOGLE_CLIENT_ID";
       const present = env.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_ID" : "GOOGLE_CLIENT_SECRET";
       ctx.addIssue({ code: "custom", path: [missing], message: `is required when ${present} is set` });
+    }
+    if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {
+      const missing = env.STRIPE_SECRET_KEY ? "STRIPE_WEBHOOK_SECRET" : "STRIPE_SECRET_KEY";
+      const present = env.STRIPE_SECRET_KEY ? "STRIPE_SECRET_KEY" : "STRIPE_WEBHOOK_SECRET";
+      ctx.addIssue({ code: "custom", path: [missing], message: `is required when ${present} is set (card payments need both)` });
     }
     if (!env.AUTH_SECRET && env.NODE_ENV === "production") {
       ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required when NODE_ENV=production" });
@@ -315,6 +345,9 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, discoveryUrl: e.GOOGLE_DISCOVERY_URL }
         : undefined,
     adminEmails: e.ADMIN_EMAILS,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL } : undefined,
+    paymentHoldMs: Math.round(e.PAYMENT_HOLD_MINUTES * 60_000),
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, pollMs: e.MAIL_POLL_MS, maxAttempts: e.MAIL_MAX_ATTEMPTS, timeoutMs: e.MAIL_TIMEOUT_SECONDS * 1000 },
     seed: e.SEED,
     redisUrl: e.REDIS_URL,

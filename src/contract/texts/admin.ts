@@ -118,10 +118,10 @@ export const ADMIN_TEXT = {
     moved: (status: string) => `Order moved to ${status}.`,
     back: "Back to orders",
     by: { customer: "customer", admin: "admin", store: "store" },
-    payments: { cash_on_delivery: "Cash on delivery", bank_transfer: "Bank transfer" },
+    payments: { cash_on_delivery: "Cash on delivery", bank_transfer: "Bank transfer", card: "Card" },
     none: "—",
   },
-  statuses: { pending: "Pending", paid: "Paid", shipped: "Shipped", delivered: "Delivered", cancelled: "Cancelled" },
+  statuses: { pending: "Pending", paid: "Paid", shipped: "Shipped", delivered: "Delivered", cancelled: "Cancelled", awaiting_payment: "Awaiting payment" },
   photo: {
     title: "Photo",
     choose: "Upload a photo",

@@ -13,6 +13,7 @@ export const ORDER_TEXT = {
     shipped: "Shipped",
     delivered: "Delivered",
     cancelled: "Cancelled",
+    awaiting_payment: "Awaiting payment",
   } satisfies Record<OrderStatus, string>,
   /** Who moved an order to a status, in its history. */
   by: {
@@ -23,10 +24,12 @@ export const ORDER_TEXT = {
   paymentMethod: {
     cash_on_delivery: "Pay on delivery",
     bank_transfer: "Bank transfer",
+    card: "Card",
   } satisfies Record<PaymentMethod, string>,
   paymentHint: {
     cash_on_delivery: "Pay the courier in cash or by card when the tools arrive.",
     bank_transfer: "Transfer the total to our bank account: the details are on your order confirmation.",
+    card: "Pay by card on Stripe's secure page; your order is confirmed when the payment is.",
   } satisfies Record<PaymentMethod, string>,
   heading: (number: number) => `Order #${number}`,
   placedOn: (date: string) => `Placed on ${date}`,

@@ -19,7 +19,8 @@ import { ApiError, notFound } from "../http/errors";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { listMail } from "../mail/admin";
-import { moveOrderStatus } from "../orders/service";
+import { moveOrderStatus, type MoveResult } from "../orders/service";
+import type { Tx } from "../db/client";
 import { setReviewHidden, listAdminReviews } from "../reviews/service";
 import { listMovements } from "../stock/ledger";
 import { moneyAdminRoutes } from "../pricing/admin-routes";
@@ -218,7 +219,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = actorOf(request);
-      await moveOrderStatus(db, request.params.id, request.body.status, { id: actor.id, role: "admin" }, async (tx, moved) => {
+      const audit = async (tx: Tx, moved: MoveResult) => {
         await recordAudit(tx, actor, {
           action: "order.status",
           entity: "order",
@@ -226,7 +227,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
           before: { status: moved.before.status },
           after: { status: moved.after.status },
         });
-      }, app.mail.orders);
+      };
+      // A cancel goes through payments: a paid card order is refunded by the provider first.
+      if (request.body.status === "cancelled") await app.payments.cancelByAdmin(request.params.id, actor.id, audit);
+      else await moveOrderStatus(db, request.params.id, request.body.status, { id: actor.id, role: "admin" }, audit, app.mail.orders);
       return getAdminOrder(db, request.params.id);
     },
   );

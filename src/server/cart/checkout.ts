@@ -29,6 +29,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
+import type { PaymentMethod } from "../../contract/constants";
 import { dollarsToCents } from "../../contract/money";
 import type { CheckoutResult, Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
@@ -54,7 +55,7 @@ export interface CheckoutRequest {
   /** "" for a pickup order whose customer gave only the street line (as before issue 31). */
   country: string;
   phone: string;
-  paymentMethod: "cash_on_delivery" | "bank_transfer";
+  paymentMethod: PaymentMethod;
   shippingMethod: string;
   promoCode?: string | undefined;
   note: string;
@@ -86,6 +87,8 @@ export class CheckoutDesk {
   constructor(
     private readonly db: Db,
     private readonly mail?: OrderMail,
+    /** How long a card order's stock is held for its payment (PAYMENT_HOLD_MINUTES). */
+    private readonly holdMs = 30 * 60_000,
   ) {
     this.batches = new Batches((batch) => this.serve(batch), { maxBatch: MAX_BATCH });
   }
@@ -95,7 +98,7 @@ export class CheckoutDesk {
   }
 
   private async serve(batch: Pending[]): Promise<Settled<CheckoutOutcome>[]> {
-    const settled = await this.db.transaction((tx) => serveBatch(tx, batch, this.mail));
+    const settled = await this.db.transaction((tx) => serveBatch(tx, batch, this.mail, this.holdMs));
     if (settled.some((s) => "ok" in s && !s.ok.replayed)) announceChange(this.db, "tools");
     return settled;
   }
@@ -117,7 +120,7 @@ type LockedTool = { id: string; name: string; priceCents: number; availableQuant
  * the locks (one function call) and the writes with the order mail (one statement), whatever the
  * batch (retries of earlier checkouts read their orders back: a few more).
  */
-async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined): Promise<Settled<CheckoutOutcome>[]> {
+async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined, holdMs: number): Promise<Settled<CheckoutOutcome>[]> {
   const settled: (Settled<CheckoutOutcome> | undefined)[] = batch.map(() => undefined);
 
   // 1. Claim the keys, then lock the customers' carts, then their tools in id order. A key
@@ -146,7 +149,7 @@ async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined)
   await replayEarlier(tx, batch, earlier, settled);
 
   const live = [...owner.values()];
-  if (live.length > 0) await placeOrders(tx, batch, live, settled, locked, mail);
+  if (live.length > 0) await placeOrders(tx, batch, live, settled, locked, mail, holdMs);
   for (const [i, first] of followers) {
     const result = settled[first] as Settled<CheckoutOutcome>;
     settled[i] = "ok" in result ? { ok: { ...result.ok, replayed: true } } : result;
@@ -182,6 +185,7 @@ async function placeOrders(
   settled: (Settled<CheckoutOutcome> | undefined)[],
   locked: Locked,
   mail: OrderMail | undefined,
+  holdMs: number,
 ): Promise<void> {
   // The carts' rows are locked: two checkouts of one cart cannot both take it.
   const cartOf = new Map<string, CartRow[]>();
@@ -385,6 +389,8 @@ async function placeOrders(
       promoCode: priced.promotionId ? (p.input.promoCode ?? null) : null,
       taxExemptCertificate: ctx.exempt.get(p.userId) ?? null,
       invoiceNumber,
+      // A card order waits for its payment with its stock held (DESIGN "Payments").
+      ...(p.input.paymentMethod === "card" ? { status: "awaiting_payment" as const, paymentHoldUntil: new Date(now.getTime() + holdMs) } : {}),
       lines,
     })),
     alongside,

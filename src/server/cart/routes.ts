@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { LIMITS } from "../../contract/constants";
 import { cartLineInputSchema, cartMergeInputSchema, cartSchema, checkoutInputSchema, checkoutResultSchema, toolIdParamsSchema } from "../../contract/schemas";
+import { PAYMENT_TEXT } from "../../contract/texts/payments";
+import { ApiError } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import { cartEstimateInputSchema, cartEstimateSchema, promoCodeSchema, shippingMethodIdSchema } from "../../contract/money-schemas";
 import { CheckoutDesk } from "./checkout";
@@ -13,7 +15,7 @@ const idempotencyHeaders = z.object({ "idempotency-key": z.string().trim().min(1
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const desk = new CheckoutDesk(db, app.mail.orders);
+  const desk = new CheckoutDesk(db, app.mail.orders, app.config.paymentHoldMs);
   const merges = new CartMerges(db);
   const tags = ["cart"];
 
@@ -104,16 +106,22 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
           "Send an `Idempotency-Key` header: a retry with the same key returns the first order; the same key with another body is 409. " +
           "`cartVersion` (optional) is the cart's `version` the customer confirmed: when it is sent and the cart has changed since, 409 CART_CHANGED; " +
           "when it is left out (an API client that has just filled the cart), the cart as it is now is ordered. " +
-          "The answer is 201 `{order, priceChanged}`.",
+          "The answer is 201 `{order, priceChanged}`. With `paymentMethod: \"card\"` (only where card payments are set up) the order waits `awaiting_payment` " +
+          "with its stock held, and the answer adds `payment: {url}`, the provider's page where the customer pays.",
         headers: idempotencyHeaders,
         body: checkoutInputSchema,
         response: { 201: checkoutResultSchema, ...errorResponses(400, 401, 409) },
       },
     },
     async (request, reply) => {
+      if (!app.payments.accepts(request.body.paymentMethod)) {
+        throw new ApiError(400, "VALIDATION", PAYMENT_TEXT.cardUnavailable, { details: [{ path: "body.paymentMethod", message: PAYMENT_TEXT.cardUnavailable }] });
+      }
       const { replayed, ...result } = await desk.checkout(request.viewer.id, request.body, request.headers["idempotency-key"]);
       if (replayed) reply.header("idempotent-replayed", "true");
-      return reply.status(201).send(result);
+      // The card's page is opened once the order is committed (a retry finds the one already opened).
+      const payment = await app.payments.startPayment(result.order);
+      return reply.status(201).send(payment ? { ...result, order: { ...result.order, payment: { status: "open" as const, url: payment.url, refundError: null } }, payment } : result);
     },
   );
 };

@@ -252,6 +252,8 @@ export const orders = pgTable(
     creditedAt: timestamp("credited_at", { withTimezone: true }),
     /** What the owner must look at about the payment (AMOUNT_MISMATCH, LATE_PAYMENT_REFUNDED, ...). */
     paymentProblem: text("payment_problem"),
+    /** A card order's stock is held until then; unpaid by then, the store cancels it (payments/hold.ts). */
+    paymentHoldUntil: timestamp("payment_hold_until", { withTimezone: true }),
     paymentMethod: paymentMethod("payment_method").notNull().default("cash_on_delivery"),
     note: text("note").notNull().default(""),
     createdAt: createdAt(),
@@ -266,6 +268,8 @@ export const orders = pgTable(
     index("orders_status_created_idx").on(t.status, t.createdAt, t.number),
     // 'Verified buyer' on every review of the public list asks whether its author has one.
     index("orders_delivered_user_idx").on(t.userId).where(sql`${t.status} = 'delivered'`),
+    // The payment hold's sweep: card orders still held.
+    index("orders_payment_hold_idx").on(t.paymentHoldUntil).where(sql`${t.paymentHoldUntil} is not null`),
   ],
 );
 
@@ -313,6 +317,8 @@ export const orderEvents = pgTable(
     /** Who made the move: the customer, an admin (by id), or null for the store itself. */
     actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
     actorRole: text("actor_role").notNull(),
+    /** What else happened with the move, in the customer's words (a refund and its state). */
+    note: text("note"),
     createdAt: createdAt(),
   },
   (t) => [index("order_events_order_idx").on(t.orderId, t.id)],
@@ -533,7 +539,44 @@ export const documentCounters = pgTable(
   (t) => [primaryKey({ columns: [t.kind, t.year] })],
 );
 
+// ------------------------------------------------------------------ payments (issue 32)
+
+/** A card order's payment at the provider: its session, what was paid, and any refund. */
+export const payments = pgTable(
+  "payments",
+  {
+    orderId: text("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    sessionId: text("session_id").unique(),
+    /** Where the customer pays (the provider's hosted page). */
+    url: text("url"),
+    paymentIntent: text("payment_intent"),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull(),
+    /** open → paid | expired; paid → refunded | refund_failed. */
+    status: text("status").notNull().default("open"),
+    refundId: text("refund_id"),
+    refundError: text("refund_error"),
+    /** Refusals so far: each new attempt has its own idempotency key (the provider replays a refused one). */
+    refundAttempts: integer("refund_attempts").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+);
+
+/** Every provider event applied, by its id: a duplicate, a replay or another instance's copy finds its row and changes nothing. */
+export const paymentEvents = pgTable("payment_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  orderId: text("order_id").references(() => orders.id, { onDelete: "set null" }),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const schema = {
+  payments,
+  paymentEvents,
   taxRates,
   promotionKind,
   promotions,

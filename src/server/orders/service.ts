@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { COUNT_CAP, type PaymentMethod } from "../../contract/constants";
 import { centsToDollars } from "../../contract/money";
-import type { Order, OrderEvent } from "../../contract/schemas";
+import type { Order, OrderEvent, PaymentStatus } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
-import { orderEvents, orderLines, orders, promotionRedemptions, promotions, stockMovements, tools } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, stockMovements, tools } from "../db/schema";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { recordMovements } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
@@ -24,7 +24,10 @@ export type OrderEventRow = typeof orderEvents.$inferSelect;
 /** Who moved an order, as its history tells it. */
 export type ActorRole = OrderEvent["by"];
 
-export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEventRow[]): Order => ({
+/** What an order shows of its card payment. */
+export type PaymentView = Pick<typeof payments.$inferSelect, "status" | "url" | "refundError">;
+
+export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEventRow[], payment: PaymentView | null = null): Order => ({
   _id: row.id,
   number: row.number,
   toolId: row.toolId,
@@ -52,6 +55,8 @@ export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEv
   invoiceNumber: row.invoiceNumber,
   creditNoteNumber: row.creditNoteNumber,
   paymentProblem: row.paymentProblem,
+  payment: payment ? { status: payment.status as PaymentStatus, url: payment.status === "open" ? payment.url : null, refundError: payment.refundError } : null,
+  paymentHoldUntil: row.paymentHoldUntil?.toISOString() ?? null,
   note: row.note,
   createdAt: row.createdAt.toISOString(),
   lines: [...lines]
@@ -70,7 +75,7 @@ export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEv
     })),
   history: [...events]
     .sort((a, b) => a.id - b.id)
-    .map((e) => ({ status: e.status, at: e.createdAt.toISOString(), by: e.actorRole as ActorRole })),
+    .map((e) => ({ status: e.status, at: e.createdAt.toISOString(), by: e.actorRole as ActorRole, ...(e.note ? { note: e.note } : {}) })),
 });
 
 /** Rows by a key (Map.groupBy arrives in Node 21; we run on 20). */
@@ -89,13 +94,16 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
 export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [lines, events] = await Promise.all([
+  const cardIds = rows.filter((r) => r.paymentMethod === "card").map((r) => r.id);
+  const [lines, events, cardPayments] = await Promise.all([
     db.select().from(orderLines).where(inArray(orderLines.orderId, ids)),
     db.select().from(orderEvents).where(inArray(orderEvents.orderId, ids)).orderBy(asc(orderEvents.id)),
+    cardIds.length > 0 ? db.select().from(payments).where(inArray(payments.orderId, cardIds)) : Promise.resolve([]),
   ]);
   const linesOf = groupBy(lines, (l) => l.orderId);
   const eventsOf = groupBy(events, (e) => e.orderId);
-  return rows.map((row) => toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? []));
+  const paymentOf = new Map(cardPayments.map((p) => [p.orderId, p]));
+  return rows.map((row) => toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? [], paymentOf.get(row.id) ?? null));
 }
 
 /** A line about to be ordered, priced (pricing/price.ts): lineTotalCents is its subtotal. */
@@ -121,6 +129,9 @@ export interface NewOrder {
   taxExemptCertificate: string | null;
   /** Taken from the counter in the same transaction (invoices/numbers.ts); null only where no invoice is made. */
   invoiceNumber: string | null;
+  /** A card order starts awaiting its payment, its stock held until `paymentHoldUntil`; every other order starts pending. */
+  status?: "pending" | "awaiting_payment";
+  paymentHoldUntil?: Date | null;
   lines: NewOrderLine[];
 }
 
@@ -192,6 +203,8 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       tax_rate_basis_points: draft.taxRateBasisPoints,
       tax_exempt_certificate: draft.taxExemptCertificate,
       invoice_number: draft.invoiceNumber,
+      status: draft.status ?? "pending",
+      payment_hold_until: draft.paymentHoldUntil?.toISOString() ?? null,
     };
   });
   const lines = drafts.flatMap((draft, i) =>
@@ -213,17 +226,18 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
     with o as (
       insert into ${orders} (id, number, user_id, tool_id, tool_name, quantity, unit_price_cents, total_cents, subtotal_cents, discount_cents,
              shipping_cents, tax_cents, address, city, region, postal_code, country, phone, payment_method, note, shipping_method, shipping_method_name,
-             promotion_id, promo_code, tax_rate_name, tax_rate_basis_points, tax_exempt_certificate, invoice_number, created_at)
+             promotion_id, promo_code, tax_rate_name, tax_rate_basis_points, tax_exempt_certificate, invoice_number, status, payment_hold_until, created_at)
       select r.id, coalesce(r.number, nextval(pg_get_serial_sequence('orders', 'number'))), r.user_id, r.tool_id, r.tool_name, r.quantity,
              r.unit_price_cents, r.total_cents, r.subtotal_cents, r.discount_cents, r.shipping_cents, r.tax_cents, r.address, r.city, r.region,
              r.postal_code, r.country, r.phone, r.payment_method::payment_method, r.note, r.shipping_method, r.shipping_method_name, r.promotion_id,
-             r.promo_code, r.tax_rate_name, r.tax_rate_basis_points, r.tax_exempt_certificate, r.invoice_number, ${at}::timestamptz
+             r.promo_code, r.tax_rate_name, r.tax_rate_basis_points, r.tax_exempt_certificate, r.invoice_number, r.status::order_status,
+             r.payment_hold_until, ${at}::timestamptz
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, number integer, user_id text, tool_id text, tool_name text,
              quantity integer, unit_price_cents integer, total_cents bigint, subtotal_cents bigint, discount_cents bigint, shipping_cents bigint,
              tax_cents bigint, address text, city text, region text, postal_code text, country text, phone text, payment_method text, note text,
              shipping_method text, shipping_method_name text, promotion_id text, promo_code text, tax_rate_name text, tax_rate_basis_points integer,
-             tax_exempt_certificate text, invoice_number text)
-      returning id, number, user_id
+             tax_exempt_certificate text, invoice_number text, status text, payment_hold_until timestamptz)
+      returning id, number, user_id, status
     ), l as (
       insert into ${orderLines} (order_id, position, tool_id, tool_name, quantity, unit_price_cents, line_total_cents, discount_cents, shipping_cents, tax_cents, total_cents)
       select r.order_id, r.position, r.tool_id, r.tool_name, r.quantity, r.unit_price_cents, r.line_total_cents, r.discount_cents, r.shipping_cents,
@@ -233,7 +247,7 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
              total_cents bigint)
     ), e as (
       insert into ${orderEvents} (order_id, status, actor_id, actor_role, created_at)
-      select o.id, 'pending', o.user_id, 'customer', ${at}::timestamptz from o
+      select o.id, o.status, o.user_id, 'customer', ${at}::timestamptz from o
     ), m as (
       insert into ${stockMovements} (tool_id, delta, reason, order_id, actor_id, created_at)
       select r.tool_id, -r.quantity, 'order', o.id, o.user_id, ${at}::timestamptz
@@ -259,7 +273,7 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       discountCents: row.discount_cents,
       shippingCents: row.shipping_cents,
       taxCents: row.tax_cents,
-      status: "pending",
+      status: row.status,
       address: row.address,
       city: row.city,
       region: row.region,
@@ -279,12 +293,13 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       creditNoteNumber: null,
       creditedAt: null,
       paymentProblem: null,
+      paymentHoldUntil: draft.paymentHoldUntil ?? null,
       createdAt,
       cancelledAt: null,
     };
     const orderLinesOf = draft.lines.map((line, position) => ({ ...line, orderId: row.id, position }));
     // The event's id only orders a history; a new order's has one step.
-    return toOrderDto(order, orderLinesOf, [{ id: 0, orderId: row.id, status: "pending", actorId: row.user_id, actorRole: "customer", createdAt }]);
+    return toOrderDto(order, orderLinesOf, [{ id: 0, orderId: row.id, status: row.status, actorId: row.user_id, actorRole: "customer", note: null, createdAt }]);
   });
 }
 
@@ -305,6 +320,7 @@ interface EventJson {
   id: number;
   status: OrderRow["status"];
   actorRole: string;
+  note: string | null;
   /** As Postgres writes a timestamptz in JSON (microseconds, an offset). */
   at: string;
 }
@@ -338,8 +354,9 @@ export async function listOrders(
         'unitPriceCents', l.unit_price_cents, 'lineTotalCents', l.line_total_cents, 'discountCents', l.discount_cents,
         'shippingCents', l.shipping_cents, 'taxCents', l.tax_cents, 'totalCents', l.total_cents, 'position', l.position)), '[]'::json)
         from ${orderLines} l where l.order_id = "orders"."id")`,
-      events: sql<EventJson[]>`(select coalesce(json_agg(json_build_object('id', e.id, 'status', e.status, 'actorRole', e.actor_role, 'at', e.created_at)), '[]'::json)
+      events: sql<EventJson[]>`(select coalesce(json_agg(json_build_object('id', e.id, 'status', e.status, 'actorRole', e.actor_role, 'note', e.note, 'at', e.created_at)), '[]'::json)
         from ${orderEvents} e where e.order_id = "orders"."id")`,
+      payment: sql<PaymentView | null>`(select json_build_object('status', p.status, 'url', p.url, 'refundError', p.refund_error) from ${payments} p where p.order_id = "orders"."id")`,
       counted: sql<number>`(select count(*) from (select 1 from ${orders} mine where mine.user_id = ${userId} limit ${COUNT_CAP + 1}) capped)`.mapWith(Number),
     })
     .from(orders)
@@ -356,7 +373,8 @@ export async function listOrders(
     toOrderDto(
       r.row,
       r.lines.map((l) => ({ ...l, orderId: r.row.id })),
-      r.events.map((e) => ({ id: Number(e.id), orderId: r.row.id, status: e.status, actorId: null, actorRole: e.actorRole, createdAt: new Date(e.at) })),
+      r.events.map((e) => ({ id: Number(e.id), orderId: r.row.id, status: e.status, actorId: null, actorRole: e.actorRole, note: e.note, createdAt: new Date(e.at) })),
+      r.payment,
     ),
   );
   return { items, ...total, next: page.next };
@@ -408,7 +426,8 @@ export async function releasePromotion(tx: Tx, orderId: string): Promise<void> {
 
 /** Who asks for a move: a customer may only move their own orders (anyone else's is not found). */
 export interface MoveActor {
-  id: string;
+  /** Null for the store itself (a payment provider's webhook, the payment hold running out). */
+  id: string | null;
   role: OrderActor;
 }
 
@@ -438,9 +457,32 @@ export async function moveOrderStatus(
   inTransaction?: (tx: Tx, result: MoveResult) => Promise<void>,
   /** The customer's e-mail about the move (shipped, cancelled), written in the same transaction. */
   mail?: OrderMail,
+  /** Said in the history beside the move (a refund and its state). */
+  note?: string,
 ): Promise<MoveResult> {
-  const result = await db.transaction(async (tx) => {
-    const ownOnly = actor.role === "customer" ? eq(orders.userId, actor.id) : undefined;
+  const result = await db.transaction((tx) => moveInTransaction(tx, orderId, to, actor, { inTransaction, mail, note }));
+  announceMove(db, result, to);
+  return result;
+}
+
+/** What a committed move changed for the lists and caches of every instance. */
+export function announceMove(db: Db, result: MoveResult, to: OrderStatus): void {
+  if (result.moved && returnsStock(to)) announceChange(db, "tools");
+  // A delivered order makes its customer's reviews 'Verified buyer'.
+  if (result.moved && to === "delivered") announceChange(db, "reviews");
+}
+
+/** moveOrderStatus inside a transaction the caller holds (the payment webhook's); the caller announces the move once committed. */
+export async function moveInTransaction(
+  tx: Tx,
+  orderId: string,
+  to: OrderStatus,
+  actor: MoveActor,
+  options: { inTransaction?: ((tx: Tx, result: MoveResult) => Promise<void>) | undefined; mail?: OrderMail | undefined; note?: string | undefined } = {},
+): Promise<MoveResult> {
+  const { inTransaction, mail, note } = options;
+  {
+    const ownOnly = actor.role === "customer" && actor.id !== null ? eq(orders.userId, actor.id) : undefined;
     const [before] = await tx
       .select()
       .from(orders)
@@ -461,7 +503,7 @@ export async function moveOrderStatus(
       .returning();
     if (!moved0) throw new Error("order row vanished under its lock");
     let after = moved0;
-    await tx.insert(orderEvents).values({ orderId, status: to, actorId: actor.id, actorRole: actor.role });
+    await tx.insert(orderEvents).values({ orderId, status: to, actorId: actor.id, actorRole: actor.role, note: note ?? null });
     if (returnsStock(to)) await restockCancelled(tx, after, actor);
     if (cancelling) {
       await releasePromotion(tx, orderId);
@@ -478,11 +520,7 @@ export async function moveOrderStatus(
     await inTransaction?.(tx, moved);
     await mail?.statusMoved(tx, after);
     return moved;
-  });
-  if (result.moved && returnsStock(to)) announceChange(db, "tools");
-  // A delivered order makes its customer's reviews 'Verified buyer'.
-  if (result.moved && to === "delivered") announceChange(db, "reviews");
-  return result;
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { catalogRoutes } from "../catalog/routes";
 import { healthRoutes } from "../http/health";
 import { invoiceRoutes } from "../invoices/routes";
 import { orderRoutes } from "../orders/routes";
+import { paymentRoutes } from "../payments/routes";
 import { profileRoutes } from "../profile/routes";
 import { reviewRoutes } from "../reviews/routes";
 
@@ -22,10 +23,11 @@ export default fp(
         await api.register(invoiceRoutes);
         await api.register(profileRoutes);
         await api.register(cartRoutes);
+        await api.register(paymentRoutes);
         await api.register(adminRoutes, { prefix: "/admin" });
       },
       { prefix: "/api" },
     );
   },
-  { name: "toolyard-api", dependencies: ["toolyard-database", "toolyard-caches", "toolyard-security"] },
+  { name: "toolyard-api", dependencies: ["toolyard-database", "toolyard-caches", "toolyard-security", "toolyard-payments"] },
 );

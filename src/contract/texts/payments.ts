@@ -1,0 +1,27 @@
+/** Card payments' texts (issue 32, DESIGN "Payments"). */
+export const PAYMENT_TEXT = {
+  cardUnavailable: "Card payments are not available in this store",
+  providerUnavailable: "The card payment could not be started. Nothing was charged and your cart is as it was: try again, or choose another way to pay.",
+  refundRefused: (reason: string) => `The card payment could not be refunded, so the order stays paid: ${reason}`,
+  refunded: (amount: string, refundId: string | null) => `Refunded ${amount} to the card${refundId ? ` (${refundId})` : ""}.`,
+  lateRefunded: (amount: string) => `A payment of ${amount} arrived after the order was cancelled and was refunded.`,
+  lateRefundFailed: (reason: string) => `A payment arrived after the order was cancelled and its refund failed: ${reason}`,
+  holdExpired: "The card payment did not arrive in time: the order was cancelled and its tools put back.",
+  sessionExpired: "The card payment page expired: the order was cancelled and its tools put back.",
+  badSignature: "The webhook's signature does not match",
+  status: {
+    open: "Waiting for the card payment",
+    paid: "Paid by card",
+    expired: "Payment not completed",
+    refunded: "Refunded",
+    refund_failed: "Refund failed",
+  },
+  payNow: "Pay now",
+  waiting: "We are waiting for the card payment to be confirmed. This page updates by itself.",
+  problems: {
+    AMOUNT_MISMATCH: "The amount paid does not match the order: check it at the payment provider before shipping.",
+    LATE_PAYMENT_REFUNDED: "A payment arrived after the order was cancelled; it was refunded.",
+    LATE_PAYMENT_REFUND_FAILED: "A payment arrived after the order was cancelled and could not be refunded: refund it at the payment provider.",
+    REFUND_FAILED: "The refund was refused by the payment provider.",
+  } as Record<string, string>,
+} as const;

@@ -1,0 +1,55 @@
+/** The payment provider's webhook and the ways a customer may pay. */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { PAYMENT_METHODS } from "../../contract/constants";
+import { PAYMENT_TEXT } from "../../contract/texts/payments";
+import { ApiError, notFound } from "../http/errors";
+import { errorResponses } from "../http/schemas";
+
+export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ["payments"];
+
+  app.get(
+    "/payments/methods",
+    {
+      schema: {
+        tags,
+        summary: "The ways a customer may pay in this store (card only where Stripe is set up), and how long a card order's stock is held",
+        response: { 200: z.object({ methods: z.array(z.enum(PAYMENT_METHODS)), holdMinutes: z.number() }) },
+      },
+    },
+    async () => ({ methods: app.payments.methods(), holdMinutes: app.config.paymentHoldMs / 60_000 }),
+  );
+
+  // The signature is over the exact bytes Stripe sent: this route (and only it) keeps the body raw.
+  await app.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
+    raw.post(
+      "/payments/stripe/webhook",
+      {
+        config: { rateLimit: false },
+        schema: {
+          tags,
+          summary: "Stripe's signed events; each is applied once by its id (a duplicate or a replay changes nothing)",
+          response: { 200: z.object({ received: z.literal(true), outcome: z.enum(["applied", "duplicate", "ignored"]) }), ...errorResponses(400, 404) },
+        },
+      },
+      async (request) => {
+        const stripe = app.stripe;
+        if (!stripe) throw notFound();
+        const signature = request.headers["stripe-signature"];
+        if (typeof signature !== "string" || !Buffer.isBuffer(request.body)) throw new ApiError(400, "BAD_SIGNATURE", PAYMENT_TEXT.badSignature);
+        let event;
+        try {
+          event = stripe.readEvent(request.body, signature);
+        } catch {
+          throw new ApiError(400, "BAD_SIGNATURE", PAYMENT_TEXT.badSignature);
+        }
+        const outcome = await app.payments.applyEvent(event);
+        request.log.info({ event: event.id, type: event.type, outcome }, "payment event");
+        return { received: true as const, outcome };
+      },
+    );
+  });
+};
