@@ -11,6 +11,7 @@ const BADGE: Record<OrderStatus, string> = {
   shipped: "border-primary bg-primary/15",
   delivered: "border-success bg-success/15",
   cancelled: "border-base-content/40 bg-base-200",
+  awaiting_payment: "border-warning bg-warning/15",
 };
 
 /** An order's status in words, coloured by where it stands. */
