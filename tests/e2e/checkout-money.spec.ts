@@ -7,7 +7,7 @@
  * totals move (the store's own address, where pickup is taxed, gets no rate here).
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
 import { newAccount, signedInPage } from "../support/e2e-helpers";
 import { ADMIN_EMAIL, APP_URL, MONEY_TOOL, PASSWORD } from "../support/env";
 
@@ -41,10 +41,15 @@ async function post(request: APIRequestContext, path: string, data: object): Pro
   expect(response.status(), `${path}: ${await response.text()}`).toBe(201);
 }
 
-test.beforeAll(async ({ playwright }) => {
+async function signedInAdmin(playwright: PlaywrightWorkerArgs["playwright"]): Promise<APIRequestContext> {
   const admin = await playwright.request.newContext({ baseURL: APP_URL });
   const signIn = await admin.post("/api/auth/sign-in/email", { headers: origin, data: { email: ADMIN_EMAIL, password: PASSWORD } });
   expect(signIn.status(), await signIn.text()).toBe(200);
+  return admin;
+}
+
+test.beforeAll(async ({ playwright }) => {
+  const admin = await signedInAdmin(playwright);
   await post(admin, "/api/admin/shipping", {
     name: courier.name,
     freeOver: null,
@@ -212,6 +217,31 @@ test("a promotion code: an unknown one is refused at the field; a good one takes
   const row = page.getByTestId("order-row").filter({ hasText: `#${order.number}` });
   await expect(row).toContainText(`Discount (${promo})`);
   await expect(row.getByTestId("order-row-total")).toHaveText(usd(total));
+});
+
+test("a tax-exempt trade customer pays no tax: the checkout and the order say why", async ({ page, playwright }) => {
+  test.slow();
+  await atCheckout(page, 1);
+  const certificate = `EX-${run}`;
+  const session = (await (await page.request.get("/api/auth/get-session")).json()) as { user: { id: string } };
+  const admin = await signedInAdmin(playwright);
+  const marked = await admin.patch(`/api/admin/users/${encodeURIComponent(session.user.id)}/tax-exempt`, { headers: origin, data: { taxExemptCertificate: certificate } });
+  expect(marked.status(), await marked.text()).toBe(200);
+  await admin.dispose();
+  await page.reload();
+
+  await fillNewZealand(page);
+  await option(page, courier.name).getByRole("radio").check();
+  await expect(amount(page, "shipping")).toHaveText(usd(courier.price));
+  await expect(amount(page, "tax")).toHaveText(usd(0));
+  await expect(totals(page)).toContainText(`Tax exempt: certificate ${certificate}`);
+  await expect(page.getByTestId("checkout-total")).toHaveText(usd(MONEY_TOOL.price + courier.price));
+
+  await page.getByRole("button", { name: "Place order" }).click();
+  const order = await placedOrder(page);
+  expect(order).toMatchObject({ tax: 0, total: MONEY_TOOL.price + courier.price });
+  await expect(page.getByTestId("order-tax")).toHaveText(usd(0));
+  await expect(page.getByTestId("order-tax-row")).toContainText(`Tax exempt: certificate ${certificate}`);
 });
 
 test("the order page links its invoice, and once cancelled its credit note, each a PDF", async ({ page }) => {
