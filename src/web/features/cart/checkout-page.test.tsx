@@ -46,6 +46,9 @@ function answer(input: CartEstimateInput): CartEstimate {
 
 let estimates: CartEstimateInput[] = [];
 let checkouts: Array<Record<string, unknown>> = [];
+/** How many estimates fail before they answer; what the checkout answers. */
+let failEstimates = 0;
+let checkoutAnswer: { status: number; body: unknown } = { status: 409, body: { error: "CART_CHANGED", message: "Stop here" } };
 
 function serve(withProfile: Profile) {
   vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
@@ -55,11 +58,15 @@ function serve(withProfile: Profile) {
     if (url === "/api/me/profile") return json(withProfile);
     if (url === "/api/cart/estimate") {
       estimates.push(body as unknown as CartEstimateInput);
+      if (failEstimates > 0) {
+        failEstimates -= 1;
+        return json({ error: "INTERNAL", message: "The store is busy" }, 503);
+      }
       return json(answer(body as unknown as CartEstimateInput));
     }
     if (url === "/api/checkout") {
       checkouts.push(body);
-      return json({ error: "CART_CHANGED", message: "Stop here" }, 409);
+      return json(checkoutAnswer.body, checkoutAnswer.status);
     }
     return json({ error: "NOT_FOUND", message: url }, 404);
   });
@@ -85,6 +92,8 @@ describe("the checkout's money", () => {
   beforeEach(() => {
     estimates = [];
     checkouts = [];
+    failEstimates = 0;
+    checkoutAnswer = { status: 409, body: { error: "CART_CHANGED", message: "Stop here" } };
   });
   afterEach(() => {
     cleanup();
@@ -173,5 +182,34 @@ describe("the checkout's money", () => {
     fireEvent.change(screen.getByLabelText("Postal code"), { target: { value: "10001" } });
     await waitFor(() => expect(estimates).toHaveLength(1));
     expect(estimates[0]).toMatchObject({ country: "US", region: "NY", postalCode: "10001" });
+  });
+
+  it("says when the totals could not be worked out, and asks again on Try again", async () => {
+    failEstimates = 2; // the query's own retry fails too
+    serve(profile);
+    open();
+    expect(await screen.findByText(/The totals could not be updated\./)).toHaveTextContent("The store is busy");
+    expect(screen.getByRole("button", { name: "Place order" })).toBeEnabled();
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    await waitFor(() => expect(options()).toEqual(["pickup", "courier"]));
+    expect(screen.queryByText(/The totals could not be updated/)).toBeNull();
+  });
+
+  it("shows a code the checkout refused (used up meanwhile) at the field, with what was typed kept", async () => {
+    checkoutAnswer = { status: 409, body: { error: "PROMO_USED_UP", message: "This promotion code has been used up" } };
+    serve(profile);
+    open();
+    await waitFor(() => expect(options()).toEqual(["pickup", "courier"]));
+    const code = screen.getByLabelText("Promotion code");
+    fireEvent.change(code, { target: { value: "SAVE10" } });
+    fireEvent.click(screen.getByRole("button", { name: "Apply" }));
+    await screen.findByTestId("promo-applied");
+    const place = screen.getByRole("button", { name: "Place order" });
+    await waitFor(() => expect(place).toBeEnabled());
+    fireEvent.click(place);
+    expect(await screen.findByTestId("promo-problem")).toHaveTextContent("This promotion code has been used up");
+    expect(checkouts[0]).toMatchObject({ promoCode: "SAVE10", expectedTotal: 72 });
+    expect(code).toHaveValue("SAVE10");
+    expect(screen.getByLabelText("City")).toHaveValue("Albany");
   });
 });
