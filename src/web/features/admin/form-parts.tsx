@@ -2,10 +2,11 @@
  * Pieces the console's money forms share: a labelled field with its error, the country and region
  * pair, and a refused save's field messages put back at their fields.
  */
-import { cloneElement, isValidElement, useId, type ReactNode } from "react";
+import { cloneElement, isValidElement, useId, type FormEvent, type ReactNode } from "react";
 import { get, useWatch, type Control, type FieldErrors, type FieldValues, type Path, type UseFormRegister, type UseFormSetError, type UseFormSetValue } from "react-hook-form";
 import { COUNTRIES, COUNTRY_CODES } from "../../../contract/geo";
 import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
+import { toast } from "react-toastify";
 import { ApiRequestError } from "../../lib/api";
 
 const commonText = ADMIN_MONEY_TEXT.common;
@@ -126,6 +127,38 @@ export function showServerErrors<T extends FieldValues>(error: unknown, setError
     const path = detail.path.replace(/^body\.?/, "");
     if (path) setError(path as Path<T>, { type: "server", message: detail.message });
   }
+}
+
+/**
+ * What a saved form does: says so and closes; a refusal's field messages go to their fields
+ * and the form stays open with what was typed (its toast comes from the mutation's meta).
+ */
+export function afterSave<T extends FieldValues>(setError: UseFormSetError<T>, saved: string, onDone: () => void) {
+  return {
+    onSuccess: () => {
+      toast.success(saved);
+      onDone();
+    },
+    onError: (error: unknown) => showServerErrors(error, setError),
+  };
+}
+
+/** An add or edit form in a card, named by its title, with Save and Cancel at the end. */
+export function FormCard({ title, pending, onSubmit, onCancel, children }: { title: string; pending: boolean; onSubmit: (e: FormEvent<HTMLFormElement>) => Promise<void>; onCancel: () => void; children: ReactNode }) {
+  return (
+    <form className="card bg-base-200 mb-6" aria-label={title} noValidate onSubmit={(e) => void onSubmit(e)}>
+      <div className="card-body grid gap-3 md:grid-cols-2">
+        <h3 className="card-title md:col-span-2">{title}</h3>
+        {children}
+        <div className="flex gap-2 md:col-span-2">
+          <SaveButton pending={pending} />
+          <button type="button" className="btn" onClick={onCancel}>
+            {commonText.cancel}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
 }
 
 /** A save button that says it is saving while it is. */

@@ -3,17 +3,15 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { toast } from "react-toastify";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../contract/constants";
 import { promotionInputSchema, type Promotion } from "../../../contract/money-schemas";
 import { formatDollars } from "../../../contract/money";
 import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
 import type { z } from "../../../contract/zod";
-import { QueryView } from "../../components/ui/states";
-import { PageTitle } from "../../lib/page-title";
-import { errorAt, Field, FieldError, numberOrNull, numberOrUndefined, SaveButton, showServerErrors } from "./form-parts";
+import { afterSave, errorAt, Field, FieldError, FormCard, numberOrNull, numberOrUndefined } from "./form-parts";
+import { MoneyList, MoneyPageHeading, RowActions } from "./money-list";
 import { promotionsQuery, useSavePromotion } from "./money-api";
-import { Table, when } from "./ui";
+import { when } from "./ui";
 
 const text = ADMIN_MONEY_TEXT.promotions;
 const commonText = ADMIN_MONEY_TEXT.common;
@@ -45,48 +43,23 @@ export default function PromotionsPage() {
   const [editing, setEditing] = useState<Promotion | "new" | null>(null);
   return (
     <div>
-      <PageTitle title={ADMIN_MONEY_TEXT.sections.promotions} />
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-        <h2 className="text-2xl font-semibold">{ADMIN_MONEY_TEXT.sections.promotions}</h2>
-        <button type="button" className="btn btn-primary" onClick={() => setEditing("new")}>
-          {text.add}
-        </button>
-      </div>
+      <MoneyPageHeading title={ADMIN_MONEY_TEXT.sections.promotions} addLabel={text.add} onAdd={() => setEditing("new")} />
       {editing && <PromotionForm key={editing === "new" ? "new" : editing._id} promotion={editing === "new" ? null : editing} onDone={() => setEditing(null)} />}
-      <QueryView query={promotions} isEmpty={(list) => list.length === 0} empty={text.empty}>
-        {(list) => (
-          <Table label={ADMIN_MONEY_TEXT.sections.promotions}>
-            <thead className="text-base-content">
-              <tr>
-                {Object.values(text.columns).map((column) => (
-                  <th key={column} scope="col">
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((p) => (
-                <tr key={p._id} data-testid="promotion-row">
-                  <td className="font-mono">{p.code}</td>
-                  <td>{discountOf(p)}</td>
-                  <td>{formatDollars(p.minSubtotal)}</td>
-                  <td>{text.limits(p.usageLimit, p.perCustomerLimit)}</td>
-                  <td>{datesOf(p)}</td>
-                  <td>{p.categories.length === 0 ? text.allCategories : p.categories.map((c) => CATEGORY_LABELS[c]).join(", ")}</td>
-                  <td>{p.active ? commonText.yes : commonText.no}</td>
-                  <td>{text.redemptions(p.redemptions, p.usageLimit)}</td>
-                  <td>
-                    <button type="button" className="btn btn-xs" aria-label={`${commonText.edit} ${p.code}`} onClick={() => setEditing(p)}>
-                      {commonText.edit}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+      <MoneyList query={promotions} label={ADMIN_MONEY_TEXT.sections.promotions} empty={text.empty} columns={text.columns}>
+        {(p) => (
+          <tr key={p._id} data-testid="promotion-row">
+            <td className="font-mono">{p.code}</td>
+            <td>{discountOf(p)}</td>
+            <td>{formatDollars(p.minSubtotal)}</td>
+            <td>{text.limits(p.usageLimit, p.perCustomerLimit)}</td>
+            <td>{datesOf(p)}</td>
+            <td>{p.categories.length === 0 ? text.allCategories : p.categories.map((c) => CATEGORY_LABELS[c]).join(", ")}</td>
+            <td>{p.active ? commonText.yes : commonText.no}</td>
+            <td>{text.redemptions(p.redemptions, p.usageLimit)}</td>
+            <RowActions name={p.code} onEdit={() => setEditing(p)} />
+          </tr>
         )}
-      </QueryView>
+      </MoneyList>
     </div>
   );
 }
@@ -115,18 +88,7 @@ export function PromotionForm({ promotion, onDone }: { promotion: Promotion | nu
   });
   const { errors } = form.formState;
   const title = promotion ? text.editTitle(promotion.code) : text.newTitle;
-  const onSubmit = form.handleSubmit((input) =>
-    save.mutate(
-      { promotionId: promotion?._id ?? null, input },
-      {
-        onSuccess: () => {
-          toast.success(promotion ? text.saved : text.created);
-          onDone();
-        },
-        onError: (error) => showServerErrors(error, form.setError),
-      },
-    ),
-  );
+  const onSubmit = form.handleSubmit((input) => save.mutate({ promotionId: promotion?._id ?? null, input }, afterSave(form.setError, promotion ? text.saved : text.created, onDone)));
   const dateField = (name: "startsAt" | "endsAt", label: string) => (
     <Controller
       control={form.control}
@@ -147,9 +109,7 @@ export function PromotionForm({ promotion, onDone }: { promotion: Promotion | nu
     />
   );
   return (
-    <form className="card bg-base-200 mb-6" aria-label={title} noValidate onSubmit={(e) => void onSubmit(e)}>
-      <div className="card-body grid gap-3 md:grid-cols-2">
-        <h3 className="card-title md:col-span-2">{title}</h3>
+    <FormCard title={title} pending={save.isPending} onSubmit={onSubmit} onCancel={onDone}>
         <Field label={text.code} error={errorAt(errors, "code")}>
           <input className="input input-bordered font-mono" autoCapitalize="characters" {...form.register("code")} />
         </Field>
@@ -189,13 +149,6 @@ export function PromotionForm({ promotion, onDone }: { promotion: Promotion | nu
           <input type="checkbox" className="checkbox" {...form.register("active")} />
           <span>{text.activeLabel}</span>
         </label>
-        <div className="flex gap-2 md:col-span-2">
-          <SaveButton pending={save.isPending} />
-          <button type="button" className="btn" onClick={onDone}>
-            {commonText.cancel}
-          </button>
-        </div>
-      </div>
-    </form>
+    </FormCard>
   );
 }

@@ -13,12 +13,9 @@ import { formatDollars } from "../../../contract/money";
 import { shippingMethodInputSchema, type ShippingMethod } from "../../../contract/money-schemas";
 import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
 import type { z } from "../../../contract/zod";
-import { ConfirmDialog } from "../../components/ui/confirm-dialog";
-import { QueryView } from "../../components/ui/states";
-import { PageTitle } from "../../lib/page-title";
-import { CountryRegion, errorAt, Field, FieldError, numberOrNull, numberOrUndefined, SaveButton, showServerErrors } from "./form-parts";
+import { afterSave, CountryRegion, errorAt, Field, FieldError, FormCard, numberOrNull, numberOrUndefined } from "./form-parts";
+import { DeleteQuestion, MoneyList, MoneyPageHeading, RowActions } from "./money-list";
 import { shippingQuery, useDeleteShippingMethod, useSaveShippingMethod } from "./money-api";
-import { Table } from "./ui";
 
 const text = ADMIN_MONEY_TEXT.shipping;
 const commonText = ADMIN_MONEY_TEXT.common;
@@ -32,69 +29,35 @@ export default function ShippingPage() {
   const remove = useDeleteShippingMethod();
   return (
     <div>
-      <PageTitle title={ADMIN_MONEY_TEXT.sections.shipping} />
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-        <h2 className="text-2xl font-semibold">{ADMIN_MONEY_TEXT.sections.shipping}</h2>
-        <button type="button" className="btn btn-primary" onClick={() => setEditing("new")}>
-          {text.add}
-        </button>
-      </div>
+      <MoneyPageHeading title={ADMIN_MONEY_TEXT.sections.shipping} addLabel={text.add} onAdd={() => setEditing("new")} />
       <section className="alert alert-info alert-soft mb-6 flex flex-col items-start" aria-label={text.pickupTitle}>
         <h3 className="font-semibold">{text.pickupTitle}</h3>
         <p>{text.pickupNote}</p>
       </section>
       {editing && <ShippingForm key={editing === "new" ? "new" : editing._id} method={editing === "new" ? null : editing} onDone={() => setEditing(null)} />}
-      <QueryView query={methods} isEmpty={(list) => list.length === 0} empty={text.empty}>
-        {(list) => (
-          <Table label={ADMIN_MONEY_TEXT.sections.shipping}>
-            <thead className="text-base-content">
-              <tr>
-                {Object.values(text.columns).map((column) => (
-                  <th key={column} scope="col">
-                    {column}
-                  </th>
+      <MoneyList query={methods} label={ADMIN_MONEY_TEXT.sections.shipping} empty={text.empty} columns={text.columns}>
+        {(m) => (
+          <tr key={m._id} data-testid="shipping-row">
+            <td>{m.name}</td>
+            <td>
+              <ul>
+                {m.zones.map((zone, i) => (
+                  <li key={i}>{text.zoneSummary(zone.name, zone.destinations.map(placeOf).join(", "), zone.bands.length)}</li>
                 ))}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((m) => (
-                <tr key={m._id} data-testid="shipping-row">
-                  <td>{m.name}</td>
-                  <td>
-                    <ul>
-                      {m.zones.map((zone, i) => (
-                        <li key={i}>{text.zoneSummary(zone.name, zone.destinations.map(placeOf).join(", "), zone.bands.length)}</li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td>{m.freeOver === null ? text.never : formatDollars(m.freeOver)}</td>
-                  <td>{m.active ? commonText.yes : commonText.no}</td>
-                  <td className="flex flex-wrap gap-1">
-                    <button type="button" className="btn btn-xs" aria-label={`${commonText.edit} ${m.name}`} onClick={() => setEditing(m)}>
-                      {commonText.edit}
-                    </button>
-                    <button type="button" className="btn btn-xs btn-error btn-outline" aria-label={`${commonText.delete} ${m.name}`} onClick={() => setDeleting(m)}>
-                      {commonText.delete}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+              </ul>
+            </td>
+            <td>{m.freeOver === null ? text.never : formatDollars(m.freeOver)}</td>
+            <td>{m.active ? commonText.yes : commonText.no}</td>
+            <RowActions name={m.name} onEdit={() => setEditing(m)} onDelete={() => setDeleting(m)} />
+          </tr>
         )}
-      </QueryView>
-      <ConfirmDialog
-        open={deleting !== null}
+      </MoneyList>
+      <DeleteQuestion
+        item={deleting}
         question={text.confirmDelete}
-        description={deleting?.name}
-        confirmLabel={commonText.delete}
-        cancelLabel={commonText.cancel}
         busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting._id, { onSuccess: () => toast.success(text.deleted) });
-          setDeleting(null);
-        }}
-        onCancel={() => setDeleting(null)}
+        onDelete={(m) => remove.mutate(m._id, { onSuccess: () => toast.success(text.deleted) })}
+        onClose={() => setDeleting(null)}
       />
     </div>
   );
@@ -114,22 +77,9 @@ export function ShippingForm({ method, onDone }: { method: ShippingMethod | null
   const zones = useFieldArray({ control: form.control, name: "zones" });
   const { errors } = form.formState;
   const title = method ? text.editTitle(method.name) : text.newTitle;
-  const onSubmit = form.handleSubmit((input) =>
-    save.mutate(
-      { methodId: method?._id ?? null, input },
-      {
-        onSuccess: () => {
-          toast.success(method ? text.saved : text.created);
-          onDone();
-        },
-        onError: (error) => showServerErrors(error, form.setError),
-      },
-    ),
-  );
+  const onSubmit = form.handleSubmit((input) => save.mutate({ methodId: method?._id ?? null, input }, afterSave(form.setError, method ? text.saved : text.created, onDone)));
   return (
-    <form className="card bg-base-200 mb-6" aria-label={title} noValidate onSubmit={(e) => void onSubmit(e)}>
-      <div className="card-body grid gap-3 md:grid-cols-2">
-        <h3 className="card-title md:col-span-2">{title}</h3>
+    <FormCard title={title} pending={save.isPending} onSubmit={onSubmit} onCancel={onDone}>
         <Field label={text.name} error={errorAt(errors, "name")}>
           <input className="input input-bordered" {...form.register("name")} />
         </Field>
@@ -160,14 +110,7 @@ export function ShippingForm({ method, onDone }: { method: ShippingMethod | null
             {text.addZone}
           </button>
         </div>
-        <div className="flex gap-2 md:col-span-2">
-          <SaveButton pending={save.isPending} />
-          <button type="button" className="btn" onClick={onDone}>
-            {commonText.cancel}
-          </button>
-        </div>
-      </div>
-    </form>
+    </FormCard>
   );
 }
 

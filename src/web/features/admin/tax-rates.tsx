@@ -7,13 +7,10 @@ import { toast } from "react-toastify";
 import { COUNTRIES } from "../../../contract/geo";
 import { TAX_RATE_CSV_COLUMNS, taxRateInputSchema, type TaxRate } from "../../../contract/money-schemas";
 import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
-import { ConfirmDialog } from "../../components/ui/confirm-dialog";
-import { QueryView } from "../../components/ui/states";
-import { PageTitle } from "../../lib/page-title";
-import { CountryRegion, errorAt, Field, numberOrUndefined, SaveButton, showServerErrors } from "./form-parts";
+import { afterSave, CountryRegion, errorAt, Field, FormCard, numberOrUndefined } from "./form-parts";
 import { percentOf } from "./money-format";
+import { DeleteQuestion, MoneyList, MoneyPageHeading, RowActions } from "./money-list";
 import { TAX_RATES_CSV_URL, taxRatesQuery, useDeleteTaxRate, useImportTaxRates, useSaveTaxRate } from "./money-api";
-import { Table } from "./ui";
 import type { z } from "../../../contract/zod";
 
 const text = ADMIN_MONEY_TEXT.taxRates;
@@ -26,62 +23,28 @@ export default function TaxRatesPage() {
   const remove = useDeleteTaxRate();
   return (
     <div>
-      <PageTitle title={ADMIN_MONEY_TEXT.sections.taxRates} />
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-        <h2 className="text-2xl font-semibold">{ADMIN_MONEY_TEXT.sections.taxRates}</h2>
-        <button type="button" className="btn btn-primary" onClick={() => setEditing("new")}>
-          {text.add}
-        </button>
-      </div>
+      <MoneyPageHeading title={ADMIN_MONEY_TEXT.sections.taxRates} addLabel={text.add} onAdd={() => setEditing("new")} />
       {editing && <TaxRateForm key={editing === "new" ? "new" : editing._id} rate={editing === "new" ? null : editing} onDone={() => setEditing(null)} />}
       <CsvFile />
-      <QueryView query={rates} isEmpty={(list) => list.length === 0} empty={text.empty}>
-        {(list) => (
-          <Table label={ADMIN_MONEY_TEXT.sections.taxRates}>
-            <thead className="text-base-content">
-              <tr>
-                {Object.values(text.columns).map((column) => (
-                  <th key={column} scope="col">
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((rate) => (
-                <tr key={rate._id} data-testid="tax-rate-row">
-                  <td>{COUNTRIES[rate.country]?.name ?? rate.country}</td>
-                  <td>{rate.region || commonText.wholeCountry}</td>
-                  <td>{rate.postalPrefix || text.anyPostal}</td>
-                  <td>{rate.name}</td>
-                  <td>{percentOf(rate.rateBasisPoints)}</td>
-                  <td>{rate.taxShipping ? commonText.yes : commonText.no}</td>
-                  <td className="flex flex-wrap gap-1">
-                    <button type="button" className="btn btn-xs" aria-label={`${commonText.edit} ${rate.name}`} onClick={() => setEditing(rate)}>
-                      {commonText.edit}
-                    </button>
-                    <button type="button" className="btn btn-xs btn-error btn-outline" aria-label={`${commonText.delete} ${rate.name}`} onClick={() => setDeleting(rate)}>
-                      {commonText.delete}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+      <MoneyList query={rates} label={ADMIN_MONEY_TEXT.sections.taxRates} empty={text.empty} columns={text.columns}>
+        {(rate) => (
+          <tr key={rate._id} data-testid="tax-rate-row">
+            <td>{COUNTRIES[rate.country]?.name ?? rate.country}</td>
+            <td>{rate.region || commonText.wholeCountry}</td>
+            <td>{rate.postalPrefix || text.anyPostal}</td>
+            <td>{rate.name}</td>
+            <td>{percentOf(rate.rateBasisPoints)}</td>
+            <td>{rate.taxShipping ? commonText.yes : commonText.no}</td>
+            <RowActions name={rate.name} onEdit={() => setEditing(rate)} onDelete={() => setDeleting(rate)} />
+          </tr>
         )}
-      </QueryView>
-      <ConfirmDialog
-        open={deleting !== null}
+      </MoneyList>
+      <DeleteQuestion
+        item={deleting}
         question={text.confirmDelete}
-        description={deleting?.name}
-        confirmLabel={commonText.delete}
-        cancelLabel={commonText.cancel}
         busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting._id, { onSuccess: () => toast.success(text.deleted) });
-          setDeleting(null);
-        }}
-        onCancel={() => setDeleting(null)}
+        onDelete={(rate) => remove.mutate(rate._id, { onSuccess: () => toast.success(text.deleted) })}
+        onClose={() => setDeleting(null)}
       />
     </div>
   );
@@ -102,22 +65,9 @@ export function TaxRateForm({ rate, onDone }: { rate: TaxRate | null; onDone: ()
   const { errors } = form.formState;
   const basisPoints = useWatch({ control: form.control, name: "rateBasisPoints" });
   const title = rate ? text.editTitle(rate.name) : text.newTitle;
-  const onSubmit = form.handleSubmit((input) =>
-    save.mutate(
-      { rateId: rate?._id ?? null, input },
-      {
-        onSuccess: () => {
-          toast.success(rate ? text.saved : text.created);
-          onDone();
-        },
-        onError: (error) => showServerErrors(error, form.setError),
-      },
-    ),
-  );
+  const onSubmit = form.handleSubmit((input) => save.mutate({ rateId: rate?._id ?? null, input }, afterSave(form.setError, rate ? text.saved : text.created, onDone)));
   return (
-    <form className="card bg-base-200 mb-6" aria-label={title} noValidate onSubmit={(e) => void onSubmit(e)}>
-      <div className="card-body grid gap-3 md:grid-cols-2">
-        <h3 className="card-title md:col-span-2">{title}</h3>
+    <FormCard title={title} pending={save.isPending} onSubmit={onSubmit} onCancel={onDone}>
         <CountryRegion control={form.control} register={form.register} setValue={form.setValue} errors={errors} country="country" region="region" />
         <Field label={text.postalPrefix} error={errorAt(errors, "postalPrefix")}>
           <input className="input input-bordered" {...form.register("postalPrefix")} />
@@ -136,14 +86,7 @@ export function TaxRateForm({ rate, onDone }: { rate: TaxRate | null; onDone: ()
           <input type="checkbox" className="checkbox" {...form.register("taxShipping")} />
           <span>{text.taxShipping}</span>
         </label>
-        <div className="flex gap-2 md:col-span-2">
-          <SaveButton pending={save.isPending} />
-          <button type="button" className="btn" onClick={onDone}>
-            {commonText.cancel}
-          </button>
-        </div>
-      </div>
-    </form>
+    </FormCard>
   );
 }
 
