@@ -5,20 +5,9 @@
  * Tasmania (AU-TAS), inactive or deleted before the test ends, so no other spec's checkout,
  * all of them elsewhere, ever meets it; the settings are put back as they were.
  */
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { ADMIN_EMAIL, APP_URL, PASSWORD } from "../support/env";
-
-async function signInAsAdmin(request: APIRequestContext): Promise<void> {
-  const response = await request.post("/api/auth/sign-in/email", { headers: { origin: APP_URL }, data: { email: ADMIN_EMAIL, password: PASSWORD } });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
-async function expectNoSeriousViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
+import { expect, test, type Page } from "@playwright/test";
+import { APP_URL } from "../support/env";
+import { expectNoSeriousViolations, signInAsAdmin } from "../support/e2e-helpers";
 
 const runId = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
 /** Four digits no earlier attempt on the same database used: Tasmania's postal codes are 7xxx. */

@@ -4,22 +4,10 @@
  * axe on every page, and the layout at 1280 and 768 px. Its tool is its own (E2E_ADMIN_TOOL_ID,
  * made by the global setup); tools it creates stay archived, so the catalogue's counts never move.
  */
-import AxeBuilder from "@axe-core/playwright";
 import sharp from "sharp";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { newAccount, pathOf, signedInPage, signUpViaApi } from "../support/e2e-helpers";
-import { ADMIN_EMAIL, APP_URL, PASSWORD } from "../support/env";
-
-async function signInAsAdmin(request: APIRequestContext): Promise<void> {
-  const response = await request.post("/api/auth/sign-in/email", { headers: { origin: APP_URL }, data: { email: ADMIN_EMAIL, password: PASSWORD } });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
-async function expectNoSeriousViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
+import { expect, test } from "@playwright/test";
+import { expectNoSeriousViolations, newAccount, pathOf, signedInPage, signInAsAdmin, signUpViaApi } from "../support/e2e-helpers";
+import { ADMIN_EMAIL, APP_URL } from "../support/env";
 
 const adminToolId = () => {
   const id = process.env.E2E_ADMIN_TOOL_ID;

@@ -2,8 +2,9 @@
  * Shared steps for the browser specs: unique accounts, sign-up through the API, and
  * the few UI steps several specs repeat. Every test creates its own user.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
-import { APP_URL, OIDC_PORT, PASSWORD } from "./env";
+import { ADMIN_EMAIL, APP_URL, OIDC_PORT, PASSWORD } from "./env";
 
 export interface Account {
   name: string;
@@ -120,4 +121,17 @@ export async function listTools(request: APIRequestContext, limit = 6): Promise<
   const response = await request.get(`/api/tool?limit=${limit}`);
   expect(response.status()).toBe(200);
   return (await response.json()) as ApiTool[];
+}
+
+/** Signs the store's admin (made by the global setup) in on `request`'s cookies. */
+export async function signInAsAdmin(request: APIRequestContext): Promise<void> {
+  const response = await request.post("/api/auth/sign-in/email", { headers: { origin: APP_URL }, data: { email: ADMIN_EMAIL, password: PASSWORD } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** axe on the page as it is: no critical or serious violation, each listed by its rule and nodes. */
+export async function expectNoSeriousViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
