@@ -136,6 +136,13 @@ const ACCESS: Record<string, Classified> = {
     check: (ctx, _who, res) => expect(json<Tool>(res)._id).toBe(ctx.stocked),
   },
   "GET /api/review": publicGet("/api/review"),
+  "GET /api/payments/methods": publicGet("/api/payments/methods"),
+  // Stripe's, verified by its signature (payments/payments.test.ts); without card payments set up, none has it.
+  "POST /api/payments/stripe/webhook": {
+    access: "public",
+    ok: 404,
+    request: () => ({ method: "POST", url: "/api/payments/stripe/webhook", payload: { id: "evt_access" }, headers: { "stripe-signature": "t=1,v1=00" } }),
+  },
 
   "POST /api/tool": {
     access: "admin",
@@ -294,6 +301,16 @@ const ACCESS: Record<string, Classified> = {
         expect(json<Cart>(await ctx.owner.client.get("/api/cart")).lines.map((l) => l.toolId)).toContain(ctx.stocked);
       }
     },
+  },
+  "POST /api/cart/estimate": {
+    access: "signed-in",
+    ok: 200,
+    request: async (_ctx, who) => {
+      if (who.account) expect((await putLine(who, who.account.marker)).statusCode).toBe(200);
+      return { method: "POST", url: "/api/cart/estimate", payload: { country: "US", region: "NY", postalCode: "11201" } };
+    },
+    // The caller's own cart is priced: the same subtotal as their cart shows.
+    check: async (_ctx, who, res) => expect(json<Cart>(res).subtotal).toBe(json<Cart>(await who.send(get("/api/cart"))).subtotal),
   },
   "POST /api/cart/merge": {
     access: "signed-in",
