@@ -203,7 +203,7 @@ export const ADMIN_MONEY_TEXT = {
     import: "Import a CSV file",
     importHint: "The file replaces every rate, all or nothing: export, edit, then import. Columns: ",
     importing: "Importing…",
-    imported: "Tax rates imported.",
+    imported: (count: number) => `${count} tax ${count === 1 ? "rate" : "rates"} imported: they replace the table.`,
     importFailed: "Nothing was imported:",
   },
   promotions: {

@@ -58,7 +58,7 @@ export function useDeleteTaxRate() {
  * Sends a CSV file as it is (`text/csv`), which the store's JSON fetcher cannot. The refusal's
  * message names the bad row; it is shown beside the file input, so no toast.
  */
-export async function importTaxRatesCsv(csv: string): Promise<void> {
+export async function importTaxRatesCsv(csv: string): Promise<TaxRate[]> {
   let response: Response;
   try {
     response = await fetch(TAX_RATES_CSV_URL, { method: "POST", credentials: "same-origin", headers: { accept: "application/json", "content-type": "text/csv" }, body: csv });
@@ -69,6 +69,7 @@ export async function importTaxRatesCsv(csv: string): Promise<void> {
     const body = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
     throw new ApiRequestError(response.status, body.error ?? `HTTP_${response.status}`, body.message ?? TEXT.states.error, body);
   }
+  return (await response.json()) as TaxRate[];
 }
 export function useImportTaxRates() {
   const after = useAfterChange();

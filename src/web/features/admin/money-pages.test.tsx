@@ -110,7 +110,18 @@ describe("the tax rates page", () => {
   it("sends a chosen CSV file as text/csv and shows the refusal that names the bad row", async () => {
     const api = standIn({
       "GET /api/admin/tax-rates": () => json([{ _id: "r1", country: "US", region: "NY", postalPrefix: "", name: "New York", rateBasisPoints: 400, taxShipping: true }]),
-      "POST /api/admin/tax-rates.csv": () => json({ error: "VALIDATION", message: "Row 3, rateBasisPoints: A rate is between 0 and 100 %. Nothing was imported." }, 400),
+      "POST /api/admin/tax-rates.csv": () =>
+        json(
+          {
+            error: "VALIDATION",
+            message: "Row 3, rateBasisPoints: A rate is between 0 and 100 %. Nothing was imported.",
+            details: [
+              { path: "row.3.rateBasisPoints", message: "Row 3, rateBasisPoints: A rate is between 0 and 100 %" },
+              { path: "row.4.country", message: "Row 4, country: Choose a country the store delivers to" },
+            ],
+          },
+          400,
+        ),
     });
     const user = userEvent.setup();
     show(<TaxRatesPage />);
@@ -118,9 +129,11 @@ describe("the tax rates page", () => {
     expect(row).toHaveTextContent("New York");
     expect(row).toHaveTextContent("4 %");
     expect(screen.getByRole("link", { name: "Export CSV" })).toHaveAttribute("href", "/api/admin/tax-rates.csv");
-    const csv = "country,region,postalPrefix,name,rateBasisPoints,taxShipping\nUS,NY,,New York,400,true\nUS,CA,,California,-5,false\n";
+    const csv = "country,region,postalPrefix,name,rateBasisPoints,taxShipping\nUS,NY,,New York,400,true\nUS,CA,,California,-5,false\nXX,,,Nowhere,100,false\n";
     await user.upload(screen.getByLabelText("Import a CSV file"), new File([csv], "rates.csv", { type: "text/csv" }));
-    expect(await screen.findByTestId("csv-problem")).toHaveTextContent("Row 3, rateBasisPoints");
+    const problem = await screen.findByTestId("csv-problem");
+    expect(problem).toHaveTextContent("Row 3, rateBasisPoints");
+    expect(within(problem).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Row 4, country: Choose a country the store delivers to"]);
     const sent = api.writes();
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ method: "POST", url: "/api/admin/tax-rates.csv", contentType: "text/csv", body: csv });

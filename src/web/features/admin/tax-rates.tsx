@@ -8,6 +8,7 @@ import { COUNTRIES } from "../../../contract/geo";
 import { TAX_RATE_CSV_COLUMNS, taxRateInputSchema, type TaxRate } from "../../../contract/money-schemas";
 import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
 import { afterSave, CountryRegion, errorAt, Field, FormCard, numberOrUndefined } from "./form-parts";
+import { ApiRequestError } from "../../lib/api";
 import { percentOf } from "./money-format";
 import { DeleteQuestion, MoneyList, MoneyPageHeading, RowActions } from "./money-list";
 import { TAX_RATES_CSV_URL, taxRatesQuery, useDeleteTaxRate, useImportTaxRates, useSaveTaxRate } from "./money-api";
@@ -93,7 +94,7 @@ export function TaxRateForm({ rate, onDone }: { rate: TaxRate | null; onDone: ()
 /** Export is a plain download; import sends the chosen file, and a refusal names the bad row here. */
 function CsvFile() {
   const importCsv = useImportTaxRates();
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<{ message: string; rows: string[] } | null>(null);
   const hintId = useId();
   const onFile = async (input: HTMLInputElement) => {
     const file = input.files?.[0];
@@ -101,8 +102,9 @@ function CsvFile() {
     setProblem(null);
     const csv = await file.text();
     importCsv.mutate(csv, {
-      onSuccess: () => toast.success(text.imported),
-      onError: (error) => setProblem(error.message),
+      onSuccess: (rates) => toast.success(text.imported(rates.length)),
+      // The message names the first bad row; the details name every one the server found.
+      onError: (error) => setProblem({ message: error.message, rows: error instanceof ApiRequestError ? (error.body.details ?? []).slice(1).map((d) => d.message) : [] }),
       // The same file may be chosen again after it is fixed: an unchanged input fires no change.
       onSettled: () => (input.value = ""),
     });
@@ -138,9 +140,18 @@ function CsvFile() {
           <code>{TAX_RATE_CSV_COLUMNS.join(",")}</code>
         </p>
         {problem && (
-          <p className="text-error" role="alert" data-testid="csv-problem">
-            {text.importFailed} {problem}
-          </p>
+          <div className="text-error" role="alert" data-testid="csv-problem">
+            <p>
+              {text.importFailed} {problem.message}
+            </p>
+            {problem.rows.length > 0 && (
+              <ul className="list-disc pl-6">
+                {problem.rows.map((row) => (
+                  <li key={row}>{row}</li>
+                ))}
+              </ul>
+            )}
+          </div>
         )}
       </div>
     </section>
