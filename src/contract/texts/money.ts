@@ -59,6 +59,7 @@ export const MONEY_TEXT = {
   shippingBy: "Shipping method",
   documents: "Documents",
   orderBreakdown: (number: number) => `Totals of order #${number}`,
+  purchaseTotalNote: "Before tax: 'Ordered' is for pickup at the store, and any sales tax is added to the order. For delivery, use 'Add to Cart'.",
 } as const;
 
 /** Why an estimate or a checkout cannot use what was asked for (409, or `problems` in an estimate). */

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { formatDollars } from "../../../contract/money";
 import type { Tool } from "../../../contract/schemas";
+import { MONEY_TEXT } from "../../../contract/texts/money";
 import { PURCHASE_TEXT } from "../../../contract/texts/shop";
 import { ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
@@ -100,6 +101,7 @@ function PurchaseForm({ tool }: { tool: Tool }) {
           <dt className="font-medium">{PURCHASE_TEXT.total}</dt>
           <dd data-testid="order-total">{formatDollars((Math.round(tool.price * 100) * quantity) / 100)}</dd>
         </dl>
+        <p className="text-base-content/80 text-sm">{MONEY_TEXT.purchaseTotalNote}</p>
 
         {inStock ? (
           <form onSubmit={onAdd} noValidate className="flex flex-wrap items-end gap-2">
