@@ -83,7 +83,10 @@ export function CountryRegion<T extends FieldValues>({
   emptyRegion?: string;
 }) {
   const chosen = useWatch({ control, name: country }) as unknown;
-  const regions = typeof chosen === "string" ? COUNTRIES[chosen]?.regions : undefined;
+  const current = useWatch({ control, name: region }) as unknown;
+  const listed = typeof chosen === "string" ? COUNTRIES[chosen]?.regions : undefined;
+  // A country without a list takes any short code (a county's): one saved so stays choosable.
+  const regions = !listed && typeof current === "string" && current ? { [current]: current } : listed;
   return (
     <>
       <Field label={commonText.country} error={errorAt(errors, country)}>
