@@ -1,5 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "react-toastify";
 import { canMove } from "../../../contract/order-lifecycle";
@@ -10,14 +10,32 @@ import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
-import { DeliveryAndPayment, OrderLines, orderQuery, useCancelOrder } from "../account";
+import { accountKeys, DeliveryAndPayment, OrderLines, orderQuery, useCancelOrder } from "../account";
 import { StatusBadge, orderDate } from "./order-status";
 import { PageTitle } from "../../lib/page-title";
+
+/** How often a card order awaiting its payment is asked for again. */
+const PAYMENT_POLL_MS = 2_000;
 
 /** One of the customer's orders: its lines, delivery, payment and history; cancel while the lifecycle allows. */
 export default function OrderPage() {
   const { id = "" } = useParams();
-  const order = useQuery(orderQuery(id));
+  const order = useQuery({
+    ...orderQuery(id),
+    // Only the provider's webhook moves a card order on: ask again until it has.
+    refetchInterval: (query) => (query.state.data?.status === "awaiting_payment" ? PAYMENT_POLL_MS : false),
+  });
+  const status = order.data?.status;
+  const queryClient = useQueryClient();
+  const awaited = useRef(false);
+  useEffect(() => {
+    if (status === "awaiting_payment") awaited.current = true;
+    else if (status && awaited.current) {
+      // The order moved on while shown (paid or cancelled by the store): My Orders is stale too.
+      awaited.current = false;
+      void queryClient.invalidateQueries({ queryKey: accountKeys.orders, exact: true });
+    }
+  }, [status, queryClient]);
   const [asking, setAsking] = useState(false);
   const cancel = useCancelOrder({
     onSuccess: () => toast.success(DASHBOARD_TEXT.orders.cancelled),
@@ -84,6 +102,11 @@ export default function OrderPage() {
               <span className="text-base-content/80 text-sm">
                 {ORDER_TEXT.by[event.by]} · <time dateTime={event.at}>{orderDate(event.at)}</time>
               </span>
+              {event.note && (
+                <span className="text-base-content/80 block text-sm" data-testid="history-note">
+                  {event.note}
+                </span>
+              )}
             </li>
           ))}
         </ol>
@@ -113,27 +136,24 @@ function OrderDocuments({ order }: { order: Order }) {
         {MONEY_TEXT.documents}
       </h2>
       <ul className="flex flex-wrap gap-3">
-        {order.invoiceNumber && (
-          <li>
-            <a href={path} download className="btn btn-outline btn-sm" data-testid="invoice-link">
-              {MONEY_TEXT.downloadInvoice}
-            </a>
-            <span className="text-base-content/80 ml-2 text-sm" data-testid="invoice-number">
-              {MONEY_TEXT.invoice} {order.invoiceNumber}
-            </span>
-          </li>
-        )}
+        {order.invoiceNumber && <DocumentLink href={path} label={MONEY_TEXT.downloadInvoice} name={`${MONEY_TEXT.invoice} ${order.invoiceNumber}`} testId="invoice" />}
         {order.creditNoteNumber && (
-          <li>
-            <a href={`${path}?document=credit-note`} download className="btn btn-outline btn-sm" data-testid="credit-note-link">
-              {MONEY_TEXT.downloadCreditNote}
-            </a>
-            <span className="text-base-content/80 ml-2 text-sm" data-testid="credit-note-number">
-              {MONEY_TEXT.creditNote} {order.creditNoteNumber}
-            </span>
-          </li>
+          <DocumentLink href={`${path}?document=credit-note`} label={MONEY_TEXT.downloadCreditNote} name={`${MONEY_TEXT.creditNote} ${order.creditNoteNumber}`} testId="credit-note" />
         )}
       </ul>
     </section>
+  );
+}
+
+function DocumentLink({ href, label, name, testId }: { href: string; label: string; name: string; testId: string }) {
+  return (
+    <li>
+      <a href={href} download className="btn btn-outline btn-sm" data-testid={`${testId}-link`}>
+        {label}
+      </a>
+      <span className="text-base-content/80 ml-2 text-sm" data-testid={`${testId}-number`}>
+        {name}
+      </span>
+    </li>
   );
 }
