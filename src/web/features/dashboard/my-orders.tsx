@@ -10,7 +10,7 @@ import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { MoneyTotals, orderMoneyLabels } from "../../components/ui/money-totals";
 import { QueryView } from "../../components/ui/states";
-import { ordersQuery, useCancelOrder } from "../account";
+import { addressLines, ordersQuery, useCancelOrder } from "../account";
 import { StatusBadge, orderDate } from "./order-status";
 import { PageTitle } from "../../lib/page-title";
 
@@ -24,6 +24,8 @@ export interface PlacedState {
   placed?: number;
 }
 
+/** How it goes and where: the method's name and the address (an old order's single street line as it was typed). */
+const deliveryOf = (order: Order) => [order.shippingMethodName, addressLines(order).join(", ")].filter((part) => part !== "").join(" · ");
 const toolsOf = (order: Order) => (order.lines.length > 1 ? `${order.name} ${ordersText.moreTools(order.lines.length - 1)}` : order.name);
 
 export default function MyOrders() {
@@ -117,7 +119,12 @@ function OpenOrders({ orders, cancelling, onDelete }: { orders: Order[]; cancell
               </span>
             </td>
             <td className={CELL} data-label={ordersText.tool}>
-              {toolsOf(order)}
+              <span className="text-right md:text-left">
+                <span className="block">{toolsOf(order)}</span>
+                <span className="text-base-content/80 block text-xs" data-testid="order-row-delivery">
+                  {deliveryOf(order)}
+                </span>
+              </span>
             </td>
             <td className={CELL} data-label={ordersText.quantity}>
               {order.lines.reduce((sum, line) => sum + line.quantity, 0)}
