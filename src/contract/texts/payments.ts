@@ -17,6 +17,13 @@ export const PAYMENT_TEXT = {
     refund_failed: "Refund failed",
   },
   payNow: "Pay now",
+  /** The order page, while a card order awaits its payment: when the hold runs out. */
+  payBy: (when: string) => `Pay by ${when}; after that the order is cancelled and its tools put back.`,
+  /** The checkout, between the order's 201 and the provider's page. */
+  redirecting: "Taking you to the secure card payment page…",
+  /** The console's label for the card payment's state. */
+  state: "Card payment",
+  refundError: (reason: string) => `The refund was refused: ${reason}`,
   waiting: "We are waiting for the card payment to be confirmed. This page updates by itself.",
   problems: {
     AMOUNT_MISMATCH: "The amount paid does not match the order: check it at the payment provider before shipping.",

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
 import { toast } from "react-toastify";
 import { formatDollars } from "../../../contract/money";
@@ -7,7 +7,9 @@ import type { AdminOrder } from "../../../contract/admin-schemas";
 import { COUNTRIES } from "../../../contract/geo";
 import { ADMIN_MONEY_TEXT, ADMIN_TEXT } from "../../../contract/texts/admin";
 import { MONEY_TEXT } from "../../../contract/texts/money";
+import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 import { QueryView } from "../../components/ui/states";
+import { ApiRequestError } from "../../lib/api";
 import { PageTitle } from "../../lib/page-title";
 import { orderQuery, ordersQuery, useMoveOrder } from "./api";
 import { percentOf } from "./money-format";
@@ -35,6 +37,12 @@ function moneyRows(o: AdminOrder): { label: string; value: string; testId: strin
     { label: MONEY_TEXT.total, value: formatDollars(o.total), testId: "order-total" },
   ];
 }
+
+/** What the owner must look at about a payment, in words, with its code (what the provider's dashboard and the logs say). */
+const paymentProblemText = (code: string) => {
+  const words = PAYMENT_TEXT.problems[code];
+  return `${moneyText.paymentProblem}: ${words ? `${words} (${code})` : code}`;
+};
 
 /** The structured address, or the single line an order from before issue 31 kept. */
 function addressLines(o: AdminOrder): string[] {
@@ -131,7 +139,7 @@ export default function OrdersPage() {
             <td className="font-semibold">{formatDollars(o.total)}</td>
             <td>
               {ADMIN_TEXT.statuses[o.status]}
-              {o.paymentProblem && <span className="badge text-base-content border-error bg-error/15 mt-1 block h-auto">{`${moneyText.paymentProblem}: ${o.paymentProblem}`}</span>}
+              {o.paymentProblem && <span className="badge text-base-content border-error bg-error/15 mt-1 block h-auto">{paymentProblemText(o.paymentProblem)}</span>}
             </td>
             <td>
               <OrderDocuments order={o} />
@@ -148,6 +156,9 @@ export function OrderPage() {
   const { id = "" } = useParams();
   const order = useQuery(orderQuery(id));
   const move = useMoveOrder();
+  const queryClient = useQueryClient();
+  // A refund the provider refused leaves the order paid: its reason stays on the page, not only in a toast.
+  const refused = move.error instanceof ApiRequestError && move.error.code === "REFUND_REFUSED" ? move.error.message : null;
   return (
     <div>
       <PageTitle title={order.data ? ordersText.title(order.data.number) : null} />
@@ -167,7 +178,7 @@ export function OrderPage() {
               </div>
               {o.paymentProblem && (
                 <div role="alert" className="alert alert-error alert-soft" data-testid="payment-problem">
-                  {`${moneyText.paymentProblem}: ${o.paymentProblem}`}
+                  {paymentProblemText(o.paymentProblem)}
                 </div>
               )}
               <section aria-label={ordersText.moves}>
@@ -185,7 +196,11 @@ export function OrderPage() {
                         onClick={() =>
                           move.mutate(
                             { id: o._id, status },
-                            { onSuccess: () => toast.success(ordersText.moved(ADMIN_TEXT.statuses[status])) },
+                            {
+                              onSuccess: () => toast.success(ordersText.moved(ADMIN_TEXT.statuses[status])),
+                              // A refused refund changed the payment (and its problem) though the order did not move.
+                              onError: () => void queryClient.invalidateQueries({ queryKey: orderQuery(o._id).queryKey }),
+                            },
                           )
                         }
                       >
@@ -193,6 +208,11 @@ export function OrderPage() {
                       </button>
                     ))}
                   </div>
+                )}
+                {refused && (
+                  <p role="alert" className="text-error mt-2" data-testid="refund-refused">
+                    {refused}
+                  </p>
                 )}
               </section>
               <section>
@@ -280,6 +300,15 @@ export function OrderPage() {
                   <dd>{o.phone || ordersText.none}</dd>
                   <dt>{ordersText.payment}</dt>
                   <dd>{ordersText.payments[o.paymentMethod]}</dd>
+                  {o.payment && (
+                    <>
+                      <dt>{PAYMENT_TEXT.state}</dt>
+                      <dd data-testid="order-payment-status" data-status={o.payment.status}>
+                        {PAYMENT_TEXT.status[o.payment.status]}
+                        {o.payment.refundError && <span className="text-error block">{PAYMENT_TEXT.refundError(o.payment.refundError)}</span>}
+                      </dd>
+                    </>
+                  )}
                   <dt>{ordersText.note}</dt>
                   <dd>{o.note || ordersText.none}</dd>
                 </dl>
@@ -290,6 +319,7 @@ export function OrderPage() {
                   {o.history.map((h, i) => (
                     <li key={i}>
                       {when(h.at)}: {ADMIN_TEXT.statuses[h.status]} ({ordersText.by[h.by]})
+                      {h.note && <span className="block text-sm">{h.note}</span>}
                     </li>
                   ))}
                 </ol>

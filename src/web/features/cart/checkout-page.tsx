@@ -3,19 +3,20 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import { useForm, useWatch, type UseFormRegisterReturn } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
-import { PAYMENT_METHODS } from "../../../contract/constants";
 import { formatDollars } from "../../../contract/money";
 import { PICKUP, promoCodeSchema, type CartEstimate, type ShippingOption } from "../../../contract/money-schemas";
 import { checkoutFormSchema, type Cart, type CheckoutFormInput, type CheckoutFormValues, type Profile } from "../../../contract/schemas";
 import { CART_TEXT, CHECKOUT_TEXT } from "../../../contract/texts/cart";
 import { MONEY_TEXT } from "../../../contract/texts/money";
 import { ORDER_TEXT } from "../../../contract/texts/orders";
+import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 import { MoneyTotals, type MoneyLabels } from "../../components/ui/money-totals";
 import { EmptyState, ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { AddressFields, PickupPlace, profileQuery } from "../account";
 import { cartQuery, newIdempotencyKey, useCheckout } from "./api";
 import { ESTIMATE_DEBOUNCE_MS, estimateInput, estimateQuery, servedMethod, useDebounced } from "./estimate";
+import { offeredMethods, openPaymentPage, paymentMethodsQuery } from "./payment-methods";
 import { problemText } from "./problems";
 import { PageTitle } from "../../lib/page-title";
 
@@ -62,6 +63,9 @@ const isPromoProblem = (code: string) => code.startsWith("PROMO_");
 function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
   const navigate = useNavigate();
   const checkout = useCheckout();
+  const methods = useQuery(paymentMethodsQuery());
+  // A card order is paid on the provider's page: from the 201 on, the browser is on its way there.
+  const [leaving, setLeaving] = useState(false);
   // One key per attempt: a double click or a retry after a lost answer is the same checkout.
   const [key, setKey] = useState(newIdempotencyKey);
   const form = useForm<CheckoutFormInput, unknown, CheckoutFormValues>({
@@ -129,11 +133,17 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
     checkout.mutate(
       { input: { ...values, promoCode: applied, cartVersion: cart.version, expectedTotal: amounts.total }, key },
       {
-        onSuccess: (result) =>
-          navigate(`/checkout/confirmation/${encodeURIComponent(result.order._id)}`, {
+        onSuccess: (result) => {
+          if (result.payment) {
+            setLeaving(true);
+            openPaymentPage(result.payment.url);
+            return;
+          }
+          void navigate(`/checkout/confirmation/${encodeURIComponent(result.order._id)}`, {
             replace: true,
             state: { priceChanged: result.priceChanged } satisfies ConfirmationState,
-          }),
+          });
+        },
         onError: (error) => {
           // The server answered and made no order: the next attempt is a new checkout.
           if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) setKey(newIdempotencyKey());
@@ -194,7 +204,7 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
 
         <fieldset className="flex flex-col gap-3">
           <legend className="mb-2 text-lg font-semibold">{CHECKOUT_TEXT.payment}</legend>
-          {PAYMENT_METHODS.map((method) => (
+          {offeredMethods(methods.data).map((method) => (
             <label key={method} className="border-base-300 rounded-box flex cursor-pointer items-start gap-3 border p-3">
               <input type="radio" value={method} className="radio radio-sm mt-1" {...form.register("paymentMethod")} />
               <span>
@@ -272,9 +282,9 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
             {CART_TEXT.fixFirst}
           </p>
         )}
-        <button type="submit" className="btn btn-primary btn-lg" disabled={blocked || checkout.isPending || settling}>
-          {checkout.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {checkout.isPending ? CHECKOUT_TEXT.placing : CHECKOUT_TEXT.place}
+        <button type="submit" className="btn btn-primary btn-lg" disabled={blocked || checkout.isPending || settling || leaving}>
+          {(checkout.isPending || leaving) && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+          {checkout.isPending ? CHECKOUT_TEXT.placing : leaving ? PAYMENT_TEXT.redirecting : CHECKOUT_TEXT.place}
         </button>
         {checkout.isError && (
           <div role="alert" className="text-error text-sm">

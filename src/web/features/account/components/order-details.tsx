@@ -4,6 +4,7 @@ import { CONFIRMATION_TEXT } from "../../../../contract/texts/cart";
 import { PICKUP } from "../../../../contract/money-schemas";
 import { MONEY_TEXT } from "../../../../contract/texts/money";
 import { ORDER_TEXT } from "../../../../contract/texts/orders";
+import { PAYMENT_TEXT } from "../../../../contract/texts/payments";
 import { formatDiscount, orderMoneyLabels } from "../../../components/ui/money-totals";
 import { addressLines } from "./address";
 import { PickupPlace } from "./pickup-place";
@@ -114,6 +115,7 @@ export function DeliveryAndPayment({ order }: { order: Order }) {
 
 /** What the customer still has to do to pay: nothing once it is paid, delivered or cancelled. */
 function PaymentInstructions({ order }: { order: Order }) {
+  if (order.paymentMethod === "card") return <CardPayment order={order} />;
   if (order.paymentMethod === "cash_on_delivery") {
     if (order.status === "delivered" || order.status === "cancelled") return null;
     return <p className="text-base-content/80 mt-1 text-sm">{CONFIRMATION_TEXT.cashOnDelivery}</p>;
@@ -136,6 +138,41 @@ function PaymentInstructions({ order }: { order: Order }) {
         <dd>{bank.referenceValue(order.number)}</dd>
       </dl>
       <p className="mt-2">{bank.after}</p>
+    </div>
+  );
+}
+
+const holdFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+
+/**
+ * A card order's payment as the provider's webhook left it (never as the return URL says), and,
+ * while it awaits the payment, the way back to the payment page and when the hold runs out.
+ */
+function CardPayment({ order }: { order: Order }) {
+  // The payment's row is written just after the order's: until then an awaiting order's payment is open.
+  const status = order.payment?.status ?? (order.status === "awaiting_payment" ? "open" : null);
+  const awaiting = order.status === "awaiting_payment";
+  const url = order.payment?.status === "open" ? order.payment.url : null;
+  return (
+    <div className="mt-1 flex flex-col gap-2 text-sm">
+      {status && (
+        <p className="font-medium" data-testid="order-payment-status" data-status={status}>
+          {PAYMENT_TEXT.status[status]}
+        </p>
+      )}
+      {awaiting && (
+        <>
+          <p role="status" data-testid="payment-waiting">
+            {PAYMENT_TEXT.waiting}
+          </p>
+          {order.paymentHoldUntil && <p className="text-base-content/80">{PAYMENT_TEXT.payBy(holdFormat.format(new Date(order.paymentHoldUntil)))}</p>}
+          {url && (
+            <a href={url} className="btn btn-primary btn-sm self-start" data-testid="pay-now">
+              {PAYMENT_TEXT.payNow}
+            </a>
+          )}
+        </>
+      )}
     </div>
   );
 }
