@@ -11,6 +11,8 @@ import { formatDollars } from "../../contract/money";
 import type { Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
+import { ORDER_TEXT } from "../../contract/texts/orders";
+import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { documentCounters, orderLines, orders, storeSettings } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { documentNumberSql, formatDocumentNumber, reserveDocumentNumbersSql, takeDocumentNumbers } from "./numbers";
@@ -284,6 +286,21 @@ describe.each(drivers())("invoices on %s", (driver) => {
       // The customer is gone: only an admin may still download it.
       expect((await c.get(`/api/order/${order._id}/invoice`)).statusCode).toBe(404);
       expect((await admin.get(`/api/order/${order._id}/invoice`)).statusCode).toBe(200);
+    });
+
+    it("names the payment method, and a card order's payment as the webhook left it", async () => {
+      const { c } = await customer();
+      const order = await place(c);
+      const data = await loadInvoiceData(t.app.store.db, order._id);
+      if (!data) throw new Error("no data");
+      expect(pdfText(await renderInvoicePdf(data, "invoice", { compress: false }))).toContain(ORDER_TEXT.paymentMethod[order.paymentMethod]);
+      const card = { ...data, order: { ...data.order, paymentMethod: "card" as const, status: "paid" as const }, payment: { status: "paid" as const } };
+      const text = pdfText(await renderInvoicePdf(card, "invoice", { compress: false }));
+      expect(text).toContain(ORDER_TEXT.paymentMethod.card);
+      expect(text).toContain(PAYMENT_TEXT.status.paid);
+      // Placed and not paid yet (before its payment's row exists, too): waiting.
+      const waiting = { ...card, order: { ...card.order, status: "awaiting_payment" as const }, payment: null };
+      expect(pdfText(await renderInvoicePdf(waiting, "invoice", { compress: false }))).toContain(PAYMENT_TEXT.status.open);
     });
 
     it("runs onto more pages for many lines, each page numbered", async () => {

@@ -11,8 +11,10 @@ import { asc, eq } from "drizzle-orm";
 import { centsToDollars, formatDollars } from "../../contract/money";
 import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
+import { PAYMENT_TEXT } from "../../contract/texts/payments";
+import type { PaymentStatus } from "../../contract/schemas";
 import type { Db } from "../db/client";
-import { orderLines, orders, storeSettings, user } from "../db/schema";
+import { orderLines, orders, payments, storeSettings, user } from "../db/schema";
 
 export type InvoiceDocument = "invoice" | "credit-note";
 
@@ -27,6 +29,11 @@ export interface InvoiceData {
   /** Null once the customer deleted their account (the order stays, without the person). */
   customer: { name: string; email: string } | null;
   store: Pick<StoreRow, "legalName" | "address" | "city" | "region" | "postalCode" | "country" | "taxId">;
+  /**
+   * A card order's payment as the webhook left it: the one part of a document that follows the
+   * order after it was issued (paid, then perhaps refunded). Absent for other methods.
+   */
+  payment?: { status: PaymentStatus } | null;
 }
 
 /** Before the owner saved settings (a database without migration 0009's row): the store's name alone. */
@@ -34,9 +41,10 @@ const FALLBACK_STORE: InvoiceData["store"] = { legalName: INVOICE_TEXT.fallbackL
 
 export async function loadInvoiceData(db: Db, orderId: string): Promise<InvoiceData | undefined> {
   const [found] = await db
-    .select({ order: orders, customerName: user.name, customerEmail: user.email })
+    .select({ order: orders, customerName: user.name, customerEmail: user.email, paymentStatus: payments.status })
     .from(orders)
     .leftJoin(user, eq(user.id, orders.userId))
+    .leftJoin(payments, eq(payments.orderId, orders.id))
     .where(eq(orders.id, orderId));
   if (!found) return undefined;
   const [lines, [store]] = await Promise.all([
@@ -48,6 +56,7 @@ export async function loadInvoiceData(db: Db, orderId: string): Promise<InvoiceD
     lines,
     customer: found.customerEmail === null ? null : { name: found.customerName ?? "", email: found.customerEmail },
     store: store ?? FALLBACK_STORE,
+    payment: found.paymentStatus === null ? null : { status: found.paymentStatus as PaymentStatus },
   };
 }
 
@@ -58,6 +67,13 @@ export const documentNumberOf = (order: Pick<OrderRow, "invoiceNumber" | "credit
 /** The date a document is issued: the order's placing, or its crediting (its cancel before credited_at was kept). */
 export const documentDate = (order: Pick<OrderRow, "createdAt" | "creditedAt" | "cancelledAt">, document: InvoiceDocument): Date =>
   document === "invoice" ? order.createdAt : (order.creditedAt ?? order.cancelledAt ?? order.createdAt);
+
+/** A card order's payment in words; an order awaiting it before its payment's row exists is waiting too. */
+function cardPaymentState(order: Pick<OrderRow, "paymentMethod" | "status">, payment: InvoiceData["payment"]): string | undefined {
+  if (order.paymentMethod !== "card") return undefined;
+  const status = payment?.status ?? (order.status === "awaiting_payment" ? "open" : undefined);
+  return status ? PAYMENT_TEXT.status[status] : undefined;
+}
 
 /** `INV-2026-000001.pdf`: the name the download and the e-mail attachment carry. */
 export const documentFilename = (number: string) => `${number.replace(/[^A-Za-z0-9-]/g, "")}.pdf`;
@@ -198,6 +214,8 @@ export async function renderInvoicePdf(data: InvoiceData, document: InvoiceDocum
   text(INVOICE_TEXT.payment, left + (2 * CONTENT_WIDTH) / 3, Math.max(y, doc.y + 4), { width: blockWidth });
   doc.font("Helvetica");
   text(paymentName, left + (2 * CONTENT_WIDTH) / 3, doc.y + 2, { width: blockWidth });
+  const paymentState = cardPaymentState(order, data.payment);
+  if (paymentState) text(paymentState, left + (2 * CONTENT_WIDTH) / 3, doc.y + 2, { width: blockWidth });
   y = Math.max(blocksEnd, doc.y) + 24;
 
   // The lines, with the column heads again on every page they run onto.

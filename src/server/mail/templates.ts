@@ -8,6 +8,7 @@ import type { PaymentMethod } from "../../contract/constants";
 import { MAIL_TEXT } from "../../contract/texts/mail";
 import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
+import { PAYMENT_TEXT } from "../../contract/texts/payments";
 
 export type Block = { p: string } | { link: string; label: string } | { rows: [string, string][] };
 
@@ -88,6 +89,8 @@ export const templates = {
       { rows: orderRows(order) },
       ...(order.shippingMethodName ? [{ p: `${MONEY_TEXT.shipping}: ${order.shippingMethodName}` }] : []),
       { p: `${MAIL_TEXT.orderPlaced.payment}: ${ORDER_TEXT.paymentMethod[order.paymentMethod]}. ${ORDER_TEXT.paymentHint[order.paymentMethod]}` },
+      // Written as the order is placed, before any card payment: the customer hears of it on the order's page.
+      ...(order.paymentMethod === "card" ? [{ p: `${PAYMENT_TEXT.status.open}.` }] : []),
       ...(order.invoiceNumber ? [{ p: INVOICE_TEXT.mail.invoiceAttached(order.invoiceNumber) }] : []),
       { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderPlaced.view },
     ]),
