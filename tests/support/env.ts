@@ -99,3 +99,18 @@ export const MONEY_TOOL = {
   description: "A cast-iron bench vice that only the money test orders, with shipping, tax and a code.",
   category: "hand-tools",
 } as const;
+
+/**
+ * The tool the card payment spec (card-payment.spec.ts) owns (made by the global setup; its id in
+ * E2E_CARD_TOOL_ID): its orders hold stock while they await payment and give it back when the
+ * payment page expires, so no other spec's stock moves. Hand tools without "saw" in its name.
+ */
+export const CARD_TOOL = {
+  name: "Tape Measure, kept for the card payment test",
+  image: "/images/tools/claw-hammer.svg",
+  price: 14.75,
+  availableQuantity: 100,
+  minimumQuantity: 1,
+  description: "A five-metre tape measure that only the card payment test orders.",
+  category: "hand-tools",
+} as const;

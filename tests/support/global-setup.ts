@@ -1,16 +1,18 @@
 /**
- * Starts what the browser tests drive: the local OpenID provider and the real store,
+ * Starts what the browser tests drive: the local OpenID provider, the SMTP and Stripe stand-ins, and the real store,
  * built and started with `npm start` on a fresh database (PGlite in a temp folder, or
  * a fresh Postgres database when DATABASE_URL is set). Returns the teardown.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPostgresDatabase } from "../../src/server/test-support";
-import { ADMIN_EMAIL, ADMIN_SPEC_TOOL, APP_PORT, APP_URL, BUYING_TOOL, CART_TOOLS, MONEY_TOOL, OIDC_PORT, PASSWORD } from "./env";
+import { ADMIN_EMAIL, ADMIN_SPEC_TOOL, APP_PORT, APP_URL, BUYING_TOOL, CARD_TOOL, CART_TOOLS, MONEY_TOOL, OIDC_PORT, PASSWORD } from "./env";
 import { OIDC_CLIENT, startOidcProvider } from "./oidc";
 import { serveInbox, startSmtpStandIn } from "./smtp";
+import { startStripeStandIn } from "./stripe";
 
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -51,6 +53,7 @@ async function createOwnedTools(): Promise<void> {
   process.env.E2E_CART_TOOL_IDS = cartIds.join(",");
   process.env.E2E_ADMIN_TOOL_ID = await create(ADMIN_SPEC_TOOL);
   process.env.E2E_MONEY_TOOL_ID = await create(MONEY_TOOL);
+  process.env.E2E_CARD_TOOL_ID = await create(CARD_TOOL);
 }
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -59,6 +62,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const smtp = await startSmtpStandIn();
   const inbox = await serveInbox(smtp);
   process.env.E2E_INBOX_URL = inbox.url;
+  // Card payments go to a Stripe stand-in; workers drive it (expire a session, hold webhooks) over HTTP (E2E_STRIPE_URL).
+  // The webhook goes to 127.0.0.1, where the store listens, whatever `localhost` resolves to first.
+  const stripe = await startStripeStandIn({ webhookSecret: `whsec_${randomBytes(16).toString("hex")}`, webhookUrl: `http://127.0.0.1:${APP_PORT}/api/payments/stripe/webhook` });
+  process.env.E2E_STRIPE_URL = stripe.url;
   const dataDir = mkdtempSync(path.join(tmpdir(), "toolyard-e2e-"));
   const pgDb = process.env.DATABASE_URL ? await createPostgresDatabase() : undefined;
   const root = path.resolve(import.meta.dirname, "../..");
@@ -81,6 +88,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_EMAILS: ADMIN_EMAIL,
       SMTP_URL: smtp.url,
       MAIL_POLL_MS: "200",
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_URL: stripe.url,
+      // Longer than any browser test: a card order's hold must not run out under a slow test (the specs expire sessions themselves).
+      PAYMENT_HOLD_MINUTES: "120",
       // No rate-limit overrides: the browser tests run under the shop's default limits, so
       // they also show that many customers signing in from one address are not locked out.
     },
@@ -93,6 +105,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await oidc.close();
     await inbox.close();
     await smtp.close();
+    await stripe.close();
     throw error;
   }
 
@@ -105,6 +118,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await oidc.close();
     await inbox.close();
     await smtp.close();
+    await stripe.close();
     await pgDb?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
