@@ -116,15 +116,13 @@ function OpenOrders({ orders, cancelling, onDelete }: { orders: Order[]; cancell
                 <span className="text-base-content/80 block font-mono text-xs break-all md:break-normal md:whitespace-nowrap" data-testid="order-id">
                   {order._id}
                 </span>
-              </span>
-            </td>
-            <td className={CELL} data-label={ordersText.tool}>
-              <span className="text-right md:text-left">
-                <span className="block">{toolsOf(order)}</span>
-                <span className="text-base-content/80 block text-xs" data-testid="order-row-delivery">
+                <span className="text-base-content/80 mt-1 block text-xs" data-testid="order-row-delivery">
                   {deliveryOf(order)}
                 </span>
               </span>
+            </td>
+            <td className={CELL} data-label={ordersText.tool}>
+              {toolsOf(order)}
             </td>
             <td className={CELL} data-label={ordersText.quantity}>
               {order.lines.reduce((sum, line) => sum + line.quantity, 0)}
