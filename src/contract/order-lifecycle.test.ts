@@ -9,13 +9,17 @@ const ALLOWED: [OrderStatus, OrderStatus, OrderActor][] = [
   ["paid", "shipped", "admin"],
   ["paid", "cancelled", "admin"],
   ["shipped", "delivered", "admin"],
+  // DESIGN "Payments": only the provider's webhook (the store) makes a card order paid.
+  ["awaiting_payment", "paid", "store"],
+  ["awaiting_payment", "cancelled", "store"],
+  ["awaiting_payment", "cancelled", "admin"],
 ];
 
 describe("the order lifecycle", () => {
-  it("allows exactly the moves of DESIGN 'Orders', and nothing else", () => {
+  it("allows exactly the moves of DESIGN 'Orders' and 'Payments', and nothing else", () => {
     for (const from of ORDER_STATUSES) {
       for (const to of ORDER_STATUSES) {
-        for (const actor of ["customer", "admin"] as const) {
+        for (const actor of ["customer", "admin", "store"] as const) {
           const expected = ALLOWED.some(([f, t, a]) => f === from && t === to && a === actor);
           expect(canMove(from, to, actor), `${actor}: ${from} → ${to}`).toBe(expected);
         }
