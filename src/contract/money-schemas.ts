@@ -44,13 +44,17 @@ export const promoCodeSchema = z
 export const shippingMethodIdSchema = z.string().trim().min(1).max(LIMITS.id);
 export const PICKUP = "pickup";
 
+/** Pickup needs no address (an empty country prices at the store); delivery needs one the store knows. */
 export const cartEstimateInputSchema = z
   .object({
     ...destinationFields,
+    country: destinationFields.country.default(""),
     shippingMethod: shippingMethodIdSchema.default(PICKUP),
     promoCode: promoCodeSchema.optional(),
   })
-  .superRefine(checkDestination);
+  .superRefine((v, ctx) => {
+    if (v.country !== "" || v.shippingMethod !== PICKUP) checkDestination(v, ctx);
+  });
 export type CartEstimateInput = z.input<typeof cartEstimateInputSchema>;
 
 export const pricingProblemSchema = z.enum(PRICING_PROBLEMS);

@@ -30,7 +30,8 @@ export const PROBLEM_MESSAGE: Record<PricingProblem, string> = {
 };
 
 export interface CartPricing {
-  destination?: Pick<Destination, "country" | "region" | "postalCode"> | undefined;
+  /** Where to price for: left out, the profile's address; null, none (pickup at the store). */
+  destination?: Pick<Destination, "country" | "region" | "postalCode"> | null | undefined;
   shippingMethod?: string | undefined;
   promoCode?: string | undefined;
 }
@@ -43,7 +44,7 @@ async function profileDestination(db: Db, userId: string): Promise<PlaceCents | 
 
 /** Prices a cart's lines (as they are, problems or not) for a customer. */
 export async function priceCart(db: Db, userId: string, cart: CartBase, asked: CartPricing): Promise<{ priced: Priced; minSubtotalCents: number }> {
-  const destination = asked.destination ?? (await profileDestination(db, userId));
+  const destination = asked.destination === undefined ? await profileDestination(db, userId) : (asked.destination ?? undefined);
   const ctx = await loadPricingContext(db, { countries: destination ? [destination.country] : [], toolIds: cart.lines.map((l) => l.toolId), userIds: [userId] });
   const code = asked.promoCode ?? null;
   const promotion = code ? promotionFor((await loadPromotions(db, [code], [userId], false)).get(code), userId) : undefined;

@@ -111,6 +111,9 @@ describe.each(drivers())("money API on %s", (driver) => {
     expect(far.shippingOptions.map((o) => o.id)).toEqual(["pickup"]);
     expect(far.problems.map((p) => p.code).sort()).toEqual(["NO_SHIPPING", "PROMO_UNKNOWN"]);
     expect(far.problems.find((p) => p.code === "NO_SHIPPING")?.message).toBe(MONEY_TEXT.noShipping);
+    // Pickup needs no address: a code can be checked before one is typed.
+    expect(cartEstimateSchema.parse((await c.post("/api/cart/estimate", { promoCode: code.code })).json())).toMatchObject({ subtotal: 40, discount: 10, tax: 2.4, total: 32.4, problems: [] });
+    expect((await c.post("/api/cart/estimate", { shippingMethod: standardId })).statusCode).toBe(400);
     // GET /api/cart: the profile has no address yet, so pickup at the store.
     expect(cartSchema.parse((await c.get("/api/cart")).json())).toMatchObject({ subtotal: 40, tax: 3.2, total: 43.2 });
   });

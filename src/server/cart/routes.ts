@@ -91,7 +91,8 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { country, region, postalCode, shippingMethod, promoCode } = request.body;
-      return estimateCart(db, request.viewer.id, await getCart(db, request.viewer.id), { destination: { country, region, postalCode }, shippingMethod, promoCode });
+      const destination = country === "" ? null : { country, region, postalCode };
+      return estimateCart(db, request.viewer.id, await getCart(db, request.viewer.id), { destination, shippingMethod, promoCode });
     },
   );
 
