@@ -19,6 +19,7 @@
  * the Redis mode a Redis (REDIS_URL, else 127.0.0.1:6379), likewise.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
@@ -28,6 +29,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpStandIn, type SmtpStandIn } from "../../tests/support/smtp";
 import { startOidcProvider, OIDC_CLIENT } from "../../tests/support/oidc";
+import { startStripeStandIn, type StripeStandIn } from "../../tests/support/stripe";
 import { freePort, googleLogin } from "../../tests/support/google-login";
 import { HttpClient } from "../../tests/support/http-client";
 import { MAIL_TEXT } from "../contract/texts/mail";
@@ -294,6 +296,7 @@ postgresSuite("the built store on Postgres with mail, Google, uploads and a prox
   let store: Store;
   let smtp: SmtpStandIn;
   let oidc: { issuer: string; close: () => Promise<void> };
+  let stripe: StripeStandIn;
   let db: { url: string; drop: () => Promise<void> };
   let uploadDir: string;
   const admin = uniqueEmail("pg-admin");
@@ -302,6 +305,7 @@ postgresSuite("the built store on Postgres with mail, Google, uploads and a prox
   beforeAll(async () => {
     if (!built || !withPostgres) return;
     smtp = await startSmtpStandIn();
+    stripe = await startStripeStandIn({ webhookSecret: "whsec_built_store_0123456789" });
     db = await createPostgresDatabase();
     uploadDir = mkdtempSync(path.join(scratch, "uploads-"));
     const port = await freePort();
@@ -322,15 +326,21 @@ postgresSuite("the built store on Postgres with mail, Google, uploads and a prox
       GOOGLE_CLIENT_SECRET: OIDC_CLIENT.secret,
       GOOGLE_DISCOVERY_URL: `${oidc.issuer}/.well-known/openid-configuration`,
       UPLOAD_DIR: uploadDir,
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_URL: stripe.url,
+      PAYMENT_HOLD_MINUTES: "30",
       TRUST_PROXY: "127.0.0.1",
       AUTH_RATE_LIMIT_ACCOUNT_MAX: "2",
       LOG_FORMAT: "json",
       LOG_LEVEL: "info",
     });
+    stripe.setWebhookUrl(`${store.url}/api/payments/stripe/webhook`);
   }, 90_000);
   afterAll(async () => {
     await store?.stop();
     await smtp?.close();
+    await stripe?.close();
     await oidc?.close();
     await db?.drop();
   });
@@ -420,6 +430,37 @@ postgresSuite("the built store on Postgres with mail, Google, uploads and a prox
     expect(served.headers.get("content-type")).toBe("image/webp");
     expect(served.headers.get("cache-control")).toContain("immutable");
   }, 60_000);
+
+  it("takes card payments through Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_URL): the webhook makes the order paid", async () => {
+    const owner = new HttpClient(store.url, { origin: store.url, ...proxied("198.51.100.40") });
+    // The admin signed up in the mail test above.
+    expect((await owner.signIn(admin)).statusCode).toBe(200);
+    const created = await owner.post("/api/tool", {
+      name: "Card Drill",
+      image: "/images/tools/cordless-drill.svg",
+      price: 89,
+      availableQuantity: 5,
+      minimumQuantity: 1,
+      description: "Paid by card.",
+      category: "power-tools",
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const buyer = new HttpClient(store.url, { origin: store.url, ...proxied("198.51.100.41") });
+    expect((await buyer.signUp("Cara", uniqueEmail("pg-card"))).statusCode).toBe(200);
+    expect((await buyer.request("PUT", `/api/cart/lines/${(created.json() as Tool)._id}`, { payload: { quantity: 1 } })).statusCode).toBe(200);
+    const res = await buyer.request("POST", "/api/checkout", {
+      payload: { address: "1 Main St", phone: "555 0100", paymentMethod: "card" },
+      headers: { "idempotency-key": randomUUID() },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { order, payment } = res.json() as { order: Order; payment: { url: string } };
+    expect(order.status).toBe("awaiting_payment");
+    const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === order._id);
+    expect(payment.url).toBe(session?.url);
+    await stripe.complete(session?.id as string);
+    expect(((await buyer.get(`/api/order/${order._id}`)).json() as Order).status).toBe("paid");
+  });
+
 });
 
 postgresSuite("two built instances on one Postgres and one Redis (REDIS_URL)", () => {
