@@ -33,6 +33,7 @@ import type { PaymentMethod } from "../../contract/constants";
 import { dollarsToCents } from "../../contract/money";
 import type { CheckoutResult, Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
+import type { PricingProblem } from "../../contract/texts/money";
 import { announceChange } from "../db/changes";
 import { Batches, type Settled } from "../db/batches";
 import type { Db, Tx } from "../db/client";
@@ -157,6 +158,18 @@ async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined,
   return settled as Settled<CheckoutOutcome>[];
 }
 
+/**
+ * A checkout that cannot be priced as asked, naming the field: a code used up (in all or by this
+ * customer) is a conflict with the orders before it (409, as in a race for its last use); a code
+ * that is unknown, not started, expired, below its minimum or for other categories, and a
+ * delivery method that does not serve the address, are bad input (400).
+ */
+function pricingRefusal(problem: PricingProblem, message: string): ApiError {
+  const field = problem.startsWith("PROMO_") ? "body.promoCode" : "body.shippingMethod";
+  const details = [{ path: field, message }];
+  return problem === "PROMO_USED_UP" || problem === "PROMO_USED_UP_BY_YOU" ? conflict(problem, message, { details }) : new ApiError(400, problem, message, { details });
+}
+
 /** Retries of checkouts committed before this batch: their order, or 409 for another body. */
 async function replayEarlier(tx: Tx, batch: Pending[], indexes: number[], settled: (Settled<CheckoutOutcome> | undefined)[]): Promise<void> {
   if (indexes.length === 0) return;
@@ -255,7 +268,7 @@ async function placeOrders(
         now,
       });
       const [problem] = priced.problems;
-      if (problem) return conflict(problem, problemMessage(problem, promotion?.minSubtotalCents ?? 0));
+      if (problem) return pricingRefusal(problem, problemMessage(problem, promotion?.minSubtotalCents ?? 0));
       if (promotion && priced.promotionId) {
         promotion.redemptions += 1;
         promotion.byCustomer.set(userId, (promotion.byCustomer.get(userId) ?? 0) + 1);

@@ -135,8 +135,11 @@ describe.each(drivers())("money API on %s", (driver) => {
     const res = await checkout(c, { shippingMethod: standardId, country: "US", region: "CA", postalCode: "abc" });
     expect(res.statusCode).toBe(400);
     expect(res.json().details).toContainEqual({ path: "body.postalCode", message: MONEY_TEXT.postalCodeInvalid });
-    // Delivery needs a country.
+    // Delivery needs a country; a method that does not serve the address is refused naming it.
     expect((await checkout(c, { shippingMethod: standardId })).statusCode).toBe(400);
+    const far = await checkout(c, { shippingMethod: standardId, country: "GB", postalCode: "SW1A 1AA" });
+    expect(far.statusCode).toBe(400);
+    expect(far.json()).toMatchObject({ error: "NO_SHIPPING", details: [{ path: "body.shippingMethod", message: MONEY_TEXT.noShipping }] });
   });
 
   it("checks out with delivery, tax and a code: the order and its lines carry every amount, and they add up", async () => {
@@ -222,7 +225,7 @@ describe.each(drivers())("money API on %s", (driver) => {
     expect(order.tax).toBeGreaterThan(0);
   });
 
-  it("refuses a code that cannot apply with 409 and its reason, taking nothing", async () => {
+  it("refuses a code that cannot apply with 400 naming the field and why, taking nothing", async () => {
     const tool = await newTool(10);
     const c = await customer();
     await c.put(`/api/cart/lines/${tool._id}`, { quantity: 1 });
@@ -236,8 +239,8 @@ describe.each(drivers())("money API on %s", (driver) => {
       ["NOSUCHCODE", "PROMO_UNKNOWN", MONEY_TEXT.promoUnknown],
     ] as const) {
       const res = await checkout(c, { promoCode: code });
-      expect(res.statusCode, code).toBe(409);
-      expect(res.json()).toMatchObject({ error, message });
+      expect(res.statusCode, code).toBe(400);
+      expect(res.json()).toMatchObject({ error, message, details: [{ path: "body.promoCode", message }] });
     }
     expect(cartSchema.parse((await c.get("/api/cart")).json()).lines).toHaveLength(1);
   });
@@ -252,7 +255,10 @@ describe.each(drivers())("money API on %s", (driver) => {
     const results = await Promise.all(shoppers.map((c) => checkout(c, { promoCode: code.code })));
     const placed = results.filter((r) => r.statusCode === 201);
     expect(placed).toHaveLength(K);
-    for (const r of results.filter((r) => r.statusCode !== 201)) expect(r.json()).toMatchObject({ error: "PROMO_USED_UP", message: MONEY_TEXT.promoUsedUp });
+    for (const r of results.filter((r) => r.statusCode !== 201)) {
+      expect(r.statusCode).toBe(409);
+      expect(r.json()).toMatchObject({ error: "PROMO_USED_UP", message: MONEY_TEXT.promoUsedUp, details: [{ path: "body.promoCode", message: MONEY_TEXT.promoUsedUp }] });
+    }
     expect(await redemptions(code.id)).toBe(K);
 
     const first = checkoutResultSchema.parse((placed[0] as (typeof placed)[number]).json()).order;
@@ -275,7 +281,9 @@ describe.each(drivers())("money API on %s", (driver) => {
     await c.put(`/api/cart/lines/${tool._id}`, { quantity: 1 });
     expect((await checkout(c, { promoCode: code.code })).statusCode).toBe(201);
     await c.put(`/api/cart/lines/${tool._id}`, { quantity: 1 });
-    expect((await checkout(c, { promoCode: code.code })).json()).toMatchObject({ error: "PROMO_USED_UP_BY_YOU" });
+    const again = await checkout(c, { promoCode: code.code });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: "PROMO_USED_UP_BY_YOU" });
   });
 
   it("numbers invoices without gaps, in order", async () => {
