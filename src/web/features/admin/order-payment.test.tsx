@@ -11,45 +11,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdminOrder } from "../../../contract/admin-schemas";
 import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 import { makeQueryClient } from "../../app/providers";
+import { cardOrder } from "../../test-orders";
 import { OrderPage } from "./orders";
 
 const paid: AdminOrder = {
-  _id: "o1",
-  number: 12,
-  toolId: "t1",
-  name: "Tape Measure",
-  quantity: 1,
-  unitPrice: 14.75,
-  total: 14.75,
-  subtotal: 14.75,
-  discount: 0,
-  shipping: 0,
-  tax: 0,
-  status: "paid",
-  address: "8 Refund Row",
-  city: "",
-  region: "",
-  postalCode: "",
-  country: "",
-  phone: "555 0177",
-  paymentMethod: "card",
-  shippingMethod: "pickup",
-  shippingMethodName: "Pickup at the store",
-  promoCode: null,
-  taxRate: null,
-  taxExemptCertificate: null,
-  invoiceNumber: "INV-2026-000012",
-  creditNoteNumber: null,
-  paymentProblem: null,
-  payment: { status: "paid", url: null, refundError: null },
-  paymentHoldUntil: "2026-11-26T03:00:00.000Z",
-  note: "",
-  createdAt: "2026-11-26T02:30:00.000Z",
-  lines: [{ toolId: "t1", name: "Tape Measure", quantity: 1, unitPrice: 14.75, lineTotal: 14.75, subtotal: 14.75, discount: 0, shipping: 0, tax: 0, total: 14.75 }],
-  history: [
-    { status: "awaiting_payment", at: "2026-11-26T02:30:00.000Z", by: "customer" },
-    { status: "paid", at: "2026-11-26T02:31:00.000Z", by: "store" },
-  ],
+  ...cardOrder({
+    status: "paid",
+    address: "8 Refund Row",
+    payment: { status: "paid", url: null, refundError: null },
+    history: [
+      { status: "awaiting_payment", at: "2026-11-26T02:30:00.000Z", by: "customer" },
+      { status: "paid", at: "2026-11-26T02:31:00.000Z", by: "store" },
+    ],
+  }),
   customer: { id: "u1", name: "Pat", email: "pat@example.com" },
 };
 

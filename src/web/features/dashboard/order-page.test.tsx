@@ -10,45 +10,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Order } from "../../../contract/schemas";
 import { ORDER_TEXT } from "../../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../../contract/texts/payments";
+import { cardOrder, PAY_URL } from "../../test-orders";
 import OrderPage from "./order-page";
 
-const PAY_URL = "https://pay.example/pay/cs_test_1";
-
-const awaiting: Order = {
-  _id: "o1",
-  number: 12,
-  toolId: "t1",
-  name: "Tape Measure",
-  quantity: 1,
-  unitPrice: 14.75,
-  total: 14.75,
-  subtotal: 14.75,
-  discount: 0,
-  shipping: 0,
-  tax: 0,
-  status: "awaiting_payment",
-  address: "3 Ledger Street",
-  city: "",
-  region: "",
-  postalCode: "",
-  country: "",
-  phone: "555 0142",
-  paymentMethod: "card",
-  shippingMethod: "pickup",
-  shippingMethodName: "Pickup at the store",
-  promoCode: null,
-  taxRate: null,
-  taxExemptCertificate: null,
-  invoiceNumber: "INV-2026-000012",
-  creditNoteNumber: null,
-  paymentProblem: null,
-  payment: { status: "open", url: PAY_URL, refundError: null },
-  paymentHoldUntil: "2026-11-26T03:00:00.000Z",
-  note: "",
-  createdAt: "2026-11-26T02:30:00.000Z",
-  lines: [{ toolId: "t1", name: "Tape Measure", quantity: 1, unitPrice: 14.75, lineTotal: 14.75, subtotal: 14.75, discount: 0, shipping: 0, tax: 0, total: 14.75 }],
-  history: [{ status: "awaiting_payment", at: "2026-11-26T02:30:00.000Z", by: "customer" }],
-};
+const awaiting = cardOrder();
 
 /** The API answers each GET of the order with the next of `answers` (the last one from then on). */
 function serve(answers: Order[]) {
