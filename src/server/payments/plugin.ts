@@ -4,13 +4,11 @@
  */
 import fp from "fastify-plugin";
 import { Payments } from "./service";
-import { stripeProvider, type StripeProvider } from "./stripe";
+import { stripeProvider } from "./stripe";
 
 declare module "fastify" {
   interface FastifyInstance {
     payments: Payments;
-    /** The Stripe provider, for the webhook's signature; undefined without card payments. */
-    stripe: StripeProvider | undefined;
   }
 }
 
@@ -23,7 +21,6 @@ export default fp(
     const stripe = config.stripe ? await stripeProvider(config.stripe) : undefined;
     const payments = new Payments(app.store.db, { publicUrl: config.publicUrl, holdMs: config.paymentHoldMs, mail: app.mail.orders, card: stripe });
     app.decorate("payments", payments);
-    app.decorate("stripe", stripe);
 
     const log = app.log.child({ module: "payments" });
     let timer: NodeJS.Timeout | undefined;

@@ -48,6 +48,11 @@ export interface PaymentProvider {
   refund(payment: { orderId: string; paymentIntent: string | null; amountCents: number; attempt: number }): Promise<RefundOutcome>;
   /** Closes a payment page that is no longer wanted (best effort: a late payment is refunded anyway). */
   expire(sessionId: string): Promise<void>;
+  /**
+   * Reads a webhook's event from its raw body after verifying its signature (throws when it does
+   * not verify); absent for a provider that sends none.
+   */
+  readWebhook?(rawBody: Buffer, signature: string): PaymentEvent;
 }
 
 /** Cash on delivery and bank transfer: nothing to start; a refund is the owner's, by hand. */

@@ -36,16 +36,16 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const stripe = app.stripe;
-        if (!stripe) throw notFound();
+        if (!app.payments.hasWebhook("card")) throw notFound();
         const signature = request.headers["stripe-signature"];
         if (typeof signature !== "string" || !Buffer.isBuffer(request.body)) throw new ApiError(400, "BAD_SIGNATURE", PAYMENT_TEXT.badSignature);
         let event;
         try {
-          event = stripe.readEvent(request.body, signature);
+          event = app.payments.readWebhook("card", request.body, signature);
         } catch {
           throw new ApiError(400, "BAD_SIGNATURE", PAYMENT_TEXT.badSignature);
         }
+        if (!event) throw notFound();
         const outcome = await app.payments.applyEvent(event);
         request.log.info({ event: event.id, type: event.type, outcome }, "payment event");
         return { received: true as const, outcome };

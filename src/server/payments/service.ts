@@ -70,6 +70,16 @@ export class Payments {
     return this.providers.get(method);
   }
 
+  /** A webhook of `method`'s provider, verified and read; undefined where that provider is not set up or sends none. Throws when the signature does not verify. */
+  readWebhook(method: PaymentMethod, rawBody: Buffer, signature: string): PaymentEvent | undefined {
+    return this.provider(method)?.readWebhook?.(rawBody, signature);
+  }
+
+  /** Whether `method`'s provider is set up and sends webhooks. */
+  hasWebhook(method: PaymentMethod): boolean {
+    return this.provider(method)?.readWebhook !== undefined;
+  }
+
   /**
    * The payment page of a card order awaiting payment: the one already started (a retried
    * checkout), or a new one. A provider that cannot start it cancels the order (the stock goes

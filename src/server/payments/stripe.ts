@@ -11,12 +11,7 @@ import type { PaymentEvent, PaymentOrder, PaymentProvider, RefundOutcome, Starte
 /** Stripe answers errors with a type and a message; the SDK throws them as StripeError. */
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export interface StripeProvider extends PaymentProvider {
-  /** Verifies the signature on the raw body (400 for anything else) and reads the event. */
-  readEvent(rawBody: Buffer, signature: string): PaymentEvent;
-}
-
-export async function stripeProvider(settings: StripeSettings): Promise<StripeProvider> {
+export async function stripeProvider(settings: StripeSettings): Promise<PaymentProvider> {
   const { default: Stripe } = await import("stripe");
   const target = settings.apiUrl ? new URL(settings.apiUrl) : undefined;
   const stripe: StripeClient = new Stripe(settings.secretKey, {
@@ -59,7 +54,7 @@ export async function stripeProvider(settings: StripeSettings): Promise<StripePr
     async expire(sessionId) {
       await stripe.checkout.sessions.expire(sessionId).catch(() => undefined);
     },
-    readEvent(rawBody, signature): PaymentEvent {
+    readWebhook(rawBody, signature): PaymentEvent {
       const event = stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret);
       const base = { id: event.id, type: event.type };
       if (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded" || event.type === "checkout.session.expired") {
