@@ -121,7 +121,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       const { replayed, ...result } = await desk.checkout(request.viewer.id, request.body, request.headers["idempotency-key"]);
       if (replayed) reply.header("idempotent-replayed", "true");
       // The card's page is opened once the order is committed (a retry finds the one already opened).
-      const payment = await app.payments.startPayment(result.order);
+      const payment = await app.payments.startPayment(result.order, request.viewer.id);
       return reply.status(201).send(payment ? { ...result, order: { ...result.order, payment: { status: "open" as const, url: payment.url, refundError: null } }, payment } : result);
     },
   );

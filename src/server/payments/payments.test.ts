@@ -212,6 +212,42 @@ describe.each(drivers())("card payments on %s", (driver) => {
     }
   });
 
+  it("answers 503 when the provider cannot open the payment: the order is cancelled, the stock back, the cart as it was", async () => {
+    // Nothing listens on port 9: every call to the provider fails.
+    const down = await startTestApp(driver, {
+      ADMIN_EMAILS: ADMIN,
+      AUTH_RATE_LIMIT_ADDRESS_MAX: "1000",
+      STRIPE_SECRET_KEY: "sk_test_down",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: "http://127.0.0.1:9",
+    });
+    try {
+      const owner = new Client(down.app, "10.32.8.1");
+      await owner.signUp("Admin", ADMIN);
+      const created = await owner.post("/api/tool", {
+        name: "Unpaid saw",
+        image: "/images/tools/jigsaw.svg",
+        price: 30,
+        availableQuantity: 5,
+        minimumQuantity: 1,
+        description: "For payment tests.",
+        category: "power-tools",
+      });
+      const tool = created.json() as Tool;
+      const c = await customer(down);
+      await c.put(`/api/cart/lines/${tool._id}`, { quantity: 2 });
+      const res = await c.request({ method: "POST", url: "/api/checkout", payload: { ...DELIVERY, paymentMethod: "card" }, headers: { "idempotency-key": randomUUID() } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ error: "PAYMENT_UNAVAILABLE", message: PAYMENT_TEXT.providerUnavailable });
+      const [order] = (await c.get("/api/order")).json() as Order[];
+      expect(order).toMatchObject({ status: "cancelled" });
+      expect((await c.get("/api/cart")).json().lines).toEqual([expect.objectContaining({ toolId: tool._id, quantity: 2 })]);
+      expect(((await c.get(`/api/tool/${tool._id}`)).json() as Tool).availableQuantity).toBe(5);
+    } finally {
+      await down.close();
+    }
+  }, 30_000);
+
   it.runIf(driver === "postgres")("applies an event once when two instances receive it at the same moment", async () => {
     const second = await buildApp(
       loadConfig({

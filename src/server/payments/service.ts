@@ -22,7 +22,7 @@ import { centsToDollars, formatDollars } from "../../contract/money";
 import type { Order } from "../../contract/schemas";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import type { Db, Tx } from "../db/client";
-import { orderEvents, orders, paymentEvents, payments } from "../db/schema";
+import { cartLines, orderEvents, orders, paymentEvents, payments } from "../db/schema";
 import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
 import { announceMove, moveInTransaction, moveOrderStatus, type MoveResult } from "../orders/service";
@@ -83,9 +83,9 @@ export class Payments {
   /**
    * The payment page of a card order awaiting payment: the one already started (a retried
    * checkout), or a new one. A provider that cannot start it cancels the order (the stock goes
-   * back) and answers 503: nothing was charged.
+   * back), puts its lines back in the customer's cart and answers 503: nothing was charged.
    */
-  async startPayment(order: Order): Promise<{ url: string } | undefined> {
+  async startPayment(order: Order, userId: string): Promise<{ url: string } | undefined> {
     const provider = this.provider(order.paymentMethod);
     if (!provider?.online || order.status !== "awaiting_payment") return undefined;
     const [existing] = await this.db.select().from(payments).where(eq(payments.orderId, order._id));
@@ -99,7 +99,15 @@ export class Payments {
         order.paymentHoldUntil ? new Date(order.paymentHoldUntil) : this.holdUntil(),
       );
     } catch {
-      await moveOrderStatus(this.db, order._id, "cancelled", STORE, undefined, this.options.mail).catch(() => undefined);
+      await moveOrderStatus(this.db, order._id, "cancelled", STORE, undefined, this.options.mail, PAYMENT_TEXT.providerUnavailable)
+        .then(() =>
+          // A line added meanwhile keeps its own quantity.
+          this.db
+            .insert(cartLines)
+            .values(order.lines.map((l) => ({ userId, toolId: l.toolId, quantity: l.quantity })))
+            .onConflictDoNothing(),
+        )
+        .catch(() => undefined);
       throw new ApiError(503, "PAYMENT_UNAVAILABLE", PAYMENT_TEXT.providerUnavailable, {}, { "retry-after": "5" });
     }
     if (!started) return undefined;
@@ -222,7 +230,13 @@ export class Payments {
         PAYMENT_TEXT.refunded(money(amountCents), result.refundId),
       );
     }
-    return moveOrderStatus(this.db, orderId, "cancelled", { id: actorId, role: "admin" }, inTransaction, this.options.mail);
+    const moved = await moveOrderStatus(this.db, orderId, "cancelled", { id: actorId, role: "admin" }, inTransaction, this.options.mail);
+    // A card order cancelled before it was paid: its payment page closes (a payment made anyway is refunded on its webhook).
+    if (moved.moved && moved.before.status === "awaiting_payment") {
+      const [payment] = await this.db.select({ sessionId: payments.sessionId }).from(payments).where(eq(payments.orderId, orderId));
+      if (payment?.sessionId) await this.provider("card")?.expire(payment.sessionId);
+    }
+    return moved;
   }
 
   /**
