@@ -10,9 +10,7 @@ import { destinationProblems } from "../../contract/geo";
 import type { Cart } from "../../contract/schemas";
 import { MONEY_TEXT, type PricingProblem } from "../../contract/texts/money";
 import type { Db } from "../db/client";
-import { profiles } from "../db/schema";
-import { eq } from "drizzle-orm";
-import { loadPricingContext, loadPromotions, promotionFor } from "../pricing/context";
+import { loadPricingContext, loadPromotions, promotionFor, type LoadedPromotion } from "../pricing/context";
 import { price, type PlaceCents, type Priced } from "../pricing/price";
 import type { CartBase } from "./service";
 
@@ -36,35 +34,50 @@ export interface CartPricing {
   promoCode?: string | undefined;
 }
 
-/** The profile's destination when it is one the store knows, else none. */
-async function profileDestination(db: Db, userId: string): Promise<PlaceCents | undefined> {
-  const [row] = await db.select({ country: profiles.country, region: profiles.region, postalCode: profiles.postalCode }).from(profiles).where(eq(profiles.userId, userId));
-  return row && row.country !== "" && destinationProblems(row).length === 0 ? row : undefined;
+/** A place the store knows (a profile's may be empty or from before issue 31), else none. */
+const known = (place: PlaceCents | undefined): PlaceCents | undefined => (place && place.country !== "" && destinationProblems(place).length === 0 ? place : undefined);
+
+/**
+ * Prices carts (their lines as they are, problems or not), reading the database once for all of
+ * them: a batch of cart merges is priced with one call. Each is priced for `asked.destination`,
+ * or (left out) its customer's profile address, or (none) pickup at the store.
+ */
+export async function priceCarts(db: Db, carts: { userId: string; cart: CartBase }[], asked: CartPricing = {}): Promise<{ priced: Priced; minSubtotalCents: number }[]> {
+  const ctx = await loadPricingContext(db, {
+    countries: asked.destination ? [asked.destination.country] : [],
+    toolIds: carts.flatMap(({ cart }) => cart.lines.map((l) => l.toolId)),
+    userIds: carts.map(({ userId }) => userId),
+  });
+  const code = asked.promoCode ?? null;
+  const promotions: Map<string, LoadedPromotion> = code ? await loadPromotions(db, [code], carts.map(({ userId }) => userId), false) : new Map();
+  const now = new Date();
+  return carts.map(({ userId, cart }) => {
+    const destination = asked.destination === undefined ? known(ctx.places.get(userId)) : (asked.destination ?? undefined);
+    const promotion = code ? promotionFor(promotions.get(code), userId) : undefined;
+    const priced = price({
+      lines: cart.lines.map((l) => {
+        const tool = ctx.tools.get(l.toolId);
+        return { toolId: l.toolId, category: tool?.category ?? "hand-tools", unitPriceCents: Math.round(l.unitPrice * 100), quantity: l.quantity, weightGrams: tool?.weightGrams ?? 0 };
+      }),
+      destination: destination ?? ctx.store,
+      store: ctx.store,
+      // Without a destination only pickup can be priced.
+      shippingMethod: destination ? (asked.shippingMethod ?? PICKUP) : PICKUP,
+      methods: destination ? ctx.methods : [],
+      rates: ctx.rates,
+      promoCode: code,
+      promotion,
+      taxExempt: ctx.exempt.has(userId),
+      now,
+    });
+    return { priced, minSubtotalCents: promotion?.minSubtotalCents ?? 0 };
+  });
 }
 
-/** Prices a cart's lines (as they are, problems or not) for a customer. */
-export async function priceCart(db: Db, userId: string, cart: CartBase, asked: CartPricing): Promise<{ priced: Priced; minSubtotalCents: number }> {
-  const destination = asked.destination === undefined ? await profileDestination(db, userId) : (asked.destination ?? undefined);
-  const ctx = await loadPricingContext(db, { countries: destination ? [destination.country] : [], toolIds: cart.lines.map((l) => l.toolId), userIds: [userId] });
-  const code = asked.promoCode ?? null;
-  const promotion = code ? promotionFor((await loadPromotions(db, [code], [userId], false)).get(code), userId) : undefined;
-  const priced = price({
-    lines: cart.lines.map((l) => {
-      const tool = ctx.tools.get(l.toolId);
-      return { toolId: l.toolId, category: tool?.category ?? "hand-tools", unitPriceCents: Math.round(l.unitPrice * 100), quantity: l.quantity, weightGrams: tool?.weightGrams ?? 0 };
-    }),
-    destination: destination ?? ctx.store,
-    store: ctx.store,
-    // Without a destination only pickup can be priced.
-    shippingMethod: destination ? (asked.shippingMethod ?? PICKUP) : PICKUP,
-    methods: destination ? ctx.methods : [],
-    rates: ctx.rates,
-    promoCode: code,
-    promotion,
-    taxExempt: ctx.exempt.has(userId),
-    now: new Date(),
-  });
-  return { priced, minSubtotalCents: promotion?.minSubtotalCents ?? 0 };
+async function priceCart(db: Db, userId: string, cart: CartBase, asked: CartPricing): Promise<{ priced: Priced; minSubtotalCents: number }> {
+  const [one] = await priceCarts(db, [{ userId, cart }], asked);
+  if (!one) throw new Error("priceCarts answered nothing");
+  return one;
 }
 
 const dollars = (p: Priced) => ({
@@ -83,6 +96,12 @@ export const problemMessage = (code: PricingProblem, minSubtotalCents: number): 
 export async function withMoney(db: Db, userId: string, cart: CartBase, asked: CartPricing = {}): Promise<Cart> {
   const { priced } = await priceCart(db, userId, cart, asked);
   return { ...cart, ...dollars(priced) };
+}
+
+/** Carts with their money, read once for all of them (a batch of merges). */
+export async function allWithMoney(db: Db, carts: { userId: string; cart: CartBase }[]): Promise<Cart[]> {
+  const priced = await priceCarts(db, carts);
+  return carts.map(({ cart }, i) => ({ ...cart, ...dollars((priced[i] as { priced: Priced }).priced) }));
 }
 
 /** POST /api/cart/estimate. */

@@ -75,7 +75,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cartSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => withMoney(db, request.viewer.id, await merges.merge(request.viewer.id, request.body)),
+    async (request) => merges.merge(request.viewer.id, request.body),
   );
 
   app.post(

@@ -13,6 +13,7 @@ import { Batches, isForeignKeyViolation, type Settled } from "../db/batches";
 import type { Db, Tx } from "../db/client";
 import { cartLines, tools } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
+import { allWithMoney, withMoney } from "./estimate";
 
 type ToolRow = typeof tools.$inferSelect;
 /** What a cart line needs of its tool. */
@@ -129,20 +130,21 @@ const MAX_MERGES = 100;
  * on its own, so it fails alone.
  */
 export class CartMerges {
-  private readonly batches: Batches<Merge, CartBase>;
+  private readonly batches: Batches<Merge, Cart>;
 
   constructor(private readonly db: Db) {
     this.batches = new Batches((merges) => this.serve(merges), { maxBatch: MAX_MERGES, distinctBy: (m) => m.userId, aloneWhen: isForeignKeyViolation });
   }
 
-  async merge(userId: string, input: CartMergeInput): Promise<CartBase> {
+  /** The whole cart after the merge, priced (cart/estimate.ts) for the customer's address. */
+  async merge(userId: string, input: CartMergeInput): Promise<Cart> {
     const wanted = new Map<string, number>();
     for (const line of input.lines) wanted.set(line.toolId, (wanted.get(line.toolId) ?? 0) + line.quantity);
-    if (wanted.size === 0) return getCart(this.db, userId);
+    if (wanted.size === 0) return withMoney(this.db, userId, await getCart(this.db, userId));
     return this.batches.submit({ userId, wanted });
   }
 
-  private async serve(merges: Merge[]): Promise<Settled<CartBase>[]> {
+  private async serve(merges: Merge[]): Promise<Settled<Cart>[]> {
     const lines = JSON.stringify(merges.flatMap(({ userId, wanted }) => [...wanted].map(([tool_id, quantity]) => ({ user_id: userId, tool_id, quantity }))));
     const result = await this.db.execute(sql`select * from cart_merge_many(${lines}::jsonb)`);
     const rowsOf = new Map<string, { quantity: number; tool: LineTool }[]>();
@@ -163,6 +165,11 @@ export class CartMerges {
       if (rows) rows.push(row);
       else rowsOf.set(r.user_id, [row]);
     }
-    return merges.map((m) => ({ ok: cartOf(rowsOf.get(m.userId) ?? []) }));
+    // The batch's carts are priced with one more call, not one per customer (bench/checkout.ts).
+    const carts = await allWithMoney(
+      this.db,
+      merges.map((m) => ({ userId: m.userId, cart: cartOf(rowsOf.get(m.userId) ?? []) })),
+    );
+    return carts.map((cart) => ({ ok: cart }));
   }
 }

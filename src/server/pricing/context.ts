@@ -1,11 +1,12 @@
 /**
- * What `price` needs from the database, read in ONE statement: the tax rates of the countries
- * asked for (and the store's), the active delivery methods, the store's address, the tools'
- * weights and categories, and which customers are tax-exempt. Checkout and the order desk read
- * it inside their transaction, after the tools are locked, so a rate or method changed since
- * the page was shown is the one the order gets.
+ * What `price` needs from the database, in ONE call (pricing_context, migration 0011): the
+ * store's address, the tax rates of the countries asked about (the store's and the customers'
+ * too), the active delivery methods, the tools' weights and categories, and the customers'
+ * profile addresses and tax exemptions. Checkout and the order desk read it inside their
+ * transaction, after the tools are locked, so a rate or method changed since the page was shown
+ * is the one the order gets; a cart's answers read it once for a whole batch of carts.
  *
- * Promotions are separate (`lockPromotions`): a checkout that uses a code holds its row until
+ * Promotions are read apart (`loadPromotions`): a checkout that uses a code locks its row until
  * commit, so N racing checkouts of a code limited to K uses give exactly K orders.
  */
 import { sql } from "drizzle-orm";
@@ -20,6 +21,8 @@ export interface PricingContext {
   tools: Map<string, { weightGrams: number; category: Category }>;
   /** Tax-exempt customers and their certificates. */
   exempt: Map<string, string>;
+  /** The customers' profile addresses (those that have a profile). */
+  places: Map<string, PlaceCents>;
 }
 
 interface Raw {
@@ -27,34 +30,19 @@ interface Raw {
   methods: MethodRow[];
   store: PricingContext["store"] | null;
   tools: { id: string; weightGrams: number; category: Category }[];
-  exempt: [string, string][];
+  profiles: { userId: string; country: string; region: string; postalCode: string; exempt: string | null }[];
 }
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
+/** One call of pricing_context (migration 0011): a plan Postgres keeps, one round trip. */
 export async function loadPricingContext(db: Db | Tx, wanted: { countries: string[]; toolIds: string[]; userIds: string[] }): Promise<PricingContext> {
   const countries = JSON.stringify([...new Set(wanted.countries.filter((c) => c !== ""))]);
   const toolIds = JSON.stringify([...new Set(wanted.toolIds)]);
   const userIds = JSON.stringify([...new Set(wanted.userIds)]);
-  const result = await db.execute(sql`
-    with s as (select * from store_settings where id = 1)
-    select jsonb_build_object(
-      'store', (select jsonb_build_object('legalName', legal_name, 'address', address, 'city', city, 'region', region,
-                  'postalCode', postal_code, 'country', country, 'taxId', tax_id) from s),
-      'rates', (select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'name', r.name, 'country', r.country, 'region', r.region,
-                  'postalPrefix', r.postal_prefix, 'rateBasisPoints', r.rate_basis_points, 'taxShipping', r.tax_shipping)), '[]'::jsonb)
-                  from tax_rates r
-                 where r.country in (select jsonb_array_elements_text(${countries}::jsonb) union select country from s)),
-      'methods', (select coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'name', m.name, 'freeOverCents', m.free_over_cents, 'zones', m.zones)
-                  order by m.created_at, m.id), '[]'::jsonb) from shipping_methods m where m.active),
-      'tools', (select coalesce(jsonb_agg(jsonb_build_object('id', t.id, 'weightGrams', t.weight_grams, 'category', t.category)), '[]'::jsonb)
-                  from tools t where t.id in (select jsonb_array_elements_text(${toolIds}::jsonb))),
-      'exempt', (select coalesce(jsonb_agg(jsonb_build_array(p.user_id, p.tax_exempt_certificate)), '[]'::jsonb)
-                  from profiles p where p.user_id in (select jsonb_array_elements_text(${userIds}::jsonb))
-                   and p.tax_exempt_certificate is not null and p.tax_exempt_certificate <> '')
-    ) as context`);
+  const result = await db.execute(sql`select pricing_context(${countries}::jsonb, ${toolIds}::jsonb, ${userIds}::jsonb) as context`);
   const raw0 = rowsOf<{ context: Raw | string }>(result)[0]?.context;
-  if (raw0 === undefined) throw new Error("the pricing context query answered nothing");
+  if (raw0 === undefined) throw new Error("pricing_context answered nothing");
   const raw = typeof raw0 === "string" ? (JSON.parse(raw0) as Raw) : raw0;
   if (!raw.store) throw new Error("store_settings has no row (migration 0009 inserts it)");
   return {
@@ -62,7 +50,8 @@ export async function loadPricingContext(db: Db | Tx, wanted: { countries: strin
     methods: raw.methods.map((m) => ({ ...m, freeOverCents: m.freeOverCents === null ? null : Number(m.freeOverCents) })),
     store: raw.store,
     tools: new Map(raw.tools.map((t) => [t.id, { weightGrams: t.weightGrams, category: t.category }])),
-    exempt: new Map(raw.exempt),
+    exempt: new Map(raw.profiles.flatMap((p) => (p.exempt ? [[p.userId, p.exempt] as [string, string]] : []))),
+    places: new Map(raw.profiles.map((p) => [p.userId, { country: p.country, region: p.region, postalCode: p.postalCode }])),
   };
 }
 
