@@ -42,3 +42,30 @@ BEGIN
 
   RETURN jsonb_build_object('store', v_store, 'rates', v_rates, 'methods', v_methods, 'tools', v_tools, 'profiles', v_profiles);
 END $$;
+--> statement-breakpoint
+-- The promotions named by p_codes (upper-case) with each of p_users' live uses (where the code limits
+-- them, counted up to the limit), for price(); with
+-- p_lock their rows are locked first, in id order, until the transaction ends (a checkout counts a
+-- code's uses one batch at a time: a code limited to K uses gives exactly K orders).
+CREATE FUNCTION promotions_for(p_codes jsonb, p_users jsonb, p_lock boolean) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  v_promotions jsonb;
+BEGIN
+  IF p_lock THEN
+    PERFORM 1 FROM promotions p WHERE p.code IN (SELECT jsonb_array_elements_text(p_codes)) ORDER BY p.id FOR UPDATE;
+  END IF;
+  SELECT coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'code', p.code, 'kind', p.kind, 'value', p.value, 'minSubtotalCents', p.min_subtotal_cents,
+           'startsAt', p.starts_at, 'endsAt', p.ends_at, 'usageLimit', p.usage_limit, 'perCustomerLimit', p.per_customer_limit,
+           'categories', to_jsonb(p.categories), 'active', p.active, 'redemptions', p.redemptions,
+           -- Counted only for a code with a per-customer limit, and only up to it: a customer's
+           -- past uses are not read again and again at every checkout.
+           'byCustomer', CASE WHEN p.per_customer_limit IS NULL THEN '[]'::jsonb ELSE
+                           (SELECT coalesce(jsonb_agg(jsonb_build_array(u.uid, (SELECT count(*)::int FROM
+                                     (SELECT 1 FROM promotion_redemptions r
+                                       WHERE r.promotion_id = p.id AND r.user_id = u.uid AND r.released_at IS NULL
+                                       LIMIT p.per_customer_limit) c))), '[]'::jsonb)
+                              FROM jsonb_array_elements_text(p_users) AS u(uid)) END)), '[]'::jsonb)
+    INTO v_promotions
+    FROM promotions p WHERE p.code IN (SELECT jsonb_array_elements_text(p_codes));
+  RETURN v_promotions;
+END $$;

@@ -86,19 +86,8 @@ export async function loadPromotions(db: Db | Tx, codes: string[], userIds: stri
   if (wanted.length === 0) return new Map();
   const codesJson = JSON.stringify(wanted);
   const usersJson = JSON.stringify([...new Set(userIds)]);
-  const result = await db.execute(sql`
-    with p as (
-      select * from promotions where code in (select jsonb_array_elements_text(${codesJson}::jsonb)) order by id ${lock ? sql`for update` : sql``}
-    )
-    select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'code', p.code, 'kind', p.kind, 'value', p.value, 'minSubtotalCents', p.min_subtotal_cents,
-             'startsAt', p.starts_at, 'endsAt', p.ends_at, 'usageLimit', p.usage_limit, 'perCustomerLimit', p.per_customer_limit,
-             'categories', to_jsonb(p.categories), 'active', p.active, 'redemptions', p.redemptions,
-             'byCustomer', (select coalesce(jsonb_agg(jsonb_build_array(u.user_id, u.n)), '[]'::jsonb)
-                              from (select r.user_id, count(*)::int as n from promotion_redemptions r
-                                     where r.promotion_id = p.id and r.released_at is null
-                                       and r.user_id in (select jsonb_array_elements_text(${usersJson}::jsonb))
-                                     group by r.user_id) u))), '[]'::jsonb) as promotions
-      from p`);
+  // promotions_for (migration 0011): one planned call; with `lock` the rows are locked FOR UPDATE first.
+  const result = await db.execute(sql`select promotions_for(${codesJson}::jsonb, ${usersJson}::jsonb, ${lock}) as promotions`);
   const raw0 = rowsOf<{ promotions: PromotionJson[] | string }>(result)[0]?.promotions ?? [];
   const raw = typeof raw0 === "string" ? (JSON.parse(raw0) as PromotionJson[]) : raw0;
   return new Map(
