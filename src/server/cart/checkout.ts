@@ -16,16 +16,21 @@
  * - The cart must be the one the customer confirmed (`cartVersion`): a change made in another
  *   tab meanwhile is refused (409 CART_CHANGED), never silently ordered. An API client that
  *   leaves `cartVersion` out orders the cart as it is when the checkout runs.
- * - Lines are ordered at today's prices; `priceChanged` says when the page showed others.
+ * - Lines are ordered at today's prices, rates and codes; `priceChanged` says when the page showed another total.
  * - An `Idempotency-Key` is claimed first in the transaction, so a retry (a double click, a
  *   lost answer) waits for the first attempt and then returns its order; the same key with
  *   another body is refused (409). A refused checkout gives its key back.
  *
- * A batch costs two statements whatever its size (and BEGIN and COMMIT, each a round trip that
+ * A batch costs a few statements whatever its size (and BEGIN and COMMIT, each a round trip that
  * waits for the event loop while the tools are locked): checkout_lock (migrations 0005 and
- * 0008: keys, carts, tools in that order, and a number for each order) and the writes (orders
- * with their lines, history and stock movements, the new stock, the emptied cart lines, the
- * keys, the profiles and the order mail).
+ * 0008: keys, carts, tools in that order, and a number for each order); pricing_context
+ * (migration 0011: rates, methods, the store, weights, exemptions) and, when a code is used,
+ * promotions_for (its row locked); the invoice counter (invoices/numbers.ts, taken last: it
+ * serializes every order of the year); and the writes (orders with their lines, history and
+ * stock movements, the new stock, the emptied cart lines, the keys, the profiles, the codes'
+ * uses and the order mail).
+ * Every cart is priced by pricing/price.ts (DESIGN "Money"), under the locks, so the order has
+ * the rates, methods and codes as they are now; `priceChanged` says when the page showed another total.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
