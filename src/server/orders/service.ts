@@ -481,46 +481,44 @@ export async function moveInTransaction(
   options: { inTransaction?: ((tx: Tx, result: MoveResult) => Promise<void>) | undefined; mail?: OrderMail | undefined; note?: string | undefined } = {},
 ): Promise<MoveResult> {
   const { inTransaction, mail, note } = options;
-  {
-    const ownOnly = actor.role === "customer" && actor.id !== null ? eq(orders.userId, actor.id) : undefined;
-    const [before] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.id, orderId), ownOnly))
-      // Enough to serialize moves; new rows pointing at the order (its events) are not blocked.
-      .for("no key update");
-    if (!before) throw notFound(API_TEXT.orderNotFound);
-    if (before.status === to) return { before, after: before, moved: false };
-    if (!canMove(before.status, to, actor.role)) {
-      if (actor.role === "customer" && to === "cancelled") throw conflict("ORDER_NOT_PENDING", API_TEXT.orderNotPending);
-      throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden(before.status, to));
-    }
-    const cancelling = to === "cancelled";
-    const [moved0] = await tx
-      .update(orders)
-      .set({ status: to, ...(cancelling ? { cancelledAt: sql`now()` } : {}) })
-      .where(eq(orders.id, orderId))
-      .returning();
-    if (!moved0) throw new Error("order row vanished under its lock");
-    let after = moved0;
-    await tx.insert(orderEvents).values({ orderId, status: to, actorId: actor.id, actorRole: actor.role, note: note ?? null });
-    if (returnsStock(to)) await restockCancelled(tx, after, actor);
-    if (cancelling) {
-      await releasePromotion(tx, orderId);
-      // An order with an invoice gets a credit note, numbered like the invoice from the counter in
-      // this transaction, last (the counter's row is held only to the commit). Once: the order's
-      // row lock makes a second cancel see this one and change nothing.
-      if (after.invoiceNumber && !after.creditNoteNumber) {
-        const [creditNote] = await takeDocumentNumbers(tx, "CN", documentYear(), 1);
-        const [credited] = await tx.update(orders).set({ creditNoteNumber: creditNote, creditedAt: sql`now()` }).where(eq(orders.id, orderId)).returning();
-        if (credited) after = credited;
-      }
-    }
-    const moved: MoveResult = { before, after, moved: true };
-    await inTransaction?.(tx, moved);
-    await mail?.statusMoved(tx, after);
-    return moved;
+  const ownOnly = actor.role === "customer" && actor.id !== null ? eq(orders.userId, actor.id) : undefined;
+  const [before] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), ownOnly))
+    // Enough to serialize moves; new rows pointing at the order (its events) are not blocked.
+    .for("no key update");
+  if (!before) throw notFound(API_TEXT.orderNotFound);
+  if (before.status === to) return { before, after: before, moved: false };
+  if (!canMove(before.status, to, actor.role)) {
+    if (actor.role === "customer" && to === "cancelled") throw conflict("ORDER_NOT_PENDING", API_TEXT.orderNotPending);
+    throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden(before.status, to));
   }
+  const cancelling = to === "cancelled";
+  const [moved0] = await tx
+    .update(orders)
+    .set({ status: to, ...(cancelling ? { cancelledAt: sql`now()` } : {}) })
+    .where(eq(orders.id, orderId))
+    .returning();
+  if (!moved0) throw new Error("order row vanished under its lock");
+  let after = moved0;
+  await tx.insert(orderEvents).values({ orderId, status: to, actorId: actor.id, actorRole: actor.role, note: note ?? null });
+  if (returnsStock(to)) await restockCancelled(tx, after, actor);
+  if (cancelling) {
+    await releasePromotion(tx, orderId);
+    // An order with an invoice gets a credit note, numbered like the invoice from the counter in
+    // this transaction, last (the counter's row is held only to the commit). Once: the order's
+    // row lock makes a second cancel see this one and change nothing.
+    if (after.invoiceNumber && !after.creditNoteNumber) {
+      const [creditNote] = await takeDocumentNumbers(tx, "CN", documentYear(), 1);
+      const [credited] = await tx.update(orders).set({ creditNoteNumber: creditNote, creditedAt: sql`now()` }).where(eq(orders.id, orderId)).returning();
+      if (credited) after = credited;
+    }
+  }
+  const moved: MoveResult = { before, after, moved: true };
+  await inTransaction?.(tx, moved);
+  await mail?.statusMoved(tx, after);
+  return moved;
 }
 
 /**
