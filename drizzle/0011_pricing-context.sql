@@ -69,3 +69,18 @@ BEGIN
     FROM promotions p WHERE p.code IN (SELECT jsonb_array_elements_text(p_codes));
   RETURN v_promotions;
 END $$;
+--> statement-breakpoint
+-- A checkout batch's first step with its prices in the same round trip: checkout_lock (keys,
+-- carts, tools, in that order), then pricing_context for the locked tools, the batch's
+-- customers and the countries its checkouts deliver to, read once the tools are locked.
+-- Answers checkout_lock's object with `pricing`, pricing_context's.
+CREATE FUNCTION checkout_lock_priced(p_keys jsonb, p_users text[], p_countries jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  v_locked jsonb;
+BEGIN
+  v_locked := checkout_lock(p_keys, p_users);
+  RETURN v_locked || jsonb_build_object('pricing', pricing_context(
+    p_countries,
+    (SELECT coalesce(jsonb_agg(t->>'id'), '[]'::jsonb) FROM jsonb_array_elements(v_locked->'tools') t),
+    to_jsonb(p_users)));
+END $$;

@@ -22,10 +22,9 @@
  *   another body is refused (409). A refused checkout gives its key back.
  *
  * A batch costs a few statements whatever its size (and BEGIN and COMMIT, each a round trip that
- * waits for the event loop while the tools are locked): checkout_lock (migrations 0005 and
- * 0008: keys, carts, tools in that order, and a number for each order); pricing_context
- * (migration 0011: rates, methods, the store, weights, exemptions) and, when a code is used,
- * promotions_for (its row locked); the invoice counter (invoices/numbers.ts, taken last: it
+ * waits for the event loop while the tools are locked): checkout_lock_priced (migrations 0005,
+ * 0008 and 0011: keys, carts, tools in that order, a number for each order, then the rates,
+ * methods, store, weights and exemptions); when a code is used, promotions_for (its row locked); the invoice counter (invoices/numbers.ts, taken last: it
  * serializes every order of the year); and the writes (orders with their lines, history and
  * stock movements, the new stock, the emptied cart lines, the keys, the profiles, the codes'
  * uses and the order mail).
@@ -47,7 +46,7 @@ import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
 import { insertOrders, pricedFields, pricedLines, withDetails } from "../orders/service";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
-import { loadPricingContext, loadPromotions, promotionFor } from "../pricing/context";
+import { loadPromotions, pricingContextOf, promotionFor } from "../pricing/context";
 import { price, type PriceLine, type Priced } from "../pricing/price";
 import { problemMessage } from "./estimate";
 import { allocateCarts } from "./allocate-carts";
@@ -110,12 +109,14 @@ export class CheckoutDesk {
   }
 }
 
-/** What checkout_lock (migration 0008) answers: the claimed keys, the locked carts and tools, a number for each claimed key. */
+/** What checkout_lock_priced (migrations 0008, 0011) answers: the claimed keys, the locked carts and tools, a number for each claimed key, the prices. */
 interface Locked {
   claimed: [string, string][];
   numbers: number[];
   carts: [string, string, number][];
   tools: { id: string; name: string; price_cents: number; available_quantity: number; minimum_quantity: number; active: boolean }[];
+  /** pricing_context's answer for the locked tools and the batch's customers (checkout_lock_priced, migration 0011). */
+  pricing: unknown;
 }
 type CartRow = { userId: string; toolId: string; quantity: number };
 type PriceableLine = PriceLine & { toolName: string };
@@ -134,9 +135,13 @@ async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined,
   //    or of an earlier one (its order is returned).
   const keys = JSON.stringify(batch.map((p) => ({ user_id: p.userId, key: p.key, request_hash: p.hash })));
   const users = JSON.stringify([...new Set(batch.map((p) => p.userId))]);
-  const result = await tx.execute(sql`select checkout_lock(${keys}::jsonb, array(select jsonb_array_elements_text(${users}::jsonb))) as locked`);
+  // The prices come in the same round trip, read once the tools are locked (migration 0011).
+  const countries = JSON.stringify([...new Set(batch.map((p) => p.input.country).filter((c) => c !== ""))]);
+  const result = await tx.execute(
+    sql`select checkout_lock_priced(${keys}::jsonb, array(select jsonb_array_elements_text(${users}::jsonb)), ${countries}::jsonb) as locked`,
+  );
   const raw = (result as unknown as { rows: { locked: Locked | string }[] }).rows[0]?.locked;
-  if (raw === undefined) throw new Error("checkout_lock answered nothing");
+  if (raw === undefined) throw new Error("checkout_lock_priced answered nothing");
   const locked = typeof raw === "string" ? (JSON.parse(raw) as Locked) : raw;
 
   const claimed = new Set(locked.claimed.map(([userId, key]) => keyOf({ userId, key })));
@@ -238,11 +243,7 @@ async function placeOrders(
   // codes' rows are locked too, and counted cart by cart, so a code limited to K uses gives
   // exactly K orders however many checkouts race for it (issue 31).
   const userIds = candidates.map((i) => (batch[i] as Pending).userId);
-  const ctx = await loadPricingContext(tx, {
-    countries: candidates.map((i) => (batch[i] as Pending).input.country),
-    toolIds: locked.tools.map((t) => t.id),
-    userIds,
-  });
+  const ctx = pricingContextOf(locked.pricing);
   const codes = candidates.flatMap((i) => ((batch[i] as Pending).input.promoCode ? [(batch[i] as Pending).input.promoCode as string] : []));
   const promotionsByCode = await loadPromotions(tx, codes, userIds, true);
   const now = new Date();

@@ -41,9 +41,14 @@ export async function loadPricingContext(db: Db | Tx, wanted: { countries: strin
   const toolIds = JSON.stringify([...new Set(wanted.toolIds)]);
   const userIds = JSON.stringify([...new Set(wanted.userIds)]);
   const result = await db.execute(sql`select pricing_context(${countries}::jsonb, ${toolIds}::jsonb, ${userIds}::jsonb) as context`);
-  const raw0 = rowsOf<{ context: Raw | string }>(result)[0]?.context;
-  if (raw0 === undefined) throw new Error("pricing_context answered nothing");
-  const raw = typeof raw0 === "string" ? (JSON.parse(raw0) as Raw) : raw0;
+  const raw = rowsOf<{ context: unknown }>(result)[0]?.context;
+  if (raw === undefined) throw new Error("pricing_context answered nothing");
+  return pricingContextOf(raw);
+}
+
+/** pricing_context's answer (migration 0011), as it comes alone or inside checkout_lock_priced's. */
+export function pricingContextOf(raw0: unknown): PricingContext {
+  const raw = (typeof raw0 === "string" ? JSON.parse(raw0) : raw0) as Raw;
   if (!raw.store) throw new Error("store_settings has no row (migration 0009 inserts it)");
   return {
     rates: raw.rates,
