@@ -4,7 +4,7 @@
  * and method the checkout page shows. Both use pricing/price.ts, as checkout does, so the page
  * shows the cents the order will have (checkout re-prices under its locks and says when they differ).
  */
-import { centsToDollars } from "../../contract/money";
+import { centsToDollars, formatDollars } from "../../contract/money";
 import { PICKUP, type CartEstimate, type Destination } from "../../contract/money-schemas";
 import { destinationProblems } from "../../contract/geo";
 import type { Cart } from "../../contract/schemas";
@@ -22,7 +22,7 @@ export const PROBLEM_MESSAGE: Record<PricingProblem, string> = {
   PROMO_EXPIRED: MONEY_TEXT.promoExpired,
   PROMO_USED_UP: MONEY_TEXT.promoUsedUp,
   PROMO_USED_UP_BY_YOU: MONEY_TEXT.promoUsedUpByYou,
-  // The minimum is named where the problem is raised (it needs the promotion).
+  // Named with the promotion's minimum by problemMessage.
   PROMO_BELOW_MINIMUM: MONEY_TEXT.promoBelowMinimum(""),
   PROMO_OTHER_CATEGORIES: MONEY_TEXT.promoOtherCategories,
 };
@@ -90,7 +90,7 @@ const dollars = (p: Priced) => ({
 
 /** A problem in words; the minimum is named for PROMO_BELOW_MINIMUM. */
 export const problemMessage = (code: PricingProblem, minSubtotalCents: number): string =>
-  code === "PROMO_BELOW_MINIMUM" ? MONEY_TEXT.promoBelowMinimum(`$${(minSubtotalCents / 100).toFixed(2)}`) : PROBLEM_MESSAGE[code];
+  code === "PROMO_BELOW_MINIMUM" ? MONEY_TEXT.promoBelowMinimum(formatDollars(centsToDollars(minSubtotalCents))) : PROBLEM_MESSAGE[code];
 
 /** GET /api/cart and the cart's other answers: the cart with its money, for the profile's address and pickup. */
 export async function withMoney(db: Db, userId: string, cart: CartBase, asked: CartPricing = {}): Promise<Cart> {

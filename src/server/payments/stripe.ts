@@ -59,7 +59,9 @@ export async function stripeProvider(settings: StripeSettings): Promise<PaymentP
       const base = { id: event.id, type: event.type };
       if (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded" || event.type === "checkout.session.expired") {
         const session = event.data.object;
-        const paid = event.type !== "checkout.session.expired" && session.payment_status === "paid";
+        // Completed means paid for cards; only a delayed method (a bank debit) completes `unpaid`
+        // and pays later (checkout.session.async_payment_succeeded).
+        const paid = event.type !== "checkout.session.expired" && session.payment_status !== "unpaid";
         return {
           ...base,
           kind: event.type === "checkout.session.expired" ? "expired" : paid ? "paid" : "other",
