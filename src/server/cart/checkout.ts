@@ -46,7 +46,7 @@ import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
 import { insertOrders, pricedFields, pricedLines, withDetails } from "../orders/service";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
-import { loadPromotions, pricingContextOf, promotionFor } from "../pricing/context";
+import { loadPromotions, priceLineOf, pricingContextOf, promotionFor } from "../pricing/context";
 import { price, type PriceLine, type Priced } from "../pricing/price";
 import { problemMessage } from "./estimate";
 import { allocateCarts } from "./allocate-carts";
@@ -256,8 +256,7 @@ async function placeOrders(
       const { userId, input } = batch[i] as Pending;
       const lines = (cartOf.get(userId) ?? []).map((line) => {
         const tool = toolOf.get(line.toolId) as LockedTool;
-        const meta = ctx.tools.get(line.toolId);
-        return { toolId: tool.id, toolName: tool.name, quantity: line.quantity, unitPriceCents: tool.priceCents, category: meta?.category ?? "hand-tools", weightGrams: meta?.weightGrams ?? 0 };
+        return { ...priceLineOf(ctx, { toolId: tool.id, quantity: line.quantity, unitPriceCents: tool.priceCents }), toolName: tool.name };
       });
       const code = input.promoCode ?? null;
       const promotion = code ? promotionsByCode.get(code) : undefined;

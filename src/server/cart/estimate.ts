@@ -4,17 +4,18 @@
  * and method the checkout page shows. Both use pricing/price.ts, as checkout does, so the page
  * shows the cents the order will have (checkout re-prices under its locks and says when they differ).
  */
-import { centsToDollars, formatDollars } from "../../contract/money";
+import { centsToDollars, dollarsToCents, formatDollars } from "../../contract/money";
 import { PICKUP, type CartEstimate, type Destination } from "../../contract/money-schemas";
 import { destinationProblems } from "../../contract/geo";
 import type { Cart } from "../../contract/schemas";
 import { MONEY_TEXT, type PricingProblem } from "../../contract/texts/money";
 import type { Db } from "../db/client";
-import { loadPricingContext, loadPromotions, promotionFor, type LoadedPromotion } from "../pricing/context";
+import { loadPricingContext, loadPromotions, priceLineOf, promotionFor, type LoadedPromotion } from "../pricing/context";
 import { price, type PlaceCents, type Priced } from "../pricing/price";
 import type { CartBase } from "./service";
 
-export const PROBLEM_MESSAGE: Record<PricingProblem, string> = {
+/** Each problem in words; PROMO_BELOW_MINIMUM names the promotion's minimum (problemMessage). */
+const PROBLEM_MESSAGE: Record<Exclude<PricingProblem, "PROMO_BELOW_MINIMUM">, string> = {
   NO_SHIPPING: MONEY_TEXT.noShipping,
   SHIPPING_METHOD_UNKNOWN: MONEY_TEXT.shippingMethodUnknown,
   PROMO_UNKNOWN: MONEY_TEXT.promoUnknown,
@@ -22,8 +23,6 @@ export const PROBLEM_MESSAGE: Record<PricingProblem, string> = {
   PROMO_EXPIRED: MONEY_TEXT.promoExpired,
   PROMO_USED_UP: MONEY_TEXT.promoUsedUp,
   PROMO_USED_UP_BY_YOU: MONEY_TEXT.promoUsedUpByYou,
-  // Named with the promotion's minimum by problemMessage.
-  PROMO_BELOW_MINIMUM: MONEY_TEXT.promoBelowMinimum(""),
   PROMO_OTHER_CATEGORIES: MONEY_TEXT.promoOtherCategories,
 };
 
@@ -55,10 +54,7 @@ export async function priceCarts(db: Db, carts: { userId: string; cart: CartBase
     const destination = asked.destination === undefined ? known(ctx.places.get(userId)) : (asked.destination ?? undefined);
     const promotion = code ? promotionFor(promotions.get(code), userId) : undefined;
     const priced = price({
-      lines: cart.lines.map((l) => {
-        const tool = ctx.tools.get(l.toolId);
-        return { toolId: l.toolId, category: tool?.category ?? "hand-tools", unitPriceCents: Math.round(l.unitPrice * 100), quantity: l.quantity, weightGrams: tool?.weightGrams ?? 0 };
-      }),
+      lines: cart.lines.map((l) => priceLineOf(ctx, { toolId: l.toolId, unitPriceCents: dollarsToCents(l.unitPrice), quantity: l.quantity })),
       destination: destination ?? ctx.store,
       store: ctx.store,
       // Without a destination only pickup can be priced.

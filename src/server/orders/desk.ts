@@ -20,7 +20,8 @@ import { allocate, type Decision } from "./allocate";
 import type { OrderMail } from "../mail/outbox";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { loadPricingContext } from "../pricing/context";
-import { PICKUP_ID, price } from "../pricing/price";
+import { PICKUP } from "../../contract/money-schemas";
+import { price } from "../pricing/price";
 import { insertOrders, pricedFields, pricedLines } from "./service";
 
 interface Pending {
@@ -137,7 +138,7 @@ export class OrderDesk {
             lines: [{ ...line, category: tool.category, weightGrams: tool.weightGrams }],
             destination: ctx.store,
             store: ctx.store,
-            shippingMethod: PICKUP_ID,
+            shippingMethod: PICKUP,
             methods: [],
             rates: ctx.rates,
             promoCode: null,

@@ -12,7 +12,7 @@
 import { sql } from "drizzle-orm";
 import type { Category } from "../../contract/constants";
 import type { Db, Tx } from "../db/client";
-import type { MethodRow, PlaceCents, PromotionRow, RateRow } from "./price";
+import type { MethodRow, PlaceCents, PriceLine, PromotionRow, RateRow } from "./price";
 
 export interface PricingContext {
   rates: RateRow[];
@@ -58,6 +58,15 @@ export function pricingContextOf(raw0: unknown): PricingContext {
     exempt: new Map(raw.profiles.flatMap((p) => (p.exempt ? [[p.userId, p.exempt] as [string, string]] : []))),
     places: new Map(raw.profiles.map((p) => [p.userId, { country: p.country, region: p.region, postalCode: p.postalCode }])),
   };
+}
+
+/**
+ * A line as `price` takes it: the tool's weight and category from the context (a tool gone
+ * meanwhile weighs nothing and counts as hand tools, so a cart showing it can still be priced).
+ */
+export function priceLineOf(ctx: PricingContext, line: { toolId: string; unitPriceCents: number; quantity: number }): PriceLine {
+  const tool = ctx.tools.get(line.toolId);
+  return { ...line, category: tool?.category ?? "hand-tools", weightGrams: tool?.weightGrams ?? 0 };
 }
 
 /** A promotion as `price` reads it, with its uses by each customer asked about. */

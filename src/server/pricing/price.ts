@@ -19,6 +19,7 @@
  * 5. total = subtotal − discount + shipping + tax, on every line and on the order.
  */
 import type { Category } from "../../contract/constants";
+import { PICKUP } from "../../contract/money-schemas";
 import { MONEY_TEXT, type PricingProblem } from "../../contract/texts/money";
 
 export interface PriceLine {
@@ -111,8 +112,6 @@ export interface Priced extends Money {
   taxRate: { id: string; name: string; rateBasisPoints: number } | null;
   problems: PricingProblem[];
 }
-
-export const PICKUP_ID = "pickup";
 
 /** a × b / c rounded half away from zero, exact for any integer cents we handle (BigInt). */
 export function mulDivRound(a: number, b: number, c: number): number {
@@ -223,7 +222,7 @@ export function price(input: PriceInput): Priced {
 
   // 3. Shipping.
   const grams = lines.reduce((s, l) => s + l.weightGrams * l.quantity, 0);
-  const pickup: { id: string; name: string; priceCents: number } = { id: PICKUP_ID, name: MONEY_TEXT.pickup, priceCents: 0 };
+  const pickup: { id: string; name: string; priceCents: number } = { id: PICKUP, name: MONEY_TEXT.pickup, priceCents: 0 };
   const shippingOptions = [pickup];
   for (const m of input.methods) {
     const cents = deliveryPrice(m, input.destination, grams, paidCents);
@@ -238,7 +237,7 @@ export function price(input: PriceInput): Priced {
   const shippings = spread(shippingCents, paid);
 
   // 4. Tax.
-  const taxedAt = chosen.id === PICKUP_ID ? input.store : input.destination;
+  const taxedAt = chosen.id === PICKUP ? input.store : input.destination;
   const rate = input.taxExempt ? undefined : rateFor(input.rates, taxedAt);
   const bp = rate?.rateBasisPoints ?? 0;
   const taxes = paid.map((c, i) => mulDivRound(c + (rate?.taxShipping ? (shippings[i] as number) : 0), bp, 10_000));
