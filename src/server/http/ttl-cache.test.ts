@@ -65,6 +65,25 @@ describe("TtlCache as the public lists use it", () => {
     expect(loads).toBe(1);
   });
 
+  it("serves a value it is told not to keep to everyone waiting for it, once, and keeps nothing", async () => {
+    let loads = 0;
+    const gate = deferred<undefined>();
+    const cache = new TtlCache<string>(60_000);
+    const load = async () => {
+      loads += 1;
+      await gate.promise;
+      return loads === 1 ? "failed" : "whole";
+    };
+    const keep = (value: string) => value !== "failed";
+    const all = Promise.all([cache.get("k", load, keep), cache.get("k", load, keep)]);
+    gate.resolve(undefined);
+    expect(await all).toEqual(["failed", "failed"]);
+    expect(loads).toBe(1);
+    expect(cache.peek("k")).toBeUndefined();
+    expect(await cache.get("k", load, keep)).toBe("whole");
+    expect(cache.peek("k")).toBe("whole");
+  });
+
   it("does not keep a page that was loading when a write invalidated it", async () => {
     let version = 1;
     const gate = deferred<undefined>();

@@ -3,8 +3,8 @@ import { LRUCache } from "lru-cache";
 /**
  * The one in-process cache, on lru-cache: entries live for a TTL (never past their own expiry),
  * at most `maxEntries` are kept (the least recently used goes first), `clear()` forgets
- * everything. Used for public list pages (`get` loads through lru-cache's `fetch`, so concurrent
- * misses share one load) and for resolved sessions (`peek` and `set`).
+ * everything. Used for public lists and rendered pages (`get` loads through lru-cache's `fetch`,
+ * so concurrent misses share one load) and for resolved sessions (`peek` and `set`).
  *
  * What this adds to lru-cache: a TTL of 0 turns the cache off (lru-cache would read it as
  * "forever"), a value may be null (lru-cache keeps neither null nor undefined), each `get` brings
@@ -53,11 +53,17 @@ export class TtlCache<V> {
     this.lru.set(key, { value }, { ttl });
   }
 
-  /** The entry for `key`, loaded (once, however many ask at the same time) on a miss. */
-  async get(key: string, load: () => Promise<V>): Promise<V> {
+  /**
+   * The entry for `key`, loaded (once, however many ask at the same time) on a miss. A value
+   * `keep` refuses is served to everyone who asked for it, and not kept (a page showing that its
+   * data failed to load: the next visitor gets another try).
+   */
+  async get(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     if (!this.lru) return load();
     // forceFetch, not fetch: with ignoreFetchAbort every load settles with its value or its error.
-    return (await this.lru.forceFetch(key, { context: load })).value;
+    const box = await this.lru.forceFetch(key, { context: load });
+    if (!keep(box.value) && this.lru.peek(key) === box) this.lru.delete(key);
+    return box.value;
   }
 
   /** Forgets every entry: the data behind them changed. */
