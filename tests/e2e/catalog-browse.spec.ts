@@ -103,6 +103,8 @@ test.describe("catalogue browsing", () => {
 
     await page.goto("/tools");
     await expect(cards(page).first()).toBeVisible();
+    // Suggestions are the app's: typed before it has taken the page over, the text is kept but no list opens.
+    await expect(page.locator("#root[data-hydrated]")).toHaveCount(1);
     const box = page.getByRole("search").getByRole("searchbox", { name: "Search tools" });
     await box.pressSequentially("chain", { delay: 30 });
     const list = page.getByRole("listbox", { name: "Suggestions" });

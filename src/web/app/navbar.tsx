@@ -1,9 +1,16 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { Link, NavLink, useNavigate } from "react-router";
 import { TEXT } from "../../contract/texts/site";
-import { CartLink } from "../features/cart";
+import { CartButton } from "../features/cart";
 import { signOut, useSession } from "../lib/session";
+
+/**
+ * The cart's count (and a guest's cart joined to the account on sign-in) comes in a chunk of its
+ * own, as the page is taken over: what the first download must carry is smaller by it, and the
+ * icon is a link to the cart meanwhile. (The server renders it whole: its render waits for it.)
+ */
+const CartLink = lazy(() => import("../features/cart/cart-link"));
 
 const linkClass = ({ isActive }: { isActive: boolean }) => (isActive ? "menu-active font-semibold" : "");
 
@@ -84,7 +91,9 @@ export function Navbar() {
           <ul className="menu menu-horizontal hidden gap-1 lg:flex" data-testid="desktop-menu">
             {links}
           </ul>
-          <CartLink />
+          <Suspense fallback={<CartButton />}>
+            <CartLink />
+          </Suspense>
           <button
             type="button"
             className="btn btn-ghost lg:hidden"

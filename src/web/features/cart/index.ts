@@ -1,3 +1,3 @@
 export { AddToCartButton } from "./add-to-cart";
 export { cartKeys, cartQuery } from "./cart-query";
-export { CartLink } from "./cart-link";
+export { CartButton } from "./cart-button";

@@ -5,6 +5,7 @@ import { CATEGORY_LABELS, LIMITS, type Category } from "../../../../contract/con
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import type { Suggestion as ToolSuggestion } from "../../../../contract/schemas";
 import { moveActive, SUGGEST_DEBOUNCE_MS, suggestQuery, useDebounced } from "../suggest";
+import { useTypedEarly, valueOf } from "../../../lib/typed-early";
 
 /**
  * The catalogue's search box with search-as-you-type suggestions: a searchbox that owns a listbox
@@ -17,6 +18,8 @@ import { moveActive, SUGGEST_DEBOUNCE_MS, suggestQuery, useDebounced } from "../
 export function SearchBox({ q, onSearch, children }: { q: string | undefined; onSearch: (q: string | undefined) => void; children?: ReactNode }) {
   const navigate = useNavigate();
   const [draft, setDraft] = useState(q ?? "");
+  // Typed before the app took the page over: kept for its Search.
+  const draftRef = useTypedEarly<HTMLInputElement>(draft, valueOf, setDraft);
   // Back, Forward and links change the search in the URL: the box follows it.
   const [shownQ, setShownQ] = useState(q);
   if (shownQ !== q) {
@@ -47,10 +50,11 @@ export function SearchBox({ q, onSearch, children }: { q: string | undefined; on
     close();
     void navigate(`/tools/${encodeURIComponent(suggestion._id)}`);
   };
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     close();
-    onSearch(draft.trim() || undefined);
+    // What the box shows: typed while React was still taking the page over, it may not be in `draft` yet.
+    onSearch(String(new FormData(event.currentTarget).get("q") ?? "").trim() || undefined);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
@@ -77,6 +81,7 @@ export function SearchBox({ q, onSearch, children }: { q: string | undefined; on
         <label className="form-control">
           <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.searchLabel}</span>
           <input
+            ref={draftRef}
             type="search"
             name="q"
             className="input input-bordered w-full"

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useSearchParams } from "react-router";
 import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type ToolSort } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
@@ -10,6 +10,7 @@ import { browseSearch, catalogueQuery, changeBrowse, checkPriceRange, hasNextPag
 import { SearchBox } from "../components/search-box";
 import { ToolGrid } from "../components/tool-card";
 import { PageTitle } from "../../../lib/page-title";
+import { useTypedEarly, valueOf } from "../../../lib/typed-early";
 
 /**
  * Hidden fields carrying the rest of the view, so that each of the page's forms, sent without
@@ -41,6 +42,22 @@ export function ToolsPage() {
   const resultsRef = useRef<HTMLParagraphElement>(null);
 
   const go = (next: BrowseState) => setParams(new URLSearchParams(browseSearch(next)));
+  const asCategory = (value: string) => (value || undefined) as BrowseState["category"];
+  // A category or sort chosen before the app took the page over: both shown now, in one step.
+  const filtersRef = useTypedEarly<HTMLFormElement>(
+    `${category ?? ""} ${shownSort(state)}`,
+    (form) => `${String(new FormData(form).get("category") ?? "")} ${String(new FormData(form).get("sort") ?? "")}`,
+    (chosen) => {
+      // Against the address as it is now: a choice React caught while taking the page over has been sent already.
+      const now = parseBrowse(new URLSearchParams(window.location.search));
+      const [chosenCategory = "", chosenSort = ""] = chosen.split(" ");
+      const changes = {
+        ...(chosenCategory !== (now.category ?? "") ? { category: asCategory(chosenCategory) } : {}),
+        ...(chosenSort !== shownSort(now) ? { sort: chosenSort as ToolSort } : {}),
+      };
+      if (Object.keys(changes).length > 0) go(changeBrowse(now, changes));
+    },
+  );
 
   /** 'Next' and 'Previous' bring the shopper to the top of the new page, and keyboard focus to its results line. */
   const goToPage = (target: number) => {
@@ -54,15 +71,17 @@ export function ToolsPage() {
       <PageTitle title={category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading} />
       <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading}</h1>
       <div className="mb-8 flex flex-col gap-4 md:flex-row md:flex-wrap md:items-end">
-        <form method="get" action="/tools" className="contents" onSubmit={(e) => e.preventDefault()}>
+        <form ref={filtersRef} method="get" action="/tools" className="contents" onSubmit={(e) => e.preventDefault()}>
           <KeepBrowse state={state} except={["category", "sort"]} />
           <label className="form-control">
             <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.categoryLabel}</span>
+            {/* The address is the truth: no value of an earlier visit restored over it (Back). */}
             <select
               name="category"
+              autoComplete="off"
               className="select select-bordered"
               value={category ?? ""}
-              onChange={(e) => go(changeBrowse(state, { category: (e.target.value || undefined) as BrowseState["category"] }))}
+              onChange={(e) => go(changeBrowse(state, { category: asCategory(e.target.value) }))}
             >
               <option value="">{CATALOG_TEXT.allCategories}</option>
               {CATEGORIES.map((c) => (
@@ -76,6 +95,7 @@ export function ToolsPage() {
             <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.sortLabel}</span>
             <select
               name="sort"
+              autoComplete="off"
               className="select select-bordered"
               value={shownSort(state)}
               onChange={(e) => go(changeBrowse(state, { sort: e.target.value as ToolSort }))}
@@ -111,34 +131,24 @@ export function ToolsPage() {
               <ToolGrid tools={data.items} headingLevel={2} eagerFirst />
               {(pages > 1 || page > 1 || next) && (
                 // A GET form: without the app's code, 'Previous' and 'Next' send the page number with the rest of the view.
-                <form method="get" action="/tools" onSubmit={(e) => e.preventDefault()}>
+                // The app takes the sending over, from the button that sent it: a click that came
+                // while React was still taking the page over reaches this form's submit all the same.
+                <form
+                  method="get"
+                  action="/tools"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    const { submitter } = e.nativeEvent as SubmitEvent;
+                    if (submitter instanceof HTMLButtonElement) goToPage(Number(submitter.value));
+                  }}
+                >
                   <KeepBrowse state={state} except={[]} />
                   <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
-                    <button
-                      type="submit"
-                      name="page"
-                      value={page - 1}
-                      className="btn"
-                      disabled={page <= 1}
-                      onClick={(e) => {
-                        e.preventDefault();
-                        goToPage(page - 1);
-                      }}
-                    >
+                    <button type="submit" name="page" value={page - 1} className="btn" disabled={page <= 1}>
                       {CATALOG_TEXT.previous}
                     </button>
                     <span>{data.exact ? CATALOG_TEXT.page(page, pages) : CATALOG_TEXT.pageOfMany(page, pages)}</span>
-                    <button
-                      type="submit"
-                      name="page"
-                      value={page + 1}
-                      className="btn"
-                      disabled={!next}
-                      onClick={(e) => {
-                        e.preventDefault();
-                        goToPage(page + 1);
-                      }}
-                    >
+                    <button type="submit" name="page" value={page + 1} className="btn" disabled={!next}>
                       {CATALOG_TEXT.next}
                     </button>
                   </nav>
@@ -158,6 +168,9 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
   const [shown, setShown] = useState(fromUrl);
   const [min, setMin] = useState(state.minPrice === undefined ? "" : String(state.minPrice));
   const [max, setMax] = useState(state.maxPrice === undefined ? "" : String(state.maxPrice));
+  // Typed before the app took the page over: kept for its Apply.
+  const minRef = useTypedEarly<HTMLInputElement>(min, valueOf, setMin);
+  const maxRef = useTypedEarly<HTMLInputElement>(max, valueOf, setMax);
   const [typedError, setError] = useState<{ message: string; field: "minPrice" | "maxPrice" } | undefined>(undefined);
   // A link or a hand-edited address may carry a range the API refuses: say why beside the fields.
   const urlRange = checkPriceRange(String(state.minPrice ?? ""), String(state.maxPrice ?? ""));
@@ -173,9 +186,11 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
   const clearId = useId();
   const set = state.minPrice !== undefined || state.maxPrice !== undefined;
 
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = checkPriceRange(min, max);
+    // What the fields show: typed while React was still taking the page over, it may not be in the state yet.
+    const typed = new FormData(event.currentTarget);
+    const result = checkPriceRange(String(typed.get("minPrice") ?? ""), String(typed.get("maxPrice") ?? ""));
     if (!result.ok) {
       setError(result);
       return;
@@ -184,11 +199,13 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
     onApply({ minPrice: result.minPrice, maxPrice: result.maxPrice });
   };
 
-  const field = (name: "minPrice" | "maxPrice", label: string, value: string, onChange: (v: string) => void, invalid: boolean) => (
+  const field = (name: "minPrice" | "maxPrice", label: string, value: string, onChange: (v: string) => void, invalid: boolean, ref: RefObject<HTMLInputElement | null>) => (
     <label className="form-control">
       <span className="label-text mb-1 block text-sm font-medium">{label}</span>
       <input
+        ref={ref}
         name={name}
+        autoComplete="off"
         type="number"
         inputMode="decimal"
         min={0}
@@ -207,8 +224,8 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
     <>
       <form method="get" action="/tools" aria-label={CATALOG_TEXT.priceRange} noValidate onSubmit={onSubmit} className="mb-8 flex flex-wrap items-end gap-2">
         <KeepBrowse state={state} except={["minPrice", "maxPrice"]} />
-        {field("minPrice", CATALOG_TEXT.minPrice, min, setMin, error?.field === "minPrice")}
-        {field("maxPrice", CATALOG_TEXT.maxPrice, max, setMax, error?.field === "maxPrice")}
+        {field("minPrice", CATALOG_TEXT.minPrice, min, setMin, error?.field === "minPrice", minRef)}
+        {field("maxPrice", CATALOG_TEXT.maxPrice, max, setMax, error?.field === "maxPrice", maxRef)}
         <button type="submit" className="btn">
           {CATALOG_TEXT.applyPrice}
         </button>
