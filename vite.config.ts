@@ -57,24 +57,24 @@ export default defineConfig({
     // Every browser we support preloads modules itself (Chrome 66, Firefox 115, Safari 17):
     // no polyfill in the home page's budget.
     // A lazy page's import preloads the chunks that page imports, in parallel with the page's own
-    // chunk, but neither that chunk (import() asks for it at once) nor the ones the app's entry
-    // has loaded already (vendor, runtime): shorter dependency lists in the home page's entry.
-    // index.html keeps its preloads of the entry's imports.
+    // chunk, but neither that chunk (import() asks for it at once) nor the ones the app has loaded
+    // already (its own, the runtime): shorter dependency lists in the app's chunk. The entry's import
+    // of the app itself (main.tsx) keeps them all: it is what loads them.
     modulePreload: {
       polyfill: false,
       resolveDependencies: (file, deps, { hostType }) =>
-        hostType === "html" ? deps : deps.filter((dep) => dep !== file && !/\/(vendor|rolldown-runtime)-/.test(dep)),
+        hostType === "html" || /\/app-[\w-]+\.js$/.test(file) ? deps : deps.filter((dep) => dep !== file && !/\/(app|rolldown-runtime)-/.test(dep)),
     },
-    // React, the router and what every page uses in one chunk: one download, and one
-    // compression context (smaller than the same code split over several chunks).
+    // The app's own chunk (app/start.tsx, which the entry asks for) holds everything it imports,
+    // React and the router included: one download, one compression context, and nothing split
+    // out into shared chunks that the app has loaded anyway. The lazy pages import from it.
     rolldownOptions: {
       output: {
         advancedChunks: {
           groups: [
-            {
-              name: "vendor",
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|src[\\/]web[\\/]lib[\\/]|src[\\/]contract[\\/](constants|money|texts[\\/]site)\.ts/,
-            },
+            // Vite's helper for import() with preloads: the entry's, which must not wait for the app.
+            { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 2 },
+            { name: "app", test: /src[\\/]web[\\/]app[\\/]start\.tsx$/, includeDependenciesRecursively: true, priority: 1 },
           ],
         },
       },

@@ -2,7 +2,7 @@
  * The one table of the web app's pages. Everything that needs to know the pages derives from it:
  * the browser's routes and which page's chunk to load ahead (src/web/app/router.tsx), which pages
  * the server renders and what it loads for them (src/web/entry-server.tsx), the chunks a rendered
- * page preloads (src/server/pages/render.ts), the sitemap and robots.txt (plugins/crawlers.ts),
+ * page preloads when the app starts (src/server/pages/render.ts), the sitemap and robots.txt (plugins/crawlers.ts),
  * and the 404 status of a path no page has (plugins/spa.ts).
  *
  * Data only: the server's start-up reads it (robots, sitemap) and must not load React or the
@@ -18,7 +18,7 @@ export interface PageEntry {
   readonly private: boolean;
   /**
    * The page's own chunk: its source file relative to src/web, as Vite's manifest names it, which
-   * a rendered page preloads. null: the page is in the app's entry (home), loaded with the app.
+   * a rendered page preloads. null: the page is in the app's own chunk (home).
    */
   readonly module: string | null;
 }

@@ -6,7 +6,7 @@
  * Which pages it renders is the route table's (src/contract/routes.ts); the others (signed-in
  * pages) the browser renders (null).
  */
-import type { QueryClient, QueryKey } from "@tanstack/react-query";
+import { dehydrate, type DehydratedState, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { prerenderToNodeStream } from "react-dom/static.node";
 import { StaticRouter } from "react-router";
@@ -14,7 +14,6 @@ import { HOME_REVIEWS_COUNT, HOME_TOOLS_COUNT } from "../contract/constants";
 import { isServerRenderedPath, PAGE_PATHS, type PagePath, type ServerRenderedPath } from "../contract/routes";
 import type { Review, Tool, ToolListQuery } from "../contract/schemas";
 import { API_TEXT } from "../contract/texts/api";
-import { pageState, putFailure, type PageState } from "./app/page-state";
 import { matchPage as matchIn } from "./app/match-page";
 import { makeQueryClient, Providers } from "./app/providers";
 import { AppRoutes } from "./app/router";
@@ -35,7 +34,8 @@ export interface RenderedPage {
   status: number;
   html: string;
   head: PageHead;
-  state: PageState;
+  /** The queries the render used, failures included, as TanStack Query dehydrates them (app/page-state.ts sends them). */
+  state: DehydratedState;
   /** The page's path in the route table (null: the 404 page of an unknown path). */
   pattern: PagePath | null;
   /** false when a page's data failed to load: its error state is shown, and not worth keeping. */
@@ -64,22 +64,30 @@ export function matchPage(pathname: string): { path: PagePath; params: Record<st
   return { path: match.path, params };
 }
 
-/** Puts one query's data into the cache, or its failure (the page then renders its error state). */
+/**
+ * Puts one query's data into the cache, or its failure (the page then renders its error state,
+ * and the browser does not fetch it again on mount: app/page-state.ts).
+ */
 async function seed<T>(client: QueryClient, queryKey: QueryKey, load: () => Promise<T | undefined>, notFound?: string): Promise<boolean> {
-  let error: ApiRequestError;
-  try {
-    const data = await load();
-    if (data !== undefined) {
-      client.setQueryData(queryKey, data);
-      return true;
-    }
-    error = new ApiRequestError(404, "NOT_FOUND", notFound ?? API_TEXT.notFound);
-  } catch {
-    error = new ApiRequestError(503, "UNAVAILABLE", API_TEXT.unavailable);
-  }
-  putFailure(client, queryKey, error);
+  await client.prefetchQuery({
+    queryKey,
+    retry: false,
+    queryFn: async () => {
+      let data: T | undefined;
+      try {
+        data = await load();
+      } catch {
+        throw new ApiRequestError(503, "UNAVAILABLE", API_TEXT.unavailable);
+      }
+      if (data === undefined) throw new ApiRequestError(404, "NOT_FOUND", notFound ?? API_TEXT.notFound);
+      return data;
+    },
+  });
+  const { error } = client.getQueryState(queryKey) ?? {};
+  if (!error) return true;
+  client.setQueryDefaults(queryKey, { retryOnMount: false });
   // A missing tool is an answer (the 404 page), not a failure.
-  return error.status === 404;
+  return error instanceof ApiRequestError && error.status === 404;
 }
 
 interface LoadContext {
@@ -161,7 +169,8 @@ export async function renderPage(url: string, loaders: PageLoaders, onError?: (e
     },
   );
   const html = await text(prelude as unknown as AsyncIterable<Uint8Array>);
-  const state = pageState(client);
+  // What loaded and what failed; not what a component only asked for (the session, the cart: the browser's own).
+  const state = dehydrate(client, { shouldDehydrateQuery: (query) => query.state.status !== "pending" });
   client.clear();
   return { status: head.status ?? 200, html, head, state, pattern: page?.path ?? null, complete };
 }

@@ -1,51 +1,42 @@
-import { StrictMode, startTransition, useEffect } from "react";
-import { createRoot, hydrateRoot } from "react-dom/client";
-import { BrowserRouter } from "react-router";
-import { CatchUpWithAddress } from "./app/catch-up-with-address";
-import { seedFromPage } from "./app/page-state";
-import { makeQueryClient, Providers } from "./app/providers";
-import { AppRoutes, preloadPage } from "./app/router";
+/**
+ * The app's entry, as Vite's own `<script type="module">` tag loads it: the stylesheet, and
+ * when to ask for the app itself (./app/start.tsx, with React: about 100 KB).
+ *
+ * A page the server rendered (entry-server.tsx) is whole and works as plain HTML: links, GET
+ * forms, the menu's popover, the carousel's anchors. The app only takes it over. So its code is
+ * asked for once the first screen is painted: after the window's load event (the first screen's
+ * pictures are in) and the frame that follows it. Asked for with the page, it shared a slow
+ * phone's network with the largest picture and held it back: Lighthouse's LCP on `/tools` and a
+ * tool page was 1.4–2.1 s with it, against about 1 s without (decision 0011). A page that is
+ * slow to load (a picture that does not come) is taken over after LOAD_WAIT_MS all the same, and
+ * a hidden tab, which paints no frames, at its load event.
+ *
+ * A page the browser renders itself (a signed-in page: #root comes empty) asks at once.
+ */
+import { startPreloads } from "./app/preloads";
 import "./styles.css";
 
-const root = document.getElementById("root");
-if (!root) throw new Error("#root is missing from index.html");
+const LOAD_WAIT_MS = 3000;
 
-/**
- * Marks the root once React has taken it over: browser tests wait for it before clicking, and
- * the no-JavaScript carousel rules step aside (styles.css).
- */
-function Mounted() {
-  useEffect(() => {
-    root?.setAttribute("data-hydrated", "");
-  }, []);
-  return null;
+let started = false;
+function start(): void {
+  if (started) return;
+  started = true;
+  startPreloads();
+  // A chunk that fails to load (the store redeployed meanwhile): the page stays the server's HTML,
+  // which keeps working as links and forms.
+  import("./app/start").catch((error: unknown) => console.error(error));
 }
 
-const client = makeQueryClient();
-const serverRendered = seedFromPage(client, document) && root.hasChildNodes();
-const app = (
-  <StrictMode>
-    <BrowserRouter>
-      <Providers client={client}>
-        <AppRoutes />
-        <CatchUpWithAddress />
-        <Mounted />
-      </Providers>
-    </BrowserRouter>
-  </StrictMode>
-);
+function afterFirstScreen(): void {
+  if (document.visibilityState === "hidden") start();
+  // The frame callback runs before its frame is painted; the task it queues, after.
+  else requestAnimationFrame(() => setTimeout(start));
+}
 
-/*
- * Public pages come rendered from the server (entry-server.tsx): take them over. Signed-in
- * pages come empty. Hydrating as a transition lets React do it in slices, yielding to the
- * browser between them, so a phone keeps painting and answering meanwhile. Until React has
- * committed the page, it works as plain HTML: links and GET forms (the catalogue's filters,
- * search, price range and pager), the carousel's anchors, the menu's popover. The page's chunk is asked for at once
- * (the page's loader has it on its way already) and the page renders without waiting once it
- * is there.
- */
-if (serverRendered) {
-  // A chunk that fails to load: the page's error boundary says so when it renders.
-  preloadPage(window.location.pathname).catch(() => undefined);
-  startTransition(() => void hydrateRoot(root, app));
-} else createRoot(root).render(app);
+if (!document.getElementById("root")?.hasChildNodes()) start();
+else {
+  if (document.readyState === "complete") afterFirstScreen();
+  else window.addEventListener("load", afterFirstScreen, { once: true });
+  setTimeout(start, LOAD_WAIT_MS);
+}

@@ -87,11 +87,15 @@ test("no page breaks the Content Security Policy (Chrome's issues, which the con
   expect(issues).toEqual([]);
 });
 
-test("a rendered page loads the app with Vite's own tags, its route's chunk preloaded, its critical CSS inline and no inline script", async ({ page }) => {
+test("a rendered page loads the app with Vite's own tags, the app's and its route's chunks held for the entry, its critical CSS inline and no inline script", async ({ page }) => {
   const response = await page.goto("/tools");
   const html = (await response?.text()) ?? "";
   expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js"><\/script>/);
-  expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/tools-page-[\w-]+\.js">/);
+  // Fetched once the first screen is painted, when the entry moves them into the head.
+  const held = /<template id="toolyard-preloads">([\s\S]*?)<\/template>/.exec(html)?.[1] ?? "";
+  expect(held).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/app-[\w-]+\.js">/);
+  expect(held).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/tools-page-[\w-]+\.js">/);
+  expect(html.replace(held, "")).not.toMatch(/\/assets\/(app|tools-page)-/);
   // The rules the page uses in its head; the whole sheet at the end of the body (beasties).
   const head = html.slice(0, html.indexOf("</head>"));
   expect(/<style>([\s\S]*?)<\/style>/.exec(head)?.[1]).toContain(".navbar");
@@ -174,6 +178,34 @@ test.describe("input that comes before the page's code has run does what the HTM
     await expect(range.getByLabel("Min price ($)")).toHaveValue("20");
     release();
     await hydrated(page);
+  });
+
+  test("a category and a sort chosen before the code has run are shown once the app takes the page over", async ({ page }) => {
+    const release = await holdTheCode(page);
+    await page.goto("/tools", { waitUntil: "commit" });
+    await page.getByLabel("Category").selectOption("chainsaws");
+    await page.getByLabel("Sort").selectOption("price-desc");
+    await expect(page.locator("#root[data-hydrated]")).toHaveCount(0);
+    release();
+    await hydrated(page);
+    await expect.poll(() => params(page).get("category")).toBe("chainsaws");
+    expect(params(page).get("sort")).toBe("price-desc");
+    await expect(page.getByRole("heading", { level: 1, name: "Chainsaws" })).toBeVisible();
+    await expect(page.getByLabel("Category")).toHaveValue("chainsaws");
+    await expect(page.getByLabel("Sort")).toHaveValue("price-desc");
+  });
+
+  test("prices typed before the code has run are the ones 'Apply' sends once the app has taken the page over", async ({ page }) => {
+    const release = await holdTheCode(page);
+    await page.goto("/tools", { waitUntil: "commit" });
+    const range = page.getByRole("form", { name: "Price range" });
+    await range.getByLabel("Min price ($)").fill("20");
+    await range.getByLabel("Max price ($)").fill("300");
+    release();
+    await hydrated(page);
+    await range.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => params(page).get("minPrice")).toBe("20");
+    expect(params(page).get("maxPrice")).toBe("300");
   });
 
   test("'Add to Cart' is disabled until the app has taken the page over, then adds", async ({ page, request }) => {

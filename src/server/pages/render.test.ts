@@ -153,7 +153,7 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
       expect(metaOf(html, "name", "twitter:title"), url).toBe(titleOf(html));
       expect(html.match(/<title>/g), url).toHaveLength(1);
       // No inline code, and every part of the page in place as sent (nothing streamed in later).
-      expect(html, url).not.toMatch(/<script>|<script (?!(id="toolyard-state" )?type="(application\/(ld\+)?json|module)")|<template/);
+      expect(html, url).not.toMatch(/<script>|<script (?!(id="toolyard-state" )?type="(application\/(ld\+)?json|module)")|<template(?! id="toolyard-preloads")/);
     }
     expect(titles.size).toBe(6);
   });
@@ -196,9 +196,10 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
     const { html } = await get(`/tools/${nasty._id}`);
     expect(html).not.toContain("<script>alert(1)");
     const state = /<script id="toolyard-state" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
-    const parsed = JSON.parse(state) as { data: [unknown[], unknown, number][] };
-    const one = parsed.data.find(([key]) => key[1] === "one");
-    expect(one?.[1]).toMatchObject({ _id: nasty._id, name: nasty.name });
+    // TanStack Query's dehydrated state.
+    const parsed = JSON.parse(state) as { queries: { queryKey: unknown[]; state: { data: unknown } }[] };
+    const one = parsed.queries.find(({ queryKey }) => queryKey[1] === "one");
+    expect(one?.state.data).toMatchObject({ _id: nasty._id, name: nasty.name });
     const ld = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
     expect((JSON.parse(ld) as { name: string }).name).toBe(nasty.name);
   });
@@ -232,10 +233,11 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
 
 /**
  * With a built template (the app's entry script, its module preloads and the stylesheet link in
- * the head, as Vite writes them), a server-rendered page keeps Vite's script tags as built and adds
- * a modulepreload of its route's own chunks; no inline script. Its head carries the rules its HTML
- * uses (beasties) and the whole sheet is linked at the end of the body. A page the browser renders
- * (signed-in) keeps index.html as built.
+ * the head, as Vite writes them), a server-rendered page keeps Vite's script tags as built. The
+ * chunks that take it over (the app's, which the entry imports, and the route's own) are module
+ * preloads inside an inert template, which the entry activates once the first screen is painted;
+ * no inline script. Its head carries the rules its HTML uses (beasties) and the whole sheet is
+ * linked at the end of the body. A page the browser renders (signed-in) keeps index.html as built.
  */
 describe("the app's code and stylesheet on a server-rendered page", () => {
   let app: FastifyInstance;
@@ -246,21 +248,21 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     <meta name="description" content="x" />
     <title>Toolyard</title>
     <script type="module" crossorigin src="/assets/index-E1.js"></script>
-    <link rel="modulepreload" crossorigin href="/assets/rolldown-runtime-R1.js">
-    <link rel="modulepreload" crossorigin href="/assets/vendor-V1.js">
+    <link rel="modulepreload" crossorigin href="/assets/preload-helper-P1.js">
     <link rel="stylesheet" crossorigin href="/assets/index-C1.css">
   </head>
   <body>
     <div id="root"></div>
   </body>
 </html>`;
-  const sheet = "@layer base{html{color:#111}}.navbar{display:flex}.console-only{color:red}@media (min-width:48rem){.console-only{color:blue}}";
+  const sheet = "@layer base{html{color:#111}:where(:root),[data-theme=toolyard]{--border:1px}}.navbar{display:flex}.console-only{color:red}@media (min-width:48rem){.console-only{color:blue}}";
   const manifest = {
-    "index.html": { file: "assets/index-E1.js", isEntry: true, imports: ["_rolldown-runtime-R1.js", "_vendor-V1.js"] },
+    "index.html": { file: "assets/index-E1.js", isEntry: true, imports: ["_preload-helper-P1.js"], dynamicImports: ["_app-A1.js"] },
+    "_preload-helper-P1.js": { file: "assets/preload-helper-P1.js" },
     "_rolldown-runtime-R1.js": { file: "assets/rolldown-runtime-R1.js" },
-    "_vendor-V1.js": { file: "assets/vendor-V1.js", imports: ["_rolldown-runtime-R1.js"] },
-    "_schemas-S1.js": { file: "assets/schemas-S1.js", imports: ["_vendor-V1.js"] },
-    "features/catalog/routes/tools-page.tsx": { file: "assets/tools-page-T1.js", imports: ["_vendor-V1.js", "_schemas-S1.js", "index.html"] },
+    "_app-A1.js": { file: "assets/app-A1.js", imports: ["_rolldown-runtime-R1.js", "_preload-helper-P1.js"] },
+    "_schemas-S1.js": { file: "assets/schemas-S1.js", imports: ["_app-A1.js"] },
+    "features/catalog/routes/tools-page.tsx": { file: "assets/tools-page-T1.js", imports: ["_app-A1.js", "_schemas-S1.js", "index.html"] },
   };
 
   beforeAll(async () => {
@@ -280,16 +282,28 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
   });
 
   const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+  /** The preloads in the inert template, and the ones the browser follows as the page loads. */
+  const split = (html: string) => {
+    const held = /<template id="toolyard-preloads">([\s\S]*?)<\/template>/.exec(html)?.[1] ?? "";
+    return { held: preloads(held), loaded: preloads(html.replace(held, "")) };
+  };
 
-  it("keeps Vite's script and preloads, and preloads the route's own chunks, each once", async () => {
+  it("keeps Vite's script and preloads, and holds the app's and the route's chunks for the entry, each once", async () => {
     for (const url of ["/", "/tools"]) {
       const html = (await app.inject({ url })).body;
       expect(html, url).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
       expect(html, url).not.toMatch(/<script>/);
+      // Only the entry's own import loads with the page: the rest waits for the first screen.
+      expect(split(html).loaded, url).toEqual(["/assets/preload-helper-P1.js"]);
     }
-    expect(preloads((await app.inject({ url: "/" })).body)).toEqual(["/assets/rolldown-runtime-R1.js", "/assets/vendor-V1.js"]);
-    // The route's chunk and what it imports, less what the template preloads already.
-    expect(preloads((await app.inject({ url: "/tools" })).body)).toEqual(["/assets/tools-page-T1.js", "/assets/schemas-S1.js", "/assets/rolldown-runtime-R1.js", "/assets/vendor-V1.js"]);
+    expect(split((await app.inject({ url: "/" })).body).held).toEqual(["/assets/app-A1.js", "/assets/rolldown-runtime-R1.js"]);
+    // The route's chunk and what it imports, less what the template loads already.
+    expect(split((await app.inject({ url: "/tools" })).body).held).toEqual([
+      "/assets/app-A1.js",
+      "/assets/rolldown-runtime-R1.js",
+      "/assets/tools-page-T1.js",
+      "/assets/schemas-S1.js",
+    ]);
   });
 
   it("writes the rules the page uses into its head and links the whole sheet at the end of the body", async () => {
@@ -297,6 +311,8 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     const head = home.slice(0, home.indexOf("</head>"));
     const style = /<style>([\s\S]*?)<\/style>/.exec(head)?.[1] ?? "";
     expect(style).toContain(".navbar{display:flex}");
+    // daisyUI's theme (its --border and sizes), though beasties cannot match `:where(:root)`.
+    expect(style).toContain(":where(:root){--border:1px}");
     expect(style).not.toContain("console-only");
     expect(head).not.toContain('rel="stylesheet"');
     const body = home.slice(home.indexOf("<body"));
@@ -306,8 +322,9 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
   it("leaves a page the browser renders with the app's entry, its preloads and its stylesheet, as built", async () => {
     const html = (await app.inject({ url: "/dashboard" })).body;
     expect(html).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/vendor-V1.js">');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/preload-helper-P1.js">');
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-C1.css">');
     expect(html).not.toContain("tools-page-T1");
+    expect(html).not.toContain("toolyard-preloads");
   });
 });

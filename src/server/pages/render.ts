@@ -17,6 +17,7 @@ import { isPagePath, NOT_FOUND_MODULE, PAGES } from "../../contract/routes";
 import { toolListQuerySchema } from "../../contract/schemas";
 import { TEXT } from "../../contract/texts/site";
 import { PAGE_STATE_ID, serializePageState } from "../../web/app/page-state";
+import { PRELOADS_ID } from "../../web/app/preloads";
 import type * as ServerEntry from "../../web/entry-server";
 import { getTool, listTools } from "../catalog/service";
 import { onChange } from "../db/changes";
@@ -33,12 +34,14 @@ export interface PageResponse {
 
 interface ManifestChunk {
   file: string;
+  isEntry?: boolean;
   imports?: string[];
+  dynamicImports?: string[];
 }
 
 /** The app's entry script as Vite writes it into the built template. */
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="\/(assets\/[^"]+\.js)"><\/script>/;
-/** The chunks the built template preloads already. */
+/** The chunks the built template loads already (the entry's own imports). */
 const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">/g;
 
 /** What React writes before the page's HTML when it renders into #root: the tags it hoists into the document's head. */
@@ -104,10 +107,15 @@ function criticalCss(webDir: string, log: FastifyInstance["log"]): () => Promise
       reduceInlineStyles: false,
       inlineFonts: false,
       preloadFonts: false,
-      // daisyUI styles its selects in Chrome's customizable form (appearance: base-select) inside
-      // @supports, which beasties leaves out: the selects changed size when the whole sheet came
-      // (CLS 0.138 on /tools in Lighthouse). Their rules are always written in.
-      allowRules: [/\.select\b/],
+      // Beasties matches a selector with its pseudo-classes taken out, each `:where(...)` or
+      // `:is(...)` whole, so a selector that is only that matches nothing and was left out. Among
+      // them daisyUI's theme (`:where(:root)`: its colours, radii, --border, --size-field), without
+      // which every .btn and .input had 3px borders (the initial `medium`) until the whole sheet
+      // came: the catalogue's filter button wrapped to a second row and the cards moved 48px down
+      // (CLS 0.138 on /tools in Lighthouse); and Tailwind's space-y-* and divide-y. All `:where(...)`
+      // rules are written in (about 1.2 kB), and the selects' (Chrome's customizable select,
+      // `:is(.select, ...)` inside @supports).
+      allowRules: [/^:where\(/, /\.select\b/],
       logLevel: "warn",
       logger: { warn: (message) => log.warn(message), error: (message) => log.error(message) },
     });
@@ -120,10 +128,12 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   // A template without the app's root (a test's stand-in page) is served as it is.
   if (!template.includes('<div id="root"></div>')) return null;
   const entry = ENTRY_SCRIPT.exec(template)?.[1];
-  // What the template loads already: the route's preloads leave it out.
+  // What the template loads already: the page's preloads leave it out.
   const appModules = entry ? [entry, ...[...template.matchAll(MODULE_PRELOAD)].map((match) => match[1] as string)] : [];
   const manifestFile = path.join(webDir, ".vite", "manifest.json");
   const manifest: Record<string, ManifestChunk> = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>) : {};
+  // The app's own chunk: what the entry (src/web/main.tsx) imports once the first screen is painted.
+  const appChunks = Object.values(manifest).find((chunk) => chunk.isEntry)?.dynamicImports ?? [];
   const base = app.config.publicUrl.replace(/\/$/, "");
   const { db } = app.store;
   const withCriticalCss = criticalCss(webDir, app.log);
@@ -143,16 +153,16 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   };
 
   /**
-   * The page's own chunk (the route table's; the 404 page's for an unknown path) and what it
-   * imports, minus what the template loads already: preloaded with the page, so that hydrating
-   * its content does not wait for them. The chunks of what lies below the first screen (the
-   * footer, the home page's lower sections) are not: the page asks for them when it needs them.
-   * Nothing for home (it is in the entry) or a template without the app's entry (a test's).
+   * The app's chunk and the page's own (the route table's; the 404 page's for an unknown path),
+   * and what they import, minus what the template loads already: preloaded all at once when the
+   * entry asks for the app (app/preloads.ts), so that taking the page over waits for no chain of
+   * imports. The chunks of what lies below the first screen (the footer, the home page's lower
+   * sections) are not: the page asks for them when it needs them. Nothing for a template without
+   * the app's entry (a test's).
    */
-  function routeModules(pattern: string | null, status: number): string[] {
-    if (!entry || pattern === "/") return [];
-    const own = status === 404 && pattern !== "/tools/:id" ? null : pattern && isPagePath(pattern) ? PAGES[pattern].module : null;
-    const entries = [own ?? NOT_FOUND_MODULE];
+  function pageModules(pattern: string | null, status: number): string[] {
+    if (!entry) return [];
+    const own = status === 404 && pattern !== "/tools/:id" ? NOT_FOUND_MODULE : pattern && isPagePath(pattern) ? PAGES[pattern].module : NOT_FOUND_MODULE;
     const files = new Set<string>();
     const walk = (key: string) => {
       const chunk = manifest[key];
@@ -160,9 +170,14 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       files.add(chunk.file);
       for (const imported of chunk.imports ?? []) walk(imported);
     };
-    for (const key of entries) walk(key);
+    for (const key of appChunks) walk(key);
+    if (own) walk(own);
     return [...files];
   }
+
+  /** The page's chunks as module preloads the entry activates (app/preloads.ts); nothing when there are none. */
+  const preloadsOf = (files: string[]) =>
+    files.length === 0 ? "" : `<template id="${PRELOADS_ID}">${files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join("")}</template>`;
 
   function documentFor(url: URL, page: ServerEntry.RenderedPage): string {
     const { head } = page;
@@ -191,7 +206,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       `<meta name="twitter:description" content="${escapeHtml(description)}" />`,
       `<meta name="twitter:image" content="${escapeHtml(image)}" />`,
       head.jsonLd ? `<script type="application/ld+json">${scriptJson(absoluteJsonLd(head.jsonLd, base))}</script>` : "",
-      ...routeModules(page.pattern, page.status).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+      preloadsOf(pageModules(page.pattern, page.status)),
     ].join("\n    ");
     // Replaced through functions: text with "$&" or "$'" in it (a tool's name, a review) is not a pattern.
     return template
@@ -203,16 +218,13 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       );
   }
 
-  const cache = new TtlCache<PageResponse>(app.config.listCacheMs, 200);
+  const cache = new TtlCache<PageResponse | null>(app.config.listCacheMs, 200);
   onChange(db, "tools", () => cache.clear());
   onChange(db, "reviews", () => cache.clear());
+  /** Pages showing a failure to load their data: served, but not kept (the next visitor gets another try). */
+  const incomplete = new WeakSet<PageResponse>();
 
-  /** The rendered page at `rawUrl`, or null for a page the browser renders itself. */
-  async function render(rawUrl: string): Promise<PageResponse | null> {
-    const url = new URL(rawUrl, "http://localhost");
-    const key = `${url.pathname}${url.search}`;
-    const hit = cache.peek(key);
-    if (hit) return hit;
+  async function renderFresh(url: URL, key: string): Promise<PageResponse | null> {
     const { renderPage } = await loadServerEntry();
     const page = await renderPage(key, loaders, (error) => app.log.error({ err: error, url: key }, "server rendering failed"));
     if (!page) return null;
@@ -224,9 +236,19 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       br: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
       gzip: gzipSync(bytes, { level: 6 }),
     };
-    // A page showing a failure to load its data is not kept: the next visitor gets another try.
-    if (page.complete) cache.set(key, response);
+    if (!page.complete) incomplete.add(response);
     return response;
+  }
+
+  /**
+   * The rendered page at `rawUrl`, or null for a page the browser renders itself. Visitors who
+   * ask for the same address while it renders share that one render (lru-cache's fetch): when the
+   * cached page expires under load, it is rendered once, not once per waiting visitor.
+   */
+  function render(rawUrl: string): Promise<PageResponse | null> {
+    const url = new URL(rawUrl, "http://localhost");
+    const key = `${url.pathname}${url.search}`;
+    return cache.get(key, () => renderFresh(url, key), (response) => response !== null && !incomplete.has(response));
   }
 
   return { render, cache, warm: () => loadServerEntry().then(() => undefined) };

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from "react-router";
 
 /**
  * Back or Forward pressed while React was still taking a server-rendered page over (it does
- * so in slices, main.tsx) changed the address before the router listened for it: show the
+ * so in slices, start.tsx) changed the address before the router listened for it: show the
  * page the address now names. Runs after the router's own listener is attached (a child's passive effect
  * follows every layout effect), so nothing can slip in between.
  */

@@ -1,10 +1,12 @@
 /**
- * The page's data as the server put it into the HTML (a JSON script tag, not a script: the
- * CSP allows no inline code), and back into React Query's cache in the browser, so hydration
- * renders what the HTML shows without fetching it again. A format of our own, smaller than
- * React Query's dehydrate/hydrate (whose code would count against the home page's budget).
+ * The page's data as the server put it into the HTML, and back into React Query's cache in the
+ * browser, so hydration renders what the HTML shows without fetching it again. TanStack Query's
+ * own hand-over: the server's `dehydrate` (entry-server.tsx), the browser's `HydrationBoundary`
+ * (start.tsx). It travels as a JSON script tag, not a script: the CSP allows no inline code.
+ * What JSON cannot carry is the failures' ApiRequestError: written as its fields, made one again
+ * on arrival.
  */
-import type { QueryClient, QueryKey, QueryState } from "@tanstack/react-query";
+import type { DehydratedState, QueryClient } from "@tanstack/react-query";
 import { ApiRequestError } from "../lib/api";
 
 export const PAGE_STATE_ID = "toolyard-state";
@@ -15,61 +17,36 @@ interface WireError {
   message: string;
 }
 
-export interface PageState {
-  /** Each loaded query: key, data, when it was loaded. */
-  data: [QueryKey, unknown, number][];
-  /** Each failed one: key and the failure (an Error is not JSON). */
-  errors: [QueryKey, WireError][];
-}
+const isWireError = (value: unknown): value is WireError =>
+  typeof value === "object" && value !== null && typeof (value as WireError).status === "number" && typeof (value as WireError).message === "string";
 
-/** Every query the render used, failures included. */
-export function pageState(client: QueryClient): PageState {
-  const state: PageState = { data: [], errors: [] };
-  for (const query of client.getQueryCache().getAll()) {
-    const { status, data, dataUpdatedAt, error } = query.state;
-    if (status === "success") state.data.push([query.queryKey, data, dataUpdatedAt]);
-    if (status === "error" && error) {
-      state.errors.push([
-        query.queryKey,
-        error instanceof ApiRequestError ? { status: error.status, code: error.code, message: error.message } : { status: 500, code: "ERROR", message: error.message },
-      ]);
-    }
-  }
-  return state;
-}
+/** A failure as JSON can carry it (an Error's message is not one of its own enumerable fields). */
+const wireError = (error: Error): WireError =>
+  error instanceof ApiRequestError ? { status: error.status, code: error.code, message: error.message } : { status: 500, code: "ERROR", message: error.message };
 
 /** JSON that cannot end the script tag it sits in (`</script>`, `<!--`) nor break out of it. */
-export function serializePageState(state: PageState): string {
-  return JSON.stringify(state).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+export function serializePageState(state: DehydratedState): string {
+  return JSON.stringify(state, (_key, value: unknown) => (value instanceof Error ? wireError(value) : value))
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
-/** A query that failed on the server, in the cache as it failed there. */
-export function putFailure(client: QueryClient, queryKey: QueryKey, error: Error): void {
-  // The failure is the page's answer: its first render shows it (the page's retry button tries again).
-  client.setQueryDefaults(queryKey, { retryOnMount: false });
-  const state: QueryState<unknown, Error> = {
-    data: undefined,
-    dataUpdateCount: 0,
-    dataUpdatedAt: 0,
-    error,
-    errorUpdateCount: 1,
-    errorUpdatedAt: Date.now(),
-    fetchFailureCount: 1,
-    fetchFailureReason: error,
-    fetchMeta: null,
-    isInvalidated: false,
-    status: "error",
-    fetchStatus: "idle",
-  };
-  client.getQueryCache().build(client, { queryKey }, state);
-}
-
-/** Seeds `client` with the state the server wrote into the page, if any. */
-export function seedFromPage(client: QueryClient, doc: Document): boolean {
+/**
+ * The state the server wrote into the page, if any, with its failures made errors again. A
+ * query that failed on the server is the page's answer: its first render shows it (the page's
+ * retry button tries again), so it is not fetched again on mount.
+ */
+export function readPageState(client: QueryClient, doc: Document): DehydratedState | undefined {
   const text = doc.getElementById(PAGE_STATE_ID)?.textContent;
-  if (!text) return false;
-  const state = JSON.parse(text) as PageState;
-  for (const [queryKey, data, updatedAt] of state.data) client.setQueryData(queryKey, data, { updatedAt });
-  for (const [queryKey, error] of state.errors) putFailure(client, queryKey, new ApiRequestError(error.status, error.code, error.message));
-  return true;
+  if (!text) return undefined;
+  const state = JSON.parse(text) as DehydratedState;
+  for (const { queryKey, state: query } of state.queries) {
+    if (query.status !== "error" || !isWireError(query.error)) continue;
+    const error = new ApiRequestError(query.error.status, query.error.code, query.error.message);
+    Object.assign(query, { error, fetchFailureReason: error });
+    client.setQueryDefaults(queryKey, { retryOnMount: false });
+  }
+  return state;
 }

@@ -114,7 +114,7 @@ export const APP_ROUTES = appRoutes();
 
 /**
  * Loads the chunk of the server-rendered page at `pathname`, so that the browser hydrates that
- * page with the rest instead of waiting for its code (main.tsx calls it for a page the server
+ * page with the rest instead of waiting for its code (start.tsx calls it for a page the server
  * rendered only: one of the table's server-rendered pages, or the 404 page of a path no page has).
  */
 export function preloadPage(pathname: string): Promise<unknown> {

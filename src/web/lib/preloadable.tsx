@@ -2,8 +2,8 @@ import { createElement, lazy, type ComponentType, type ReactElement } from "reac
 
 /**
  * A page in a chunk of its own, like `React.lazy`, that can also be loaded ahead of rendering
- * (`preload`). Once loaded it renders at once, without suspending: main.tsx asks for the
- * server-rendered page's chunk as it starts hydrating (the page's loader has it on its way
+ * (`preload`). Once loaded it renders at once, without suspending: app/start.tsx asks for the
+ * server-rendered page's chunk as it starts hydrating (the page's preloads have it on its way
  * already), so React can hydrate that page in the same pass as the rest once it is there. Before that (a page reached by a link) it suspends like `React.lazy`. A chunk that
  * fails to load fails every render of the page after, as with `React.lazy`: the page's error
  * boundary shows it.
