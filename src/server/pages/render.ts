@@ -2,12 +2,14 @@
  * Public pages rendered on the server (src/web/entry-server.tsx) into the built index.html:
  * the page's own head (title, description, canonical, OpenGraph, Twitter, JSON-LD), its
  * HTML in #root and its data for the browser's hydration. The app's code is Vite's own tags, as
- * built (a module script and its modulepreloads), with a modulepreload of the route's own chunks
- * added, so hydration does not wait for them. The stylesheet's rules the page uses are written
+ * built (the entry's module script and its modulepreloads); the app's and the route's own chunks,
+ * which the entry asks for once the first screen is painted, wait in an inert template of
+ * modulepreloads it activates then, so they come together. The stylesheet's rules the page uses are written
  * into its head by beasties and the whole sheet is linked at the end of the body, so the first
  * paint waits for no stylesheet (decision 0011). Before the code runs the page works as plain
  * HTML (links and GET forms). The finished page is kept compressed for a short while
- * (LIST_CACHE_SECONDS) and forgotten when a tool or a review changes, like the lists.
+ * (LIST_CACHE_SECONDS) and forgotten when a tool or a review changes, like the lists; visitors
+ * asking for a page while it renders share that render.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
