@@ -136,6 +136,8 @@ test.describe("catalogue browsing", () => {
 
   test("Enter with no suggestion highlighted searches", async ({ page }) => {
     await page.goto("/tools");
+    // Suggestions are the app's (see above).
+    await expect(page.locator("#root[data-hydrated]")).toHaveCount(1);
     const box = page.getByRole("searchbox", { name: "Search tools" });
     await box.pressSequentially("chain", { delay: 30 });
     await expect(page.getByRole("listbox", { name: "Suggestions" })).toBeVisible();
