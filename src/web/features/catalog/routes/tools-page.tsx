@@ -41,7 +41,13 @@ export function ToolsPage() {
   const query = useQuery(toolsQuery(catalogueQuery(params)));
   const resultsRef = useRef<HTMLParagraphElement>(null);
 
-  const go = (next: BrowseState) => setParams(new URLSearchParams(browseSearch(next)));
+  const go = (next: BrowseState) => {
+    const search = new URLSearchParams(browseSearch(next));
+    // The view the address shows already adds nothing to the history: a choice made while React
+    // was taking the page over reaches both useTypedEarly and the replayed onChange.
+    if (search.toString() === window.location.search.replace(/^\?/, "")) return;
+    setParams(search);
+  };
   const asCategory = (value: string) => (value || undefined) as BrowseState["category"];
   // A category or sort chosen before the app took the page over: both shown now, in one step.
   const filtersRef = useTypedEarly<HTMLFormElement>(
