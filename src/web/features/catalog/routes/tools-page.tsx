@@ -52,7 +52,10 @@ export function ToolsPage() {
   // A category or sort chosen before the app took the page over: both shown now, in one step.
   const filtersRef = useTypedEarly<HTMLFormElement>(
     `${category ?? ""} ${shownSort(state)}`,
-    (form) => `${String(new FormData(form).get("category") ?? "")} ${String(new FormData(form).get("sort") ?? "")}`,
+    (form) => {
+      const chosen = new FormData(form);
+      return `${String(chosen.get("category") ?? "")} ${String(chosen.get("sort") ?? "")}`;
+    },
     (chosen) => {
       // Against the address as it is now: a choice React caught while taking the page over has been sent already.
       const now = parseBrowse(new URLSearchParams(window.location.search));
