@@ -70,7 +70,7 @@ export default defineConfig({
     // out into shared chunks that the app has loaded anyway. The lazy pages import from it.
     rolldownOptions: {
       output: {
-        advancedChunks: {
+        codeSplitting: {
           groups: [
             // Vite's helper for import() with preloads: the entry's, which must not wait for the app.
             { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 2 },

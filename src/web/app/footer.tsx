@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { TEXT } from "../../contract/texts/site";
+import { FOOTER_TEXT } from "../../contract/texts/footer";
 
-const footerText = TEXT.footer;
+const footerText = FOOTER_TEXT;
 const COLUMNS = [
   { title: footerText.services, links: footerText.serviceLinks },
   { title: footerText.company, links: footerText.companyLinks },

@@ -1,8 +1,8 @@
-import { TEXT } from "../../../../contract/texts/site";
+import { STORE_INFO } from "../../../../contract/texts/home";
 
 /** Where pickup orders are collected and when: the store's location and opening hours, as the info strip says them. */
 export function PickupPlace() {
-  const [hours, location] = TEXT.home.info;
+  const [hours, location] = STORE_INFO;
   return (
     <span className="text-base-content/80 block text-sm" data-testid="pickup-place">
       {location && <span className="block">{location.body}</span>}

@@ -6,7 +6,8 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { HOME_PHONE_REVIEWS, HOME_REVIEWS_COUNT, STATISTICS } from "../../../../contract/constants";
-import { TEXT } from "../../../../contract/texts/site";
+import { HOME_BELOW_FOLD_TEXT, STORE_INFO } from "../../../../contract/texts/home";
+import { REVIEW_TEXT } from "../../../../contract/texts/reviews";
 import { QueryView } from "../../../components/ui/states";
 import { HydrationPart, PHONE_HIDDEN } from "../../../lib/responsive";
 import { ReviewCard, reviewsQuery } from "../../reviews";
@@ -16,8 +17,8 @@ import { Section } from "./sections";
 export function Reviews() {
   const reviews = useQuery(reviewsQuery(HOME_REVIEWS_COUNT));
   return (
-    <Section title={TEXT.home.reviews} id="reviews-heading">
-      <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={TEXT.reviews.empty}>
+    <Section title={HOME_BELOW_FOLD_TEXT.reviews} id="reviews-heading">
+      <QueryView query={reviews} isEmpty={(d) => d.items.length === 0} empty={REVIEW_TEXT.empty}>
         {(data) => (
           <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="review-grid">
             {data.items.map((review, i) => (
@@ -41,9 +42,9 @@ const INFO_ICONS = [
 
 export function InfoStrip() {
   return (
-    <section aria-label={TEXT.a11y.infoStrip} className="mx-auto max-w-7xl px-4 py-8">
+    <section aria-label={HOME_BELOW_FOLD_TEXT.infoStripLabel} className="mx-auto max-w-7xl px-4 py-8">
       <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
-        {TEXT.home.info.map((card, i) => (
+        {STORE_INFO.map((card, i) => (
           <div
             key={card.title}
             className={`card ${i === 1 ? "bg-secondary text-secondary-content" : "bg-primary text-primary-content"}`}
@@ -67,13 +68,13 @@ export function InfoStrip() {
 
 export function SpecialLooks() {
   return (
-    <Section title={TEXT.home.specialLooks} id="special-looks-heading">
+    <Section title={HOME_BELOW_FOLD_TEXT.specialLooks} id="special-looks-heading">
       <div className="grid items-center gap-8 md:grid-cols-2">
-        <img src="/images/special-looks.svg" alt={TEXT.a11y.specialLooksImage} width={800} height={600} loading="lazy" className="rounded-box w-full" />
+        <img src="/images/special-looks.svg" alt={HOME_BELOW_FOLD_TEXT.specialLooksImage} width={800} height={600} loading="lazy" className="rounded-box w-full" />
         <div>
-          <p className="mb-4 text-lg">{TEXT.home.specialLooksLead}</p>
+          <p className="mb-4 text-lg">{HOME_BELOW_FOLD_TEXT.specialLooksLead}</p>
           <ul className="list-inside list-disc space-y-2">
-            {TEXT.home.specialLooksPoints.map((point) => (
+            {HOME_BELOW_FOLD_TEXT.specialLooksPoints.map((point) => (
               <li key={point}>{point}</li>
             ))}
           </ul>
@@ -92,9 +93,9 @@ export function Statistics() {
     <section aria-labelledby="stats-heading" className="bg-base-200 py-12">
       <div className="mx-auto max-w-7xl px-4 text-center">
         <h2 id="stats-heading" className="text-3xl font-bold">
-          {TEXT.home.statsHeading}
+          {HOME_BELOW_FOLD_TEXT.statsHeading}
         </h2>
-        <p className="text-base-content/80 mb-8">{TEXT.home.statsLead}</p>
+        <p className="text-base-content/80 mb-8">{HOME_BELOW_FOLD_TEXT.statsLead}</p>
         <ul className="grid grid-cols-2 gap-4 md:grid-cols-4" data-testid="statistics">
           {STATISTICS.map((stat) => (
             // Reads as the spec writes it ("72 countries"); the label is capitalised by CSS only.
@@ -106,10 +107,10 @@ export function Statistics() {
         </ul>
         <div className="mt-8 flex flex-wrap justify-center gap-4">
           <button type="button" className="btn btn-primary" onClick={mail("Request for quote")}>
-            {TEXT.home.requestQuote}
+            {HOME_BELOW_FOLD_TEXT.requestQuote}
           </button>
           <button type="button" className="btn btn-outline" onClick={mail("Contact")}>
-            {TEXT.home.contactUs}
+            {HOME_BELOW_FOLD_TEXT.contactUs}
           </button>
         </div>
       </div>

@@ -1,10 +1,10 @@
 import type { Review } from "../../../../contract/schemas";
 import { RATING_MAX } from "../../../../contract/constants";
-import { TEXT } from "../../../../contract/texts/site";
+import { REVIEW_TEXT } from "../../../../contract/texts/reviews";
 
 export function Stars({ rating }: { rating: number }) {
   return (
-    <span className="text-warning tracking-wider" role="img" aria-label={TEXT.reviews.rating(rating)}>
+    <span className="text-warning tracking-wider" role="img" aria-label={REVIEW_TEXT.rating(rating)}>
       {"★".repeat(rating)}
       <span className="text-base-300">{"★".repeat(Math.max(0, RATING_MAX - rating))}</span>
     </span>
@@ -19,12 +19,12 @@ export function ReviewCard({ review, className = "" }: { review: Review; classNa
         <div className="flex items-center justify-between gap-2">
           <h3 className="font-semibold">
             {review.name}
-            {review.verifiedBuyer && <span className="badge badge-success badge-soft badge-sm ml-2">{TEXT.reviews.verifiedBuyer}</span>}
+            {review.verifiedBuyer && <span className="badge badge-success badge-soft badge-sm ml-2">{REVIEW_TEXT.verifiedBuyer}</span>}
           </h3>
           <Stars rating={review.rating} />
         </div>
         <p className="text-sm" data-testid="review-rating">
-          {TEXT.reviews.rating(review.rating)}
+          {REVIEW_TEXT.rating(review.rating)}
         </p>
         <p className="text-base-content/80 break-words whitespace-pre-line">{review.description}</p>
       </div>

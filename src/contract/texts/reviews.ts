@@ -1,0 +1,6 @@
+/** A review as the home page and a tool's page show it (features/reviews). */
+export const REVIEW_TEXT = {
+  empty: "No reviews yet. Be the first to write one.",
+  rating: (rating: number) => `Rated ${rating} out of 5`,
+  verifiedBuyer: "Verified buyer",
+} as const;
