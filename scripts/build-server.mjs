@@ -97,6 +97,11 @@ await build({
   format: "esm",
   external: external.flatMap((name) => [name, `${name}/*`]),
   banner: { js: 'import { createRequire as __toolyardRequire } from "node:module"; const require = __toolyardRequire(import.meta.url);' },
+  // The packages' production builds, whatever NODE_ENV the server is started with (README's
+  // `npm start` sets none; the e2e run says test), as the web app's bundle has them (scripts/start.mjs):
+  // React's development build rendered each page at about twice the CPU, checking every prop. Our
+  // own code reads NODE_ENV through loadConfig(process.env), which this does not touch.
+  define: { "process.env.NODE_ENV": '"production"' },
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: true,

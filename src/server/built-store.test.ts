@@ -613,6 +613,18 @@ suite("the built store refuses bad configuration with one line naming the variab
 });
 
 suite("what the stores above exercised", () => {
+  it("renders pages with React's production build, whatever NODE_ENV the store is started with", () => {
+    // The README's `npm start` sets no NODE_ENV: React's development build rendered every page at
+    // about twice the CPU (scripts/build-server.mjs defines it away).
+    const chunks = path.join(root, "dist/server/chunks");
+    const code = readdirSync(chunks)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => readFileSync(path.join(chunks, file), "utf8"))
+      .join("\n");
+    expect(code).toContain("react-dom-server.node.production");
+    expect(code).not.toContain("react-dom-server.node.development");
+  });
+
   it("loaded every package the server imports with import(), from the bundle, in some mode", (ctx) => {
     if (!withPostgres && !CI) return ctx.skip();
     const manifest = JSON.parse(readFileSync(path.join(root, "dist/server/dynamic-imports.json"), "utf8")) as Array<{
