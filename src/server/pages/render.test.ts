@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDollars } from "../../contract/money";
@@ -215,9 +216,17 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
   });
 
   it("sends the page compressed to a browser that takes it so", async () => {
+    const plain = await app.inject({ url: "/about", headers: { "accept-encoding": "identity" } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toContain("About Us");
     const res = await app.inject({ url: "/about", headers: { "accept-encoding": "gzip, deflate, br" } });
     expect(res.headers["content-encoding"]).toBe("br");
     expect(res.headers["cache-control"]).toBe("no-cache");
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(plain.body);
+    // A client without brotli (the same cached page, compressed the other way when first asked so).
+    const gzipped = await app.inject({ url: "/about", headers: { "accept-encoding": "gzip" } });
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(plain.body);
   });
 
   it("lists every active tool in the sitemap and points robots.txt at it", async () => {
@@ -255,7 +264,8 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     <div id="root"></div>
   </body>
 </html>`;
-  const sheet = "@layer base{html{color:#111}:where(:root),[data-theme=toolyard]{--border:1px}}.navbar{display:flex}.console-only{color:red}@media (min-width:48rem){.console-only{color:blue}}";
+  // Tailwind and daisyUI register custom properties with `@property` inside `@layer base`.
+  const sheet = "@layer base{@property --radialprogress{syntax:\"<percentage>\";inherits:true;initial-value:0%}html{color:#111}:where(:root),[data-theme=toolyard]{--border:1px}}.navbar{display:flex}.console-only{color:red}@media (min-width:48rem){.console-only{color:blue}}";
   const manifest = {
     "index.html": { file: "assets/index-E1.js", isEntry: true, imports: ["_preload-helper-P1.js"], dynamicImports: ["_app-A1.js"] },
     "_preload-helper-P1.js": { file: "assets/preload-helper-P1.js" },
@@ -313,6 +323,9 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     expect(style).toContain(".navbar{display:flex}");
     // daisyUI's theme (its --border and sizes), though beasties cannot match `:where(:root)`.
     expect(style).toContain(":where(:root){--border:1px}");
+    // Nothing between a block and the next rule: a ";" there would drop that rule (the theme) in the browser.
+    expect(style).toContain("initial-value:0%}");
+    expect(style).not.toContain("};");
     expect(style).not.toContain("console-only");
     expect(head).not.toContain('rel="stylesheet"');
     const body = home.slice(home.indexOf("<body"));

@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
+import type { CompiledSheet } from "beasties/compiler";
 import { isPagePath, NOT_FOUND_MODULE, PAGES } from "../../contract/routes";
 import { toolListQuerySchema } from "../../contract/schemas";
 import { TEXT } from "../../contract/texts/site";
@@ -27,11 +28,26 @@ import { reviewListKey, toolListKey } from "../plugins/caches";
 import { TtlCache } from "../http/ttl-cache";
 import { listReviews } from "../reviews/service";
 
-export interface PageResponse {
-  status: number;
-  html: string;
-  br: Buffer;
-  gzip: Buffer;
+/**
+ * A rendered page, and its bytes in the encoding a browser asked for: each encoding is compressed
+ * once, when first asked for (a browser asks for brotli, a few clients for gzip), and kept with
+ * the page while the page cache keeps it.
+ */
+export class PageResponse {
+  private readonly encoded = new Map<"br" | "gzip", Buffer>();
+  constructor(
+    readonly status: number,
+    readonly html: string,
+  ) {}
+
+  body(encoding: "br" | "gzip"): Buffer {
+    let bytes = this.encoded.get(encoding);
+    if (!bytes) {
+      bytes = encoding === "br" ? brotliCompressSync(this.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : gzipSync(this.html, { level: 6 });
+      this.encoded.set(encoding, bytes);
+    }
+    return bytes;
+  }
 }
 
 interface ManifestChunk {
@@ -89,38 +105,50 @@ export async function matchPage(pathname: string): Promise<ReturnType<typeof Ser
   return (await loadServerEntry()).matchPage(pathname);
 }
 
-type CriticalCss = { process(html: string): Promise<string> };
+type CriticalCss = { process(html: string): string };
+
+/** The stylesheets a page links to (Vite's `<link rel="stylesheet" … href="/assets/….css">`). */
+const STYLESHEET = /<link rel="stylesheet"[^>]* href="\/([^"]+\.css)"/g;
+
+/**
+ * beasties 0.5.4's compiler ends every at-rule it keeps whole with ";", a block one
+ * (`@property --x{…}`) too. Inside `@layer base{…}` the browser then reads ";" as the start of
+ * the next rule's selector and drops that rule: daisyUI's theme (`:where(:root),[data-theme]{…}`),
+ * and CLS 0.138 on /tools came back (decision 0011). A block ends at its "}": the ";" goes.
+ */
+export function withoutStrayAtRuleSemicolons(sheet: CompiledSheet): CompiledSheet {
+  return { ...sheet, rules: sheet.rules.map((rule) => (rule.css?.endsWith("};") ? { ...rule, css: rule.css.slice(0, -1) } : rule)) };
+}
 
 /**
  * The critical CSS of each page (the maintained `beasties`): the rules its HTML can use go into
  * its head, and the stylesheet link moves to the end of the body ("body"), where it no longer
- * holds up the first paint and still loads without JavaScript. Loaded with the first page, not
- * at start-up; one instance per renderer, which keeps the sheet it has read.
+ * holds up the first paint and still loads without JavaScript. Beasties' compiler reads each
+ * sheet once, with the first page (not at start-up); its runtime then scans each page once and
+ * picks the sheet's rules that page can use: about half the CPU of the classic `Beasties`, which
+ * parses the whole sheet again for every page (decision 0011).
  */
-function criticalCss(webDir: string, log: FastifyInstance["log"]): () => Promise<CriticalCss> {
+function criticalCss(webDir: string, template: string, log: FastifyInstance["log"]): () => Promise<CriticalCss> {
   let critical: Promise<CriticalCss> | undefined;
   const load = async (): Promise<CriticalCss> => {
-    const { default: Beasties } = await import("beasties");
-    return new Beasties({
-      path: webDir,
-      publicPath: "/",
-      preload: "body",
-      pruneSource: false,
-      reduceInlineStyles: false,
-      inlineFonts: false,
-      preloadFonts: false,
-      // Beasties matches a selector with its pseudo-classes taken out, each `:where(...)` or
-      // `:is(...)` whole, so a selector that is only that matches nothing and was left out. Among
-      // them daisyUI's theme (`:where(:root)`: its colours, radii, --border, --size-field), without
-      // which every .btn and .input had 3px borders (the initial `medium`) until the whole sheet
-      // came: the catalogue's filter button wrapped to a second row and the cards moved 48px down
-      // (CLS 0.138 on /tools in Lighthouse); and Tailwind's space-y-* and divide-y. All `:where(...)`
-      // rules are written in (about 1.2 kB), and the selects' (Chrome's customizable select,
-      // `:is(.select, ...)` inside @supports).
-      allowRules: [/^:where\(/, /\.select\b/],
-      logLevel: "warn",
-      logger: { warn: (message) => log.warn(message), error: (message) => log.error(message) },
+    const [{ compileSheet }, { createProcessor }] = await Promise.all([import("beasties/compiler"), import("beasties/runtime")]);
+    const sheets = [...template.matchAll(STYLESHEET)].map(([, file]) => {
+      const sheet = compileSheet(readFileSync(path.join(webDir, file as string), "utf8"), {
+        href: `/${file}`,
+        // Beasties matches a selector with its pseudo-classes taken out, each `:where(...)` or
+        // `:is(...)` whole, so a selector that is only that matches nothing and was left out. Among
+        // them daisyUI's theme (`:where(:root)`: its colours, radii, --border, --size-field), without
+        // which every .btn and .input had 3px borders (the initial `medium`) until the whole sheet
+        // came: the catalogue's filter button wrapped to a second row and the cards moved 48px down
+        // (CLS 0.138 on /tools in Lighthouse); and Tailwind's space-y-* and divide-y. All `:where(...)`
+        // rules are written in (about 1.2 kB), and the selects' (Chrome's customizable select,
+        // `:is(.select, ...)` inside @supports).
+        allowRules: [/^:where\(/, /\.select\b/],
+      });
+      for (const warning of sheet.warnings) log.warn(warning);
+      return withoutStrayAtRuleSemicolons(sheet);
     });
+    return createProcessor(sheets, { preload: "body", inlineFonts: false, preloadFonts: false, logger: { warn: (message) => log.warn(message) } });
   };
   return () => (critical ??= load());
 }
@@ -138,7 +166,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   const appChunks = Object.values(manifest).find((chunk) => chunk.isEntry)?.dynamicImports ?? [];
   const base = app.config.publicUrl.replace(/\/$/, "");
   const { db } = app.store;
-  const withCriticalCss = criticalCss(webDir, app.log);
+  const withCriticalCss = criticalCss(webDir, template, app.log);
 
   const loaders: ServerEntry.PageLoaders = {
     // The API's own parsing of the list query, and its cache of lists.
@@ -230,14 +258,8 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     const { renderPage } = await loadServerEntry();
     const page = await renderPage(key, loaders, (error) => app.log.error({ err: error, url: key }, "server rendering failed"));
     if (!page) return null;
-    const html = await (await withCriticalCss()).process(documentFor(url, page));
-    const bytes = Buffer.from(html);
-    const response: PageResponse = {
-      status: page.status,
-      html,
-      br: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-      gzip: gzipSync(bytes, { level: 6 }),
-    };
+    const html = (await withCriticalCss()).process(documentFor(url, page));
+    const response = new PageResponse(page.status, html);
     if (!page.complete) incomplete.add(response);
     return response;
   }

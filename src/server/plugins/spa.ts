@@ -79,8 +79,8 @@ export default fp(
     function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageResponse) {
       const accepts = String(request.headers["accept-encoding"] ?? "");
       reply.status(page.status).type("text/html; charset=utf-8").header("cache-control", REVALIDATE).header("vary", "accept-encoding");
-      if (/\bbr\b/.test(accepts)) return reply.header("content-encoding", "br").send(page.br);
-      if (/\bgzip\b/.test(accepts)) return reply.header("content-encoding", "gzip").send(page.gzip);
+      if (/\bbr\b/.test(accepts)) return reply.header("content-encoding", "br").send(page.body("br"));
+      if (/\bgzip\b/.test(accepts)) return reply.header("content-encoding", "gzip").send(page.body("gzip"));
       return reply.send(page.html);
     }
 
