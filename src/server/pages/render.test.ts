@@ -256,9 +256,8 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
   <head>
     <meta name="description" content="x" />
     <title>Toolyard</title>
-    <script type="module" crossorigin src="/assets/index-E1.js"></script>
-    <link rel="modulepreload" crossorigin href="/assets/preload-helper-P1.js">
-    <link rel="stylesheet" crossorigin href="/assets/index-C1.css">
+    <script type="module" crossorigin fetchpriority="low" src="/assets/index-E1.js"></script>
+    <link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/preload-helper-P1.js">
   </head>
   <body>
     <div id="root"></div>
@@ -270,7 +269,7 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     "index.html": { file: "assets/index-E1.js", isEntry: true, imports: ["_preload-helper-P1.js"], dynamicImports: ["_app-A1.js"] },
     "_preload-helper-P1.js": { file: "assets/preload-helper-P1.js" },
     "_rolldown-runtime-R1.js": { file: "assets/rolldown-runtime-R1.js" },
-    "_app-A1.js": { file: "assets/app-A1.js", imports: ["_rolldown-runtime-R1.js", "_preload-helper-P1.js"] },
+    "_app-A1.js": { file: "assets/app-A1.js", css: ["assets/app-C1.css"], imports: ["_rolldown-runtime-R1.js", "_preload-helper-P1.js"] },
     "_schemas-S1.js": { file: "assets/schemas-S1.js", imports: ["_app-A1.js"] },
     "features/catalog/routes/tools-page.tsx": { file: "assets/tools-page-T1.js", imports: ["_app-A1.js", "_schemas-S1.js", "index.html"] },
   };
@@ -281,7 +280,7 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     mkdirSync(path.join(webDir, ".vite"));
     mkdirSync(path.join(webDir, "assets"));
     writeFileSync(path.join(webDir, ".vite", "manifest.json"), JSON.stringify(manifest));
-    writeFileSync(path.join(webDir, "assets", "index-C1.css"), sheet);
+    writeFileSync(path.join(webDir, "assets", "app-C1.css"), sheet);
     const config = loadConfig({ NODE_ENV: "test", AUTH_SECRET: "s".repeat(40), DATA_DIR: "memory://", SEED: "true", PUBLIC_URL: BASE });
     app = await buildApp({ ...config, webDir }, await harnessOptions(config));
     await prepareStore(app);
@@ -291,7 +290,7 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     rmSync(webDir, { recursive: true, force: true });
   });
 
-  const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+  const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin(?: fetchpriority="low")? href="([^"]+)">/g)].map((m) => m[1]);
   /** The preloads in the inert template, and the ones the browser follows as the page loads. */
   const split = (html: string) => {
     const held = /<template id="toolyard-preloads">([\s\S]*?)<\/template>/.exec(html)?.[1] ?? "";
@@ -301,7 +300,7 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
   it("keeps Vite's script and preloads, and holds the app's and the route's chunks for the entry, each once", async () => {
     for (const url of ["/", "/tools"]) {
       const html = (await app.inject({ url })).body;
-      expect(html, url).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
+      expect(html, url).toContain('<script type="module" crossorigin fetchpriority="low" src="/assets/index-E1.js"></script>');
       expect(html, url).not.toMatch(/<script>/);
       // Only the entry's own import loads with the page: the rest waits for the first screen.
       expect(split(html).loaded, url).toEqual(["/assets/preload-helper-P1.js"]);
@@ -316,7 +315,7 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     ]);
   });
 
-  it("writes the rules the page uses into its head and links the whole sheet at the end of the body", async () => {
+  it("writes the rules the page uses into its head, and links the whole sheet for a browser without JavaScript only", async () => {
     const home = (await app.inject({ url: "/" })).body;
     const head = home.slice(0, home.indexOf("</head>"));
     const style = /<style>([\s\S]*?)<\/style>/.exec(head)?.[1] ?? "";
@@ -327,16 +326,18 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     expect(style).toContain("initial-value:0%}");
     expect(style).not.toContain("};");
     expect(style).not.toContain("console-only");
-    expect(head).not.toContain('rel="stylesheet"');
+    // The whole sheet comes with the app (Vite's import() of it), or without JavaScript from here.
+    expect(home).not.toMatch(/<link rel="stylesheet"[^>]*>(?!<\/noscript>)/);
     const body = home.slice(home.indexOf("<body"));
-    expect(body).toMatch(/<link rel="stylesheet"[^>]*href="\/assets\/index-C1.css"[^>]*>\s*<\/body>/);
+    expect(body).toMatch(/<noscript><link rel="stylesheet" href="\/assets\/app-C1.css"><\/noscript>\s*<\/body>/);
   });
 
-  it("leaves a page the browser renders with the app's entry, its preloads and its stylesheet, as built", async () => {
+  it("leaves a page the browser renders with the app's entry and its preloads, as built (the app brings the stylesheet)", async () => {
     const html = (await app.inject({ url: "/dashboard" })).body;
-    expect(html).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/preload-helper-P1.js">');
-    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-C1.css">');
+    expect(html).toContain('<script type="module" crossorigin fetchpriority="low" src="/assets/index-E1.js"></script>');
+    expect(html).toContain('<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/preload-helper-P1.js">');
+    expect(html).not.toContain("stylesheet");
+    expect(html).not.toContain("<style>");
     expect(html).not.toContain("tools-page-T1");
     expect(html).not.toContain("toolyard-preloads");
   });

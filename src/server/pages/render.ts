@@ -5,8 +5,9 @@
  * built (the entry's module script and its modulepreloads); the app's and the route's own chunks,
  * which the entry asks for once the first screen is painted, wait in an inert template of
  * modulepreloads it activates then, so they come together. The stylesheet's rules the page uses are written
- * into its head by beasties and the whole sheet is linked at the end of the body, so the first
- * paint waits for no stylesheet (decision 0011). Before the code runs the page works as plain
+ * into its head by beasties; the whole sheet comes with the app (Vite loads it with the app's
+ * chunk), and a browser without JavaScript gets it from a `<noscript>` link at the end of the
+ * body: the first screen waits for no stylesheet (decision 0011). Before the code runs the page works as plain
  * HTML (links and GET forms). The finished page is kept compressed for a short while
  * (LIST_CACHE_SECONDS) and forgotten when a tool or a review changes, like the lists; visitors
  * asking for a page while it renders share that render.
@@ -53,14 +54,15 @@ export class PageResponse {
 interface ManifestChunk {
   file: string;
   isEntry?: boolean;
+  css?: string[];
   imports?: string[];
   dynamicImports?: string[];
 }
 
 /** The app's entry script as Vite writes it into the built template. */
-const ENTRY_SCRIPT = /<script type="module" crossorigin src="\/(assets\/[^"]+\.js)"><\/script>/;
+const ENTRY_SCRIPT = /<script type="module"[^>]* src="\/(assets\/[^"]+\.js)"[^>]*><\/script>/;
 /** The chunks the built template loads already (the entry's own imports). */
-const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">/g;
+const MODULE_PRELOAD = /<link rel="modulepreload"[^>]* href="\/(assets\/[^"]+\.js)"[^>]*>/g;
 
 /** What React writes before the page's HTML when it renders into #root: the tags it hoists into the document's head. */
 const HOISTED = /^(?:<link [^>]*\/>|<meta [^>]*\/>|<title>[^<]*<\/title>)+/;
@@ -105,10 +107,7 @@ export async function matchPage(pathname: string): Promise<ReturnType<typeof Ser
   return (await loadServerEntry()).matchPage(pathname);
 }
 
-type CriticalCss = { process(html: string): string };
-
-/** The stylesheets a page links to (Vite's `<link rel="stylesheet" … href="/assets/….css">`). */
-const STYLESHEET = /<link rel="stylesheet"[^>]* href="\/([^"]+\.css)"/g;
+type CriticalCss = { extract(html: string): { css: string } };
 
 /**
  * beasties 0.5.4's compiler ends every at-rule it keeps whole with ";", a block one
@@ -121,19 +120,18 @@ export function withoutStrayAtRuleSemicolons(sheet: CompiledSheet): CompiledShee
 }
 
 /**
- * The critical CSS of each page (the maintained `beasties`): the rules its HTML can use go into
- * its head, and the stylesheet link moves to the end of the body ("body"), where it no longer
- * holds up the first paint and still loads without JavaScript. Beasties' compiler reads each
- * sheet once, with the first page (not at start-up); its runtime then scans each page once and
- * picks the sheet's rules that page can use: about half the CPU of the classic `Beasties`, which
- * parses the whole sheet again for every page (decision 0011).
+ * The critical CSS of each page (the maintained `beasties`): the rules of the app's stylesheets
+ * (`files`) its HTML can use, for its head. Beasties' compiler reads each sheet once, with the
+ * first page (not at start-up); its runtime then scans each page once and picks the rules that
+ * page can use: a fraction of the CPU of the classic `Beasties` class, which parsed the whole
+ * sheet again for every page (decision 0011).
  */
-function criticalCss(webDir: string, template: string, log: FastifyInstance["log"]): () => Promise<CriticalCss> {
+function criticalCss(webDir: string, files: string[], log: FastifyInstance["log"]): () => Promise<CriticalCss> {
   let critical: Promise<CriticalCss> | undefined;
   const load = async (): Promise<CriticalCss> => {
     const [{ compileSheet }, { createProcessor }] = await Promise.all([import("beasties/compiler"), import("beasties/runtime")]);
-    const sheets = [...template.matchAll(STYLESHEET)].map(([, file]) => {
-      const sheet = compileSheet(readFileSync(path.join(webDir, file as string), "utf8"), {
+    const sheets = files.map((file) => {
+      const sheet = compileSheet(readFileSync(path.join(webDir, file), "utf8"), {
         href: `/${file}`,
         // Beasties matches a selector with its pseudo-classes taken out, each `:where(...)` or
         // `:is(...)` whole, so a selector that is only that matches nothing and was left out. Among
@@ -148,7 +146,7 @@ function criticalCss(webDir: string, template: string, log: FastifyInstance["log
       for (const warning of sheet.warnings) log.warn(warning);
       return withoutStrayAtRuleSemicolons(sheet);
     });
-    return createProcessor(sheets, { preload: "body", inlineFonts: false, preloadFonts: false, logger: { warn: (message) => log.warn(message) } });
+    return createProcessor(sheets, { inlineFonts: false, preloadFonts: false });
   };
   return () => (critical ??= load());
 }
@@ -164,9 +162,13 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   const manifest: Record<string, ManifestChunk> = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>) : {};
   // The app's own chunk: what the entry (src/web/main.tsx) imports once the first screen is painted.
   const appChunks = Object.values(manifest).find((chunk) => chunk.isEntry)?.dynamicImports ?? [];
+  // The app's stylesheet (app/start.tsx imports it), which Vite loads with the app's chunk.
+  const appSheets = [...new Set(appChunks.flatMap((key) => manifest[key]?.css ?? []))].filter((file) => existsSync(path.join(webDir, file)));
   const base = app.config.publicUrl.replace(/\/$/, "");
   const { db } = app.store;
-  const withCriticalCss = criticalCss(webDir, template, app.log);
+  const withCriticalCss = criticalCss(webDir, appSheets, app.log);
+  // A browser that runs no JavaScript loads no app: it gets the whole sheet from here.
+  const sheetsWithoutJavaScript = appSheets.length === 0 ? "" : `  <noscript>${appSheets.map((file) => `<link rel="stylesheet" href="/${file}">`).join("")}</noscript>\n  `;
 
   const loaders: ServerEntry.PageLoaders = {
     // The API's own parsing of the list query, and its cache of lists.
@@ -258,7 +260,12 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     const { renderPage } = await loadServerEntry();
     const page = await renderPage(key, loaders, (error) => app.log.error({ err: error, url: key }, "server rendering failed"));
     if (!page) return null;
-    const html = (await withCriticalCss()).process(documentFor(url, page));
+    const unstyled = documentFor(url, page);
+    const { css } = (await withCriticalCss()).extract(unstyled);
+    // Replaced through functions, like documentFor's: the CSS may hold "$&".
+    const html = unstyled
+      .replace("</head>", () => (css ? `  <style>${css.replace(/<\/style/gi, "<\\/style")}</style>\n  </head>` : "</head>"))
+      .replace("</body>", () => `${sheetsWithoutJavaScript}</body>`);
     const response = new PageResponse(page.status, html);
     if (!page.complete) incomplete.add(response);
     return response;

@@ -6,6 +6,8 @@ import { CatchUpWithAddress } from "./catch-up-with-address";
 import { readPageState } from "./page-state";
 import { makeQueryClient, Providers } from "./providers";
 import { AppRoutes, preloadPage } from "./router";
+// The whole stylesheet, with the app rather than the page (main.tsx says why).
+import "../styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
