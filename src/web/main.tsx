@@ -5,9 +5,9 @@
  * A page the server rendered (entry-server.tsx) is whole and works as plain HTML: links, GET
  * forms, the menu's popover, the carousel's anchors. The app only takes it over. So its code is
  * asked for once the first screen is painted: after the window's load event (the first screen's
- * pictures are in) and the frame that follows it. Asked for with the page, it shared a slow
+ * pictures are in) and the two frames that follow it. Asked for with the page, it shared a slow
  * phone's network with the largest picture and held it back: Lighthouse's LCP on the home page,
- * `/tools` and a tool page was 1.4–2.1 s with it, 1.2–1.5 s without (decision 0011). A page that is
+ * `/tools` and a tool page was 1.4–2.1 s with it, 1.1–1.4 s without (decision 0011). A page that is
  * slow to load (a picture that does not come) is taken over after LOAD_WAIT_MS all the same, and
  * a hidden tab, which paints no frames, at its load event.
  *

@@ -1,12 +1,11 @@
 import { Link } from "react-router";
 import { FOOTER_TEXT } from "../../contract/texts/footer";
 
-const footerText = FOOTER_TEXT;
 const COLUMNS = [
-  { title: footerText.services, links: footerText.serviceLinks },
-  { title: footerText.company, links: footerText.companyLinks },
-  { title: footerText.legal, links: footerText.legalLinks },
-  { title: footerText.social, links: footerText.socialLinks },
+  { title: FOOTER_TEXT.services, links: FOOTER_TEXT.serviceLinks },
+  { title: FOOTER_TEXT.company, links: FOOTER_TEXT.companyLinks },
+  { title: FOOTER_TEXT.legal, links: FOOTER_TEXT.legalLinks },
+  { title: FOOTER_TEXT.social, links: FOOTER_TEXT.socialLinks },
 ];
 
 export function Footer({ year = new Date().getFullYear() }: { year?: number }) {
@@ -31,7 +30,7 @@ export function Footer({ year = new Date().getFullYear() }: { year?: number }) {
         ))}
       </div>
       <p className="border-neutral-content/20 border-t py-4 text-center text-sm" data-testid="copyright">
-        {footerText.copyright(year)}
+        {FOOTER_TEXT.copyright(year)}
       </p>
     </footer>
   );
