@@ -17,6 +17,7 @@ import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import type { CompiledSheet } from "beasties/compiler";
+import type { createProcessor } from "beasties/runtime";
 import { isPagePath, NOT_FOUND_MODULE, PAGES } from "../../contract/routes";
 import { toolListQuerySchema } from "../../contract/schemas";
 import { TEXT } from "../../contract/texts/site";
@@ -107,7 +108,7 @@ export async function matchPage(pathname: string): Promise<ReturnType<typeof Ser
   return (await loadServerEntry()).matchPage(pathname);
 }
 
-type CriticalCss = { extract(html: string): { css: string } };
+type CriticalCss = ReturnType<typeof createProcessor>;
 
 /**
  * beasties 0.5.4's compiler ends every at-rule it keeps whole with ";", a block one
@@ -115,7 +116,7 @@ type CriticalCss = { extract(html: string): { css: string } };
  * the next rule's selector and drops that rule: daisyUI's theme (`:where(:root),[data-theme]{…}`),
  * and CLS 0.138 on /tools came back (decision 0011). A block ends at its "}": the ";" goes.
  */
-export function withoutStrayAtRuleSemicolons(sheet: CompiledSheet): CompiledSheet {
+function withoutStrayAtRuleSemicolons(sheet: CompiledSheet): CompiledSheet {
   return { ...sheet, rules: sheet.rules.map((rule) => (rule.css?.endsWith("};") ? { ...rule, css: rule.css.slice(0, -1) } : rule)) };
 }
 
