@@ -1,6 +1,8 @@
 /**
  * The app's entry, as Vite's own `<script type="module">` tag loads it: when to ask for the app
- * itself (./app/start.tsx, with React: about 100 KB, and the stylesheet).
+ * itself (./app/start.tsx, with React: about 100 KB). On a page the server rendered, that tag is
+ * added at the window's load event (server/pages/deferred-entry.ts); on a page the browser
+ * renders, it is in index.html's head as built.
  *
  * A page the server rendered (entry-server.tsx) is whole and works as plain HTML: links, GET
  * forms, the menu's popover, the carousel's anchors. The app only takes it over. So its code is
@@ -11,12 +13,12 @@
  * slow to load (a picture that does not come) is taken over after LOAD_WAIT_MS all the same, and
  * a hidden tab, which paints no frames, at its load event.
  *
- * A page the browser renders itself (a signed-in page: #root comes empty) asks at once.
+ * A page the browser renders itself (a signed-in page: #root comes empty) asks at once, for the
+ * app and for the whole stylesheet together: the app waits for the sheet before it renders.
  *
- * The stylesheet comes with the app (app/start.tsx imports it; Vite's import() loads it before
- * the app runs): a rendered page carries the rules it uses in its head (pages/render.ts), and the
- * whole sheet, fetched and applied before the largest paint, held that paint back on a slow
- * phone (decision 0011). A browser without JavaScript gets it from a `<noscript>` link.
+ * A rendered page carries the rules it uses in its head (pages/render.ts); the app asks for the
+ * whole sheet once it has taken the page over (app/stylesheet.ts says why). A browser without
+ * JavaScript gets the sheet from a `<noscript>` link.
  */
 import { startPreloads } from "./app/preloads";
 
@@ -41,7 +43,11 @@ function afterFirstScreen(): void {
   else requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start)));
 }
 
-if (!document.getElementById("root")?.hasChildNodes()) start();
+if (!document.getElementById("root")?.hasChildNodes()) {
+  // The same import as the app's (app/start.tsx): Vite's helper fetches the sheet once.
+  import("./app/stylesheet").catch(() => undefined);
+  start();
+}
 else {
   if (document.readyState === "complete") afterFirstScreen();
   else window.addEventListener("load", afterFirstScreen, { once: true });

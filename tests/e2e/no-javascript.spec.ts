@@ -30,10 +30,10 @@ test("the navigation bar's links and the footer's reach every public page", asyn
 });
 
 test("the whole stylesheet loads from the page's <noscript> link, which a browser running JavaScript leaves to the app", async ({ page }) => {
-  const sheet = page.waitForResponse((response) => /\/assets\/app-[\w-]+\.css$/.test(new URL(response.url()).pathname));
+  const sheet = page.waitForResponse((response) => /\/assets\/stylesheet-[\w-]+\.css$/.test(new URL(response.url()).pathname));
   await page.goto("/tools");
   expect((await sheet).status()).toBe(200);
-  await expect(page.locator('body > noscript > link[rel="stylesheet"][href^="/assets/app-"]')).toHaveCount(1);
+  await expect(page.locator('body > noscript > link[rel="stylesheet"][href^="/assets/stylesheet-"]')).toHaveCount(1);
 });
 
 test("the 404 page leads home", async ({ page }) => {

@@ -41,7 +41,57 @@ test("the home page hydrates without a warning, fetches no tool or review again,
   // The page came with the part of the stylesheet it uses in its head (beasties), and the app
   // brought the whole sheet (Vite's import() of it).
   expect(await page.locator("head style").count()).toBeGreaterThan(0);
-  await expect(page.locator('head > link[rel="stylesheet"][href*="/assets/app-"]')).toHaveCount(1);
+  await expect(page.locator('head > link[rel="stylesheet"][href*="/assets/stylesheet-"]')).toHaveCount(1);
+});
+
+/**
+ * What happened first, as the page went: the app taking #root over (`data-hydrated`), the whole
+ * stylesheet's link arriving in the head, the root's first child, and whether the whole sheet was
+ * applied by then.
+ */
+async function recordOrder(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { toolyardOrder: string[] }).toolyardOrder = seen;
+    const wholeSheetApplied = () => [...document.styleSheets].some((sheet) => sheet.href?.includes("/assets/stylesheet-"));
+    new MutationObserver((changes) => {
+      for (const change of changes) {
+        if (change.type === "attributes" && change.attributeName === "data-hydrated" && !seen.includes("hydrated")) seen.push("hydrated");
+        for (const node of change.addedNodes) {
+          if (node instanceof HTMLLinkElement && node.rel === "stylesheet" && node.href.includes("/assets/stylesheet-")) seen.push("sheet asked for");
+          // Not the HTML parser's own insertions (a rendered page's), only a render by the app.
+          const byTheApp = document.readyState !== "loading";
+          if (byTheApp && change.target instanceof HTMLElement && change.target.id === "root" && !seen.some((s) => s.startsWith("first render"))) {
+            seen.push(`first render, whole sheet ${wholeSheetApplied() ? "applied" : "missing"}`);
+          }
+        }
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-hydrated"] });
+  });
+  return () => page.evaluate(() => (window as unknown as { toolyardOrder: string[] }).toolyardOrder);
+}
+
+test("a rendered page asks for the whole stylesheet only once the app has taken it over", async ({ page }) => {
+  const order = await recordOrder(page);
+  await page.goto("/tools");
+  await hydrated(page);
+  await expect(page.locator('head > link[rel="stylesheet"][href*="/assets/stylesheet-"]')).toHaveCount(1);
+  // The root came with its children from the server: no first render in the browser.
+  expect(await order()).toEqual(["hydrated", "sheet asked for"]);
+});
+
+test("a page the browser renders waits for the whole stylesheet before its first render", async ({ page }) => {
+  const order = await recordOrder(page);
+  // A sheet slower than the app's code, as on a congested network: the app still waits for it.
+  await page.route(/\/assets\/stylesheet-[\w-]+\.css$/, async (route) => {
+    const response = await route.fetch();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.fulfill({ response });
+  });
+  await page.goto("/login");
+  await expect(page.getByRole("heading", { name: /login/i })).toBeVisible();
+  await hydrated(page);
+  expect(await order()).toEqual(["sheet asked for", "first render, whole sheet applied", "hydrated"]);
 });
 
 test("a tool page hydrates without a warning and without fetching its tool again; its links work", async ({ page, request }) => {
@@ -87,24 +137,37 @@ test("no page breaks the Content Security Policy (Chrome's issues, which the con
   expect(issues).toEqual([]);
 });
 
-test("a rendered page loads the app with Vite's own tags, the app's and its route's chunks held for the entry, its critical CSS inline and no inline script", async ({ page }) => {
+test("a rendered page carries Vite's own entry tags for its load event, the app's and its route's chunks held for the entry, its critical CSS inline, and one inline script", async ({ page }) => {
   const response = await page.goto("/tools");
   const html = (await response?.text()) ?? "";
-  // Vite's entry tag, fetched after the first screen's pictures (vite.config.ts).
-  expect(html).toMatch(/<script type="module" crossorigin fetchpriority="low" src="\/assets\/index-[\w-]+\.js"><\/script>/);
+  // Vite's entry tags, as built, in an inert template at the end of the body: the one inline
+  // script (allowed by its hash: the CSP test above) adds them once the page has loaded.
+  const entry = /<template id="toolyard-entry">([\s\S]*?)<\/template><script>([\s\S]*?)<\/script>\s*<\/body>/.exec(html);
+  expect(entry?.[1]).toMatch(/^<script type="module" crossorigin fetchpriority="low" src="\/assets\/index-[\w-]+\.js"><\/script><link rel="modulepreload" crossorigin fetchpriority="low" href="\/assets\/preload-helper-[\w-]+\.js">$/);
+  expect(entry?.[2]).toContain('"toolyard-entry"');
+  expect(html.replace(entry?.[0] ?? "", "")).not.toMatch(/\/assets\/(index|preload-helper)-[\w-]+\.js/);
   // Fetched once the first screen is painted, when the entry moves them into the head.
   const held = /<template id="toolyard-preloads">([\s\S]*?)<\/template>/.exec(html)?.[1] ?? "";
   expect(held).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/app-[\w-]+\.js">/);
   expect(held).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/tools-page-[\w-]+\.js">/);
   expect(html.replace(held, "")).not.toMatch(/\/assets\/(app|tools-page)-[\w-]+\.js/);
-  // The rules the page uses in its head (beasties); the whole sheet comes with the app, or from a
-  // <noscript> link at the end of the body without JavaScript.
+  // The rules the page uses in its head (beasties); the app asks for the whole sheet once it has
+  // taken the page over, or a browser without JavaScript gets it from a <noscript> link at the end
+  // of the body.
   const head = html.slice(0, html.indexOf("</head>"));
   expect(/<style>([\s\S]*?)<\/style>/.exec(head)?.[1]).toContain(".navbar");
   expect(head).not.toContain('rel="stylesheet"');
-  expect(html).toMatch(/<noscript><link rel="stylesheet" href="\/assets\/app-[\w-]+\.css"><\/noscript>\s*<\/body>/);
-  expect(html).not.toMatch(/<script>|<script (?!type="module"|id="toolyard-state"|type="application\/ld\+json")/);
+  expect(html).toMatch(/<noscript><link rel="stylesheet" href="\/assets\/stylesheet-[\w-]+\.css"><\/noscript>\s*<template id="toolyard-entry">/);
+  expect(html.match(/<script>/g)).toHaveLength(1);
+  expect(html).not.toMatch(/<script (?!type="module"|id="toolyard-state"|type="application\/ld\+json")/);
   await hydrated(page);
+  // The entry was asked for once the page had loaded, and the app came.
+  const timings = await page.evaluate(() => ({
+    load: (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).loadEventStart,
+    entry: performance.getEntriesByType("resource").filter((e) => /\/assets\/index-[\w-]+\.js$/.test(e.name)).map((e) => e.startTime),
+  }));
+  expect(timings.entry).toHaveLength(1);
+  expect(timings.entry[0]).toBeGreaterThanOrEqual(timings.load);
 });
 
 test.describe("input that comes before the page's code has run does what the HTML says", () => {

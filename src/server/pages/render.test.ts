@@ -11,6 +11,7 @@ import { createTool, retireTool, updateTool } from "../catalog/service";
 import { loadConfig } from "../config";
 import { prepareStore } from "../start-up";
 import { createPostgresDatabase, drivers, harnessOptions } from "../test-support";
+import { ENTRY_ON_LOAD_CSP_SOURCE, ENTRY_ON_LOAD_SCRIPT, ENTRY_TEMPLATE_ID } from "./deferred-entry";
 
 /**
  * The public pages as a crawler or a browser without JavaScript gets them: plain HTTP, the
@@ -245,8 +246,9 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
  * the head, as Vite writes them), a server-rendered page keeps Vite's script tags as built. The
  * chunks that take it over (the app's, which the entry imports, and the route's own) are module
  * preloads inside an inert template, which the entry activates once the first screen is painted;
- * no inline script. Its head carries the rules its HTML uses (beasties) and the whole sheet is
- * linked at the end of the body. A page the browser renders (signed-in) keeps index.html as built.
+ * no inline script. Its head carries the rules its HTML uses (beasties); the whole sheet, a CSS
+ * chunk of its own that the app asks for, is linked in a <noscript> at the end of the body. A
+ * page the browser renders (signed-in) keeps index.html as built.
  */
 describe("the app's code and stylesheet on a server-rendered page", () => {
   let app: FastifyInstance;
@@ -269,7 +271,9 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     "index.html": { file: "assets/index-E1.js", isEntry: true, imports: ["_preload-helper-P1.js"], dynamicImports: ["_app-A1.js"] },
     "_preload-helper-P1.js": { file: "assets/preload-helper-P1.js" },
     "_rolldown-runtime-R1.js": { file: "assets/rolldown-runtime-R1.js" },
-    "_app-A1.js": { file: "assets/app-A1.js", css: ["assets/app-C1.css"], imports: ["_rolldown-runtime-R1.js", "_preload-helper-P1.js"] },
+    "_app-A1.js": { file: "assets/app-A1.js", imports: ["_rolldown-runtime-R1.js", "_preload-helper-P1.js"] },
+    // As Vite writes a chunk that only imports CSS (app/stylesheet.ts): its file is the sheet.
+    "app/stylesheet.ts": { file: "assets/stylesheet-C1.css", src: "app/stylesheet.ts" },
     "_schemas-S1.js": { file: "assets/schemas-S1.js", imports: ["_app-A1.js"] },
     "features/catalog/routes/tools-page.tsx": { file: "assets/tools-page-T1.js", imports: ["_app-A1.js", "_schemas-S1.js", "index.html"] },
   };
@@ -280,7 +284,7 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     mkdirSync(path.join(webDir, ".vite"));
     mkdirSync(path.join(webDir, "assets"));
     writeFileSync(path.join(webDir, ".vite", "manifest.json"), JSON.stringify(manifest));
-    writeFileSync(path.join(webDir, "assets", "app-C1.css"), sheet);
+    writeFileSync(path.join(webDir, "assets", "stylesheet-C1.css"), sheet);
     const config = loadConfig({ NODE_ENV: "test", AUTH_SECRET: "s".repeat(40), DATA_DIR: "memory://", SEED: "true", PUBLIC_URL: BASE });
     app = await buildApp({ ...config, webDir }, await harnessOptions(config));
     await prepareStore(app);
@@ -291,19 +295,25 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
   });
 
   const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin(?: fetchpriority="low")? href="([^"]+)">/g)].map((m) => m[1]);
-  /** The preloads in the inert template, and the ones the browser follows as the page loads. */
+  /** The app's chunks held for the entry, Vite's entry tags held for the load event, and what the browser follows as the page loads. */
   const split = (html: string) => {
     const held = /<template id="toolyard-preloads">([\s\S]*?)<\/template>/.exec(html)?.[1] ?? "";
-    return { held: preloads(held), loaded: preloads(html.replace(held, "")) };
+    const entry = /<template id="toolyard-entry">([\s\S]*?)<\/template>/.exec(html)?.[1] ?? "";
+    return { held: preloads(held), entry, loaded: preloads(html.replace(held, "").replace(entry, "")) };
   };
 
-  it("keeps Vite's script and preloads, and holds the app's and the route's chunks for the entry, each once", async () => {
+  it("holds Vite's entry tags, as built, for the load event, and the app's and the route's chunks for the entry, each once", async () => {
     for (const url of ["/", "/tools"]) {
       const html = (await app.inject({ url })).body;
-      expect(html, url).toContain('<script type="module" crossorigin fetchpriority="low" src="/assets/index-E1.js"></script>');
-      expect(html, url).not.toMatch(/<script>/);
-      // Only the entry's own import loads with the page: the rest waits for the first screen.
-      expect(split(html).loaded, url).toEqual(["/assets/preload-helper-P1.js"]);
+      const { entry, loaded } = split(html);
+      expect(entry, url).toBe('<script type="module" crossorigin fetchpriority="low" src="/assets/index-E1.js"></script><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/preload-helper-P1.js">');
+      // Nothing loads with the page: the entry waits for the load event, the rest for the first screen.
+      expect(loaded, url).toEqual([]);
+      expect(html.replace(entry, ""), url).not.toContain("index-E1.js");
+      // One inline script, the one the CSP allows by its hash, right after the template it empties.
+      expect(html.match(/<script>/g), url).toHaveLength(1);
+      expect(html, url).toContain(`<template id="${ENTRY_TEMPLATE_ID}">${entry}</template><script>${ENTRY_ON_LOAD_SCRIPT}</script>\n  </body>`);
+      expect((await app.inject({ url })).headers["content-security-policy"], url).toContain(`script-src 'self' ${ENTRY_ON_LOAD_CSP_SOURCE};`);
     }
     expect(split((await app.inject({ url: "/" })).body).held).toEqual(["/assets/app-A1.js", "/assets/rolldown-runtime-R1.js"]);
     // The route's chunk and what it imports, less what the template loads already.
@@ -326,14 +336,15 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
     expect(style).toContain("initial-value:0%}");
     expect(style).not.toContain("};");
     expect(style).not.toContain("console-only");
-    // The whole sheet comes with the app (Vite's import() of it), or without JavaScript from here.
+    // The app asks for the whole sheet once it has taken the page over, or without JavaScript from here.
     expect(home).not.toMatch(/<link rel="stylesheet"[^>]*>(?!<\/noscript>)/);
     const body = home.slice(home.indexOf("<body"));
-    expect(body).toMatch(/<noscript><link rel="stylesheet" href="\/assets\/app-C1.css"><\/noscript>\s*<\/body>/);
+    expect(body).toMatch(/<noscript><link rel="stylesheet" href="\/assets\/stylesheet-C1.css"><\/noscript>\s*<template id="toolyard-entry">/);
   });
 
   it("leaves a page the browser renders with the app's entry and its preloads, as built (the app brings the stylesheet)", async () => {
     const html = (await app.inject({ url: "/dashboard" })).body;
+    expect(html).toBe(built);
     expect(html).toContain('<script type="module" crossorigin fetchpriority="low" src="/assets/index-E1.js"></script>');
     expect(html).toContain('<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/preload-helper-P1.js">');
     expect(html).not.toContain("stylesheet");

@@ -2,12 +2,14 @@
  * Public pages rendered on the server (src/web/entry-server.tsx) into the built index.html:
  * the page's own head (title, description, canonical, OpenGraph, Twitter, JSON-LD), its
  * HTML in #root and its data for the browser's hydration. The app's code is Vite's own tags, as
- * built (the entry's module script and its modulepreloads); the app's and the route's own chunks,
- * which the entry asks for once the first screen is painted, wait in an inert template of
- * modulepreloads it activates then, so they come together. The stylesheet's rules the page uses are written
- * into its head by beasties; the whole sheet comes with the app (Vite loads it with the app's
- * chunk), and a browser without JavaScript gets it from a `<noscript>` link at the end of the
- * body: the first screen waits for no stylesheet (decision 0011). Before the code runs the page works as plain
+ * built (the entry's module script and its modulepreloads), which wait in an inert template at
+ * the end of the body for the window's load event (./deferred-entry.ts); the app's and the
+ * route's own chunks, which the entry asks for once the first screen is painted, wait in an inert
+ * template of modulepreloads it activates then, so they come together. The stylesheet's rules the
+ * page uses are written into its head by beasties; the app asks for the whole sheet once it has
+ * taken the page over (app/stylesheet.ts), and a browser without JavaScript gets it from a
+ * `<noscript>` link at the end of the body: the first screen waits for no stylesheet (decision
+ * 0011). Before the code runs the page works as plain
  * HTML (links and GET forms). The finished page is kept compressed for a short while
  * (LIST_CACHE_SECONDS) and forgotten when a tool or a review changes, like the lists; visitors
  * asking for a page while it renders share that render.
@@ -28,6 +30,7 @@ import { getTool, listTools } from "../catalog/service";
 import { onChange } from "../db/changes";
 import { reviewListKey, toolListKey } from "../plugins/caches";
 import { TtlCache } from "../http/ttl-cache";
+import { ENTRY_ON_LOAD_SCRIPT, ENTRY_TEMPLATE_ID } from "./deferred-entry";
 import { listReviews } from "../reviews/service";
 
 /**
@@ -156,15 +159,26 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   const template = readFileSync(path.join(webDir, "index.html"), "utf8");
   // A template without the app's root (a test's stand-in page) is served as it is.
   if (!template.includes('<div id="root"></div>')) return null;
-  const entry = ENTRY_SCRIPT.exec(template)?.[1];
+  const entryScript = ENTRY_SCRIPT.exec(template);
+  const entry = entryScript?.[1];
+  const entryPreloads = entry ? [...template.matchAll(MODULE_PRELOAD)] : [];
   // What the template loads already: the page's preloads leave it out.
-  const appModules = entry ? [entry, ...[...template.matchAll(MODULE_PRELOAD)].map((match) => match[1] as string)] : [];
+  const appModules = entry ? [entry, ...entryPreloads.map((match) => match[1] as string)] : [];
+  // Vite's entry tags, as built: on a rendered page they wait in an inert template at the end of
+  // the body until the window's load event (./deferred-entry.ts).
+  const entryTags = entryScript ? [entryScript[0], ...entryPreloads.map((match) => match[0])] : [];
+  const pageTemplate = template
+    .split("\n")
+    .filter((line) => !entryTags.includes(line.trim()))
+    .join("\n");
+  const entryOnLoad =
+    entryTags.length === 0 ? "" : `  <template id="${ENTRY_TEMPLATE_ID}">${entryTags.join("")}</template><script>${ENTRY_ON_LOAD_SCRIPT}</script>\n  `;
   const manifestFile = path.join(webDir, ".vite", "manifest.json");
   const manifest: Record<string, ManifestChunk> = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>) : {};
   // The app's own chunk: what the entry (src/web/main.tsx) imports once the first screen is painted.
   const appChunks = Object.values(manifest).find((chunk) => chunk.isEntry)?.dynamicImports ?? [];
-  // The app's stylesheet (app/start.tsx imports it), which Vite loads with the app's chunk.
-  const appSheets = [...new Set(appChunks.flatMap((key) => manifest[key]?.css ?? []))].filter((file) => existsSync(path.join(webDir, file)));
+  // The store's stylesheet (styles.css, a chunk of its own: app/stylesheet.ts), wherever Vite put it.
+  const appSheets = [...new Set(Object.values(manifest).flatMap((chunk) => [...(chunk.css ?? []), ...(chunk.file.endsWith(".css") ? [chunk.file] : [])]))].filter((file) => existsSync(path.join(webDir, file)));
   const base = app.config.publicUrl.replace(/\/$/, "");
   const { db } = app.store;
   const withCriticalCss = criticalCss(webDir, appSheets, app.log);
@@ -242,7 +256,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       preloadsOf(pageModules(page.pattern, page.status)),
     ].join("\n    ");
     // Replaced through functions: text with "$&" or "$'" in it (a tool's name, a review) is not a pattern.
-    return template
+    return pageTemplate
       .replace(/<title>[\s\S]*?<\/title>/, "")
       .replace(/<meta name="description"[^>]*>/, () => tags)
       .replace(
@@ -266,7 +280,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     // Replaced through functions, like documentFor's: the CSS may hold "$&".
     const html = unstyled
       .replace("</head>", () => (css ? `  <style>${css.replace(/<\/style/gi, "<\\/style")}</style>\n  </head>` : "</head>"))
-      .replace("</body>", () => `${sheetsWithoutJavaScript}</body>`);
+      .replace("</body>", () => `${sheetsWithoutJavaScript}${entryOnLoad}</body>`);
     const response = new PageResponse(page.status, html);
     if (!page.complete) incomplete.add(response);
     return response;

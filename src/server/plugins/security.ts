@@ -8,6 +8,7 @@ import fp from "fastify-plugin";
 import { API_TEXT } from "../../contract/texts/api";
 import { isPersonal } from "../auth/plugin";
 import { ApiError } from "../http/errors";
+import { ENTRY_ON_LOAD_CSP_SOURCE } from "../pages/deferred-entry";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -48,8 +49,9 @@ export default fp(
           defaultSrc: ["'self'"],
           imgSrc: ["'self'", "data:"],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          // No inline script anywhere: the pages' code is the app's own files.
-          scriptSrc: ["'self'"],
+          // The pages' code is the app's own files; the one inline script, by its hash, puts the
+          // app's entry into a rendered page once it has loaded (pages/deferred-entry.ts).
+          scriptSrc: ["'self'", ENTRY_ON_LOAD_CSP_SOURCE],
           connectSrc: ["'self'"],
           frameAncestors: ["'none'"],
           formAction: ["'self'"],

@@ -6,19 +6,22 @@ import { CatchUpWithAddress } from "./catch-up-with-address";
 import { readPageState } from "./page-state";
 import { makeQueryClient, Providers } from "./providers";
 import { AppRoutes, preloadPage } from "./router";
-// The whole stylesheet, with the app rather than the page (main.tsx says why).
-import "../styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 
+/** The whole stylesheet (./stylesheet.ts). One that does not load leaves the page its own rules. */
+const wholeStylesheet = () => import("./stylesheet").catch((error: unknown) => console.error(error));
+
 /**
  * Marks the root once React has taken it over: browser tests wait for it before clicking, and
- * the no-JavaScript carousel rules step aside (styles.css).
+ * the no-JavaScript carousel rules step aside (styles.css). Then the whole stylesheet is asked
+ * for, for what the app shows beyond the page as rendered.
  */
 function Mounted() {
   useEffect(() => {
     root?.setAttribute("data-hydrated", "");
+    void wholeStylesheet();
   }, []);
   return null;
 }
@@ -55,4 +58,4 @@ if (serverRendered) {
   // A chunk that fails to load: the page's error boundary says so when it renders.
   preloadPage(window.location.pathname).catch(() => undefined);
   startTransition(() => void hydrateRoot(root, app));
-} else createRoot(root).render(app);
+} else void wholeStylesheet().then(() => createRoot(root).render(app));
