@@ -242,11 +242,11 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
 });
 
 /**
- * With a built template (the app's entry script, its module preloads and the stylesheet link in
- * the head, as Vite writes them), a server-rendered page keeps Vite's script tags as built. The
- * chunks that take it over (the app's, which the entry imports, and the route's own) are module
- * preloads inside an inert template, which the entry activates once the first screen is painted;
- * no inline script. Its head carries the rules its HTML uses (beasties); the whole sheet, a CSS
+ * With a built template (the app's entry script and its module preloads in the head, as Vite
+ * writes them), a server-rendered page holds Vite's tags as built in an inert template for the
+ * load event, which its one inline script (the CSP's hash) adds them at. The chunks that take it
+ * over (the app's, which the entry imports, and the route's own) are module preloads inside
+ * another inert template, which the entry activates once the first screen is painted. Its head carries the rules its HTML uses (beasties); the whole sheet, a CSS
  * chunk of its own that the app asks for, is linked in a <noscript> at the end of the body. A
  * page the browser renders (signed-in) keeps index.html as built.
  */

@@ -2,7 +2,8 @@
  * The page's data as the server put it into the HTML, and back into React Query's cache in the
  * browser, so hydration renders what the HTML shows without fetching it again. TanStack Query's
  * own hand-over: the server's `dehydrate` (entry-server.tsx), the browser's `HydrationBoundary`
- * (start.tsx). It travels as a JSON script tag, not a script: the CSP allows no inline code.
+ * (start.tsx). It travels as a JSON script tag, not a script: the CSP allows no inline code
+ * (but the one script of server/pages/deferred-entry.ts, by its hash).
  * What JSON cannot carry is the failures' ApiRequestError: written as its fields, made one again
  * on arrival.
  */
