@@ -163,8 +163,8 @@ export async function renderPage(url: string, loaders: PageLoaders, onError?: (e
     </StrictMode>,
     {
       // Every boundary inline, however large: React would otherwise move big ones to the end of
-      // the page with an inline script to put them back, and the CSP runs no inline script (but one, by its hash:
-      // server/pages/deferred-entry.ts).
+      // the page with an inline script to put them back, and the CSP runs no inline script (but
+      // one, by its hash: server/pages/deferred-entry.ts).
       progressiveChunkSize: Number.POSITIVE_INFINITY,
       onError,
     },

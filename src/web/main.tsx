@@ -47,8 +47,7 @@ if (!document.getElementById("root")?.hasChildNodes()) {
   // The same import as the app's (app/start.tsx): Vite's helper fetches the sheet once.
   import("./app/stylesheet").catch(() => undefined);
   start();
-}
-else {
+} else {
   if (document.readyState === "complete") afterFirstScreen();
   else window.addEventListener("load", afterFirstScreen, { once: true });
   setTimeout(start, LOAD_WAIT_MS);

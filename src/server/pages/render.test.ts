@@ -246,9 +246,10 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
  * writes them), a server-rendered page holds Vite's tags as built in an inert template for the
  * load event, which its one inline script (the CSP's hash) adds them at. The chunks that take it
  * over (the app's, which the entry imports, and the route's own) are module preloads inside
- * another inert template, which the entry activates once the first screen is painted. Its head carries the rules its HTML uses (beasties); the whole sheet, a CSS
- * chunk of its own that the app asks for, is linked in a <noscript> at the end of the body. A
- * page the browser renders (signed-in) keeps index.html as built.
+ * another inert template, which the entry activates once the first screen is painted. Its head
+ * carries the rules its HTML uses (beasties); the whole sheet, a CSS chunk of its own that the
+ * app asks for, is linked in a <noscript> at the end of the body. A page the browser renders
+ * (signed-in) keeps index.html as built.
  */
 describe("the app's code and stylesheet on a server-rendered page", () => {
   let app: FastifyInstance;
