@@ -161,12 +161,12 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   if (!template.includes('<div id="root"></div>')) return null;
   const entryScript = ENTRY_SCRIPT.exec(template);
   const entry = entryScript?.[1];
-  const entryPreloads = entry ? [...template.matchAll(MODULE_PRELOAD)] : [];
-  // What the template loads already: the page's preloads leave it out.
-  const appModules = entry ? [entry, ...entryPreloads.map((match) => match[1] as string)] : [];
   // Vite's entry tags, as built: on a rendered page they wait in an inert template at the end of
   // the body until the window's load event (./deferred-entry.ts).
-  const entryTags = entryScript ? [entryScript[0], ...entryPreloads.map((match) => match[0])] : [];
+  const entryMatches = entryScript ? [entryScript, ...template.matchAll(MODULE_PRELOAD)] : [];
+  const entryTags = entryMatches.map((match) => match[0]);
+  // What the template loads already: the page's preloads leave it out.
+  const appModules = entryMatches.map((match) => match[1] as string);
   const pageTemplate = template
     .split("\n")
     .filter((line) => !entryTags.includes(line.trim()))
