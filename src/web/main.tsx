@@ -6,12 +6,12 @@
  *
  * A page the server rendered (entry-server.tsx) is whole and works as plain HTML: links, GET
  * forms, the menu's popover, the carousel's anchors. The app only takes it over. So its code is
- * asked for once the first screen is painted: after the window's load event (the first screen's
- * pictures are in) and the two frames that follow it. Asked for with the page, it shared a slow
- * phone's network with the largest picture and held it back: Lighthouse's LCP on the home page,
- * `/tools` and a tool page was 1.4–2.1 s with it, 1.1–1.4 s without (decision 0011). A page that is
- * slow to load (a picture that does not come) is taken over after LOAD_WAIT_MS all the same, and
- * a hidden tab, which paints no frames, at its load event.
+ * asked for once the first screen is painted: this entry runs from the window's load event (the
+ * first screen's pictures are in), or once deferred-entry.ts stopped waiting for it (a picture that
+ * does not come), and asks for the app after the two frames that follow. Asked for with the page,
+ * it shared a slow phone's network with the largest picture and held it back: Lighthouse's LCP on
+ * the home page, `/tools` and a tool page was 1.4–2.1 s with it, 1.1–1.4 s without (decision 0011).
+ * A hidden tab, which paints no frames, asks at once.
  *
  * A page the browser renders itself (a signed-in page: #root comes empty) asks at once, for the
  * app and for the whole stylesheet together: the app waits for the sheet before it renders.
@@ -22,12 +22,7 @@
  */
 import { startPreloads } from "./app/preloads";
 
-const LOAD_WAIT_MS = 3000;
-
-let started = false;
 function start(): void {
-  if (started) return;
-  started = true;
   startPreloads();
   // A chunk that fails to load (the store redeployed meanwhile): the page stays the server's HTML,
   // which keeps working as links and forms.
@@ -48,7 +43,6 @@ if (!document.getElementById("root")?.hasChildNodes()) {
   import("./app/stylesheet").catch(() => undefined);
   start();
 } else {
-  if (document.readyState === "complete") afterFirstScreen();
-  else window.addEventListener("load", afterFirstScreen, { once: true });
-  setTimeout(start, LOAD_WAIT_MS);
+  // deferred-entry.ts has waited for the load event already: no second wait here.
+  afterFirstScreen();
 }

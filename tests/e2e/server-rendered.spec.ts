@@ -170,6 +170,31 @@ test("a rendered page carries Vite's own entry tags for its load event, the app'
   expect(timings.entry[0]).toBeGreaterThanOrEqual(timings.load);
 });
 
+test("a page whose load event never comes is taken over once the entry stops waiting for it, not after a second wait", async ({ page }) => {
+  // A picture that never arrives: the window's load event does not come.
+  let stalled = 0;
+  await page.route(/\/images\/.+\.(svg|png|jpe?g|webp|avif)$/, () => {
+    stalled += 1;
+  });
+  await page.goto("/tools", { waitUntil: "domcontentloaded" });
+  await hydrated(page);
+  const timings = await page.evaluate(() => {
+    const startOf = (pattern: RegExp) => performance.getEntriesByType("resource").find((e) => pattern.test(e.name))?.startTime ?? -1;
+    return {
+      loaded: (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).loadEventStart,
+      entry: startOf(/\/assets\/index-[\w-]+\.js$/),
+      app: startOf(/\/assets\/app-[\w-]+\.js$/),
+    };
+  });
+  expect(stalled).toBeGreaterThan(0);
+  expect(timings.loaded).toBe(0);
+  // The entry came after its wait for the load event (ENTRY_WAIT_MS, 3 s), and asked for the app
+  // within the two frames that follow: not after a wait of its own for the same load event.
+  expect(timings.entry).toBeGreaterThanOrEqual(2900);
+  expect(timings.app - timings.entry).toBeGreaterThanOrEqual(0);
+  expect(timings.app - timings.entry).toBeLessThan(1000);
+});
+
 test.describe("input that comes before the page's code has run does what the HTML says", () => {
   /** Holds the app's entry script back until `release()`: the server's HTML is on screen, React is not. */
   async function holdTheCode(page: Page) {
