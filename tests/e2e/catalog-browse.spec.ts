@@ -30,6 +30,8 @@ test.describe("catalogue browsing", () => {
     const cheapest = await listTools(request, "sort=price-asc&limit=12");
     await page.goto("/tools?page=2");
     await expect(cards(page).first()).toBeVisible();
+    // A sort applied as it is chosen is the app's (without JavaScript, a 'Show' button sends it).
+    await expect(page.locator("#root[data-hydrated]")).toHaveCount(1);
     const sort = page.getByLabel("Sort by");
     await expect(sort).toHaveValue("oldest");
 
@@ -78,7 +80,9 @@ test.describe("catalogue browsing", () => {
       expect(price).toBeLessThanOrEqual(max);
     }
 
-    // Min above max: the browser says so with the API's rule, and the URL does not change.
+    // Min above max: the browser says so with the API's rule, and the URL does not change. The
+    // message is the app's (the 'Apply' above may have come before it, a page load).
+    await expect(page.locator("#root[data-hydrated]")).toHaveCount(1);
     const before = page.url();
     await range.getByLabel("Min price ($)").fill("500");
     await range.getByLabel("Max price ($)").fill("100");
@@ -149,6 +153,9 @@ test.describe("catalogue browsing", () => {
 
   test("'Next' and 'Previous' bring the shopper to the top of the list, focus on its results line", async ({ page }) => {
     await page.goto("/tools");
+    // Moving the focus is the app's: a click before it has taken the page over is the pager's GET
+    // form, a page load from the server, which leaves the focus where a new page has it.
+    await expect(page.locator("#root[data-hydrated]")).toHaveCount(1);
     const pager = page.getByRole("navigation", { name: "Pages" });
     const heading = page.getByRole("heading", { level: 1 });
     await expect(pager.getByText("Page 1 of", { exact: false })).toBeVisible();
