@@ -248,6 +248,23 @@ test.describe("input that comes before the page's code has run does what the HTM
     await expect(slides.nth(2)).toBeHidden();
   });
 
+  test("the phone menu opened before the code has run is open once the app takes the page over, and its button says so", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    const release = await holdTheCode(page);
+    await page.goto("/", { waitUntil: "commit" });
+    const toggle = page.getByRole("banner").getByRole("button", { name: "Open menu" });
+    const menu = page.getByTestId("mobile-menu");
+    await toggle.click();
+    await expect(menu).toBeVisible();
+    release();
+    await hydrated(page);
+    await expect(menu).toBeVisible();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    await toggle.click();
+    await expect(menu).toBeHidden();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  });
+
   test("a search typed and sent is a GET of /tools?q=, rendered by the server", async ({ page }) => {
     const release = await holdTheCode(page);
     await page.goto("/tools", { waitUntil: "commit" });

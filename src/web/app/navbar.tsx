@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useNavigate } from "react-router";
 import { TEXT } from "../../contract/texts/site";
 import { CartButton } from "../features/cart";
@@ -22,6 +22,11 @@ export function Navbar() {
   // rendered on the server works before it runs); the state only mirrors it for aria-expanded.
   const [menuOpen, setMenuOpen] = useState(false);
   const menuRef = useRef<HTMLUListElement>(null);
+  // Opened before the app took the page over, the menu is open as it hydrates, and its toggle
+  // event came before React listened: the state starts from the element.
+  useEffect(() => {
+    if (menuRef.current?.matches(":popover-open")) setMenuOpen(true);
+  }, []);
 
   const onSignOut = async () => {
     await signOut(queryClient);
