@@ -25,7 +25,8 @@ import { freePort } from "../scripts/free-port.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const RUNS = Number(process.env.RUNS ?? 1);
-const FLAGS = { output: "json", logLevel: "error", ...(process.env.CPU_SLOWDOWN ? { throttling: { cpuSlowdownMultiplier: Number(process.env.CPU_SLOWDOWN) } } : {}) };
+const CPU_SLOWDOWN = process.env.CPU_SLOWDOWN ? Number(process.env.CPU_SLOWDOWN) : undefined;
+const FLAGS = { output: "json", logLevel: "error", ...(CPU_SLOWDOWN ? { throttling: { cpuSlowdownMultiplier: CPU_SLOWDOWN } } : {}) };
 const JSON_DIR = process.env.LH_JSON_DIR;
 if (JSON_DIR) mkdirSync(JSON_DIR, { recursive: true });
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -87,7 +88,7 @@ try {
         result = await lighthouse(`${store.url}${page}`, { ...FLAGS, port: chrome.port });
       }
       const { categories, audits, configSettings } = result.lhr;
-      if (process.env.CPU_SLOWDOWN && configSettings.throttling.cpuSlowdownMultiplier !== Number(process.env.CPU_SLOWDOWN)) throw new Error("Lighthouse did not take CPU_SLOWDOWN");
+      if (CPU_SLOWDOWN && configSettings.throttling.cpuSlowdownMultiplier !== CPU_SLOWDOWN) throw new Error("Lighthouse did not take CPU_SLOWDOWN");
       if (JSON_DIR) writeFileSync(path.join(JSON_DIR, `${page.replace(/[^a-z0-9]+/gi, "_") || "_"}-${run + 1}.json`), result.report);
       const row = {
         performance: score(categories.performance),

@@ -56,7 +56,8 @@ function addEntryOnLoad(templateId: string, waitMs: number): void {
     painted = true;
     addOncePainted();
   }).observe({ type: "paint", buffered: true });
-  if (!loaded) {
+  if (loaded) addOncePainted();
+  else {
     window.addEventListener(
       "load",
       () => {
@@ -66,7 +67,6 @@ function addEntryOnLoad(templateId: string, waitMs: number): void {
       { once: true },
     );
   }
-  addOncePainted();
 }
 
 /** The inline script's text. */

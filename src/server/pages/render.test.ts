@@ -243,13 +243,13 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
 
 /**
  * With a built template (the app's entry script and its module preloads in the head, as Vite
- * writes them), a server-rendered page holds Vite's tags as built in an inert template for the
- * load event, which its one inline script (the CSP's hash) adds them at. The chunks that take it
- * over (the app's, which the entry imports, and the route's own) are module preloads inside
- * another inert template, which the entry activates once the first screen is painted. Its head
- * carries the rules its HTML uses (beasties); the whole sheet, a CSS chunk of its own that the
- * app asks for, is linked in a <noscript> at the end of the body. A page the browser renders
- * (signed-in) keeps index.html as built.
+ * writes them), a server-rendered page holds Vite's tags as built in an inert template until the
+ * load event and the first paint, when its one inline script (the CSP's hash) adds them. The
+ * chunks that take it over (the app's, which the entry imports, and the route's own) are module
+ * preloads inside another inert template, which the entry activates. Its head carries the rules
+ * its HTML uses (beasties); the whole sheet, a CSS chunk of its own that the app asks for, is
+ * linked in a <noscript> at the end of the body. A page the browser renders (signed-in) keeps
+ * index.html as built.
  */
 describe("the app's code and stylesheet on a server-rendered page", () => {
   let app: FastifyInstance;
@@ -308,7 +308,8 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
       const html = (await app.inject({ url })).body;
       const { entry, loaded } = split(html);
       expect(entry, url).toBe('<script type="module" crossorigin fetchpriority="low" src="/assets/index-E1.js"></script><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/preload-helper-P1.js">');
-      // Nothing loads with the page: the entry waits for the load event, the rest for the first screen.
+      // Nothing loads with the page: the entry waits for the load event and the first paint, the
+      // rest for the entry.
       expect(loaded, url).toEqual([]);
       expect(html.replace(entry, ""), url).not.toContain("index-E1.js");
       // One inline script, the one the CSP allows by its hash, right after the template it empties.

@@ -3,9 +3,9 @@
  * the page's own head (title, description, canonical, OpenGraph, Twitter, JSON-LD), its
  * HTML in #root and its data for the browser's hydration. The app's code is Vite's own tags, as
  * built (the entry's module script and its modulepreloads), which wait in an inert template at
- * the end of the body for the window's load event (./deferred-entry.ts); the app's and the
- * route's own chunks, which the entry asks for once the first screen is painted, wait in an inert
- * template of modulepreloads it activates then, so they come together. The stylesheet's rules the
+ * the end of the body for the window's load event and first paint (./deferred-entry.ts); the
+ * app's and the route's own chunks, which the entry asks for then, wait in an inert template of
+ * modulepreloads it activates, so they come together. The stylesheet's rules the
  * page uses are written into its head by beasties; the app asks for the whole sheet once it has
  * taken the page over (app/stylesheet.ts), and a browser without JavaScript gets it from a
  * `<noscript>` link at the end of the body: the first screen waits for no stylesheet (decision
@@ -162,7 +162,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   const entryScript = ENTRY_SCRIPT.exec(template);
   const entry = entryScript?.[1];
   // Vite's entry tags, as built: on a rendered page they wait in an inert template at the end of
-  // the body until the window's load event (./deferred-entry.ts).
+  // the body until the window's load event and first paint (./deferred-entry.ts).
   const entryMatches = entryScript ? [entryScript, ...template.matchAll(MODULE_PRELOAD)] : [];
   const entryTags = entryMatches.map((match) => match[0]);
   // What the template loads already: the page's preloads leave it out.
