@@ -212,6 +212,8 @@ export const orderStatusSchema = z.enum(ORDER_STATUSES);
 export const orderInputSchema = z.object({
   toolId: z.string().min(1).max(LIMITS.id),
   quantity: z.number({ error: VALIDATION_TEXT.invalidData }).int(VALIDATION_TEXT.invalidData).min(1, VALIDATION_TEXT.invalidData).max(LIMITS.quantity),
+  /** A promotion code, as at checkout (every placement path takes one: DESIGN "One way to place an order"). */
+  promoCode: promoCodeSchema.optional(),
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
 

@@ -10,9 +10,9 @@
  *
  * - Tools are locked in id order, so two transactions holding the same tools (another
  *   instance's batch, a cancel, the order desk) wait for each other instead of deadlocking.
- * - Carts are decided in arrival order (allocate-carts.ts): every line is checked against
- *   what the checkouts before it left; a refused cart names each line and why (409
- *   CART_PROBLEMS) and takes nothing.
+ * - Carts are placed by the one placement of every order (orders/placement.ts), in arrival
+ *   order: every line is checked against what the checkouts before it left; a refused cart
+ *   names each line and why (409 CART_PROBLEMS) and takes nothing.
  * - The cart must be the one the customer confirmed (`cartVersion`): a change made in another
  *   tab meanwhile is refused (409 CART_CHANGED), never silently ordered. An API client that
  *   leaves `cartVersion` out orders the cart as it is when the checkout runs.
@@ -23,33 +23,28 @@
  *
  * A batch costs a few statements whatever its size (and BEGIN and COMMIT, each a round trip that
  * waits for the event loop while the tools are locked): checkout_lock_priced (migrations 0005,
- * 0008 and 0011: keys, carts, tools in that order, a number for each order, then the rates,
- * methods, store, weights and exemptions); when a code is used, promotions_for (its row locked); the invoice counter (invoices/numbers.ts, taken last: it
- * serializes every order of the year); and the writes (orders with their lines, history and
- * stock movements, the new stock, the emptied cart lines, the keys, the profiles, the codes'
- * uses and the order mail).
- * Every cart is priced by pricing/price.ts (DESIGN "Money"), under the locks, so the order has
+ * 0008, 0011 and 0012: keys, carts, tools in that order, a number for each order, then the rates,
+ * methods, store, weights, list prices and exemptions), which is the placement's first step for a
+ * cart; then the placement's own (orders/placement.ts): when a code is used, its row locked; the
+ * invoice counter, taken last; and one statement for every write (orders with their lines, history
+ * and stock movements, the new stock, the codes' uses, the order mail, and the cart's own: the
+ * emptied cart lines, the keys, the profiles).
+ * Every cart is priced by the placement (DESIGN "Money"), under the locks, so the order has
  * the rates, methods and codes as they are now; `priceChanged` says when the page showed another total.
  */
-import { createHash, randomUUID } from "node:crypto";
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { PaymentMethod } from "../../contract/constants";
 import { dollarsToCents } from "../../contract/money";
-import type { CheckoutResult, Order } from "../../contract/schemas";
+import type { CheckoutResult } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
-import type { PricingProblem } from "../../contract/texts/money";
 import { announceChange } from "../db/changes";
 import { Batches, type Settled } from "../db/batches";
 import type { Db, Tx } from "../db/client";
-import { cartLines, idempotencyKeys, orders, profiles, promotionRedemptions, promotions, tools } from "../db/schema";
+import { cartLines, idempotencyKeys, profiles } from "../db/schema";
 import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
-import { insertOrders, pricedFields, pricedLines, withDetails } from "../orders/service";
-import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
-import { loadPromotions, priceLineOf, pricingContextOf, promotionFor } from "../pricing/context";
-import { price, type PriceLine, type Priced } from "../pricing/price";
-import { problemMessage } from "./estimate";
-import { allocateCarts } from "./allocate-carts";
+import { lockedOf, ordersById, placeOrders, type LockedToolJson, type PlacementRequest } from "../orders/placement";
 import { cartVersion } from "./service";
 
 export interface CheckoutRequest {
@@ -109,18 +104,16 @@ export class CheckoutDesk {
   }
 }
 
-/** What checkout_lock_priced (migrations 0008, 0011) answers: the claimed keys, the locked carts and tools, a number for each claimed key, the prices. */
-interface Locked {
+/** What checkout_lock_priced (migrations 0008, 0011, 0012) answers: the claimed keys, the locked carts and tools, a number for each claimed key, the prices. */
+interface LockAnswer {
   claimed: [string, string][];
   numbers: number[];
   carts: [string, string, number][];
-  tools: { id: string; name: string; price_cents: number; available_quantity: number; minimum_quantity: number; active: boolean }[];
-  /** pricing_context's answer for the locked tools and the batch's customers (checkout_lock_priced, migration 0011). */
+  tools: LockedToolJson[];
+  /** pricing_context's answer for the locked tools and the batch's customers, read under the locks. */
   pricing: unknown;
 }
 type CartRow = { userId: string; toolId: string; quantity: number };
-type PriceableLine = PriceLine & { toolName: string };
-type LockedTool = { id: string; name: string; priceCents: number; availableQuantity: number; minimumQuantity: number; active: boolean };
 
 /**
  * One batch in one transaction; returns each checkout's outcome in batch order. Round trips:
@@ -140,9 +133,9 @@ async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined,
   const result = await tx.execute(
     sql`select checkout_lock_priced(${keys}::jsonb, array(select jsonb_array_elements_text(${users}::jsonb)), ${countries}::jsonb) as locked`,
   );
-  const raw = (result as unknown as { rows: { locked: Locked | string }[] }).rows[0]?.locked;
+  const raw = (result as unknown as { rows: { locked: LockAnswer | string }[] }).rows[0]?.locked;
   if (raw === undefined) throw new Error("checkout_lock_priced answered nothing");
-  const locked = typeof raw === "string" ? (JSON.parse(raw) as Locked) : raw;
+  const locked = typeof raw === "string" ? (JSON.parse(raw) as LockAnswer) : raw;
 
   const claimed = new Set(locked.claimed.map(([userId, key]) => keyOf({ userId, key })));
   const owner = new Map<string, number>();
@@ -160,24 +153,12 @@ async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined,
   await replayEarlier(tx, batch, earlier, settled);
 
   const live = [...owner.values()];
-  if (live.length > 0) await placeOrders(tx, batch, live, settled, locked, mail, holdMs);
+  if (live.length > 0) await placeCheckouts(tx, batch, live, settled, locked, mail, holdMs);
   for (const [i, first] of followers) {
     const result = settled[first] as Settled<CheckoutOutcome>;
     settled[i] = "ok" in result ? { ok: { ...result.ok, replayed: true } } : result;
   }
   return settled as Settled<CheckoutOutcome>[];
-}
-
-/**
- * A checkout that cannot be priced as asked, naming the field: a code used up (in all or by this
- * customer) is a conflict with the orders before it (409, as in a race for its last use); a code
- * that is unknown, not started, expired, below its minimum or for other categories, and a
- * delivery method that does not serve the address, are bad input (400).
- */
-function pricingRefusal(problem: PricingProblem, message: string): ApiError {
-  const field = problem.startsWith("PROMO_") ? "body.promoCode" : "body.shippingMethod";
-  const details = [{ path: field, message }];
-  return problem === "PROMO_USED_UP" || problem === "PROMO_USED_UP_BY_YOU" ? conflict(problem, message, { details }) : new ApiError(400, problem, message, { details });
 }
 
 /** Retries of checkouts committed before this batch: their order, or 409 for another body. */
@@ -189,9 +170,7 @@ async function replayEarlier(tx: Tx, batch: Pending[], indexes: number[], settle
     .from(idempotencyKeys)
     .where(or(...wanted.map((p) => and(eq(idempotencyKeys.userId, p.userId), eq(idempotencyKeys.key, p.key)))));
   const rowOf = new Map(rows.map((r) => [keyOf(r), r]));
-  const orderIds = rows.flatMap((r) => (r.orderId ? [r.orderId] : []));
-  const placed = orderIds.length > 0 ? await withDetails(tx, await tx.select().from(orders).where(inArray(orders.id, orderIds))) : [];
-  const orderOf = new Map(placed.map((o) => [o._id, o]));
+  const orderOf = await ordersById(tx, rows.flatMap((r) => (r.orderId ? [r.orderId] : [])));
   for (const i of indexes) {
     const p = batch[i] as Pending;
     const row = rowOf.get(keyOf(p));
@@ -200,19 +179,23 @@ async function replayEarlier(tx: Tx, batch: Pending[], indexes: number[], settle
   }
 }
 
-/** The checkouts that claimed their key: decide, take the stock and write the orders. */
-async function placeOrders(
+/**
+ * The checkouts that claimed their key: each cart becomes a request of the placement
+ * (orders/placement.ts), which decides, takes the stock and writes the orders; the cart's own
+ * writes (its ordered lines emptied, the keys, the profiles) travel in the same statement.
+ */
+async function placeCheckouts(
   tx: Tx,
   batch: Pending[],
   live: number[],
   settled: (Settled<CheckoutOutcome> | undefined)[],
-  locked: Locked,
+  answer: LockAnswer,
   mail: OrderMail | undefined,
   holdMs: number,
 ): Promise<void> {
   // The carts' rows are locked: two checkouts of one cart cannot both take it.
   const cartOf = new Map<string, CartRow[]>();
-  for (const [userId, toolId, quantity] of locked.carts) {
+  for (const [userId, toolId, quantity] of answer.carts) {
     const cart = cartOf.get(userId);
     if (cart) cart.push({ userId, toolId, quantity });
     else cartOf.set(userId, [{ userId, toolId, quantity }]);
@@ -232,191 +215,74 @@ async function placeOrders(
     }
   }
 
-  const toolOf = new Map<string, LockedTool>(
-    locked.tools.map((t) => [
-      t.id,
-      { id: t.id, name: t.name, priceCents: t.price_cents, availableQuantity: t.available_quantity, minimumQuantity: t.minimum_quantity, active: t.active },
-    ]),
-  );
-  // Every candidate is priced (pricing/price.ts) with the rates, methods and codes as they are
-  // now, under the locks: what changed since the page was shown is what the order gets. The
-  // codes' rows are locked too, and counted cart by cart, so a code limited to K uses gives
-  // exactly K orders however many checkouts race for it (issue 31).
-  const userIds = candidates.map((i) => (batch[i] as Pending).userId);
-  const ctx = pricingContextOf(locked.pricing);
-  const codes = candidates.flatMap((i) => ((batch[i] as Pending).input.promoCode ? [(batch[i] as Pending).input.promoCode as string] : []));
-  const promotionsByCode = await loadPromotions(tx, codes, userIds, true);
-  const now = new Date();
-  const pricedOf = new Map<number, { priced: Priced; lines: PriceableLine[] }>();
-  const { decisions, remaining } = allocateCarts(
-    toolOf,
-    candidates.map((i) => ({ lines: cartOf.get((batch[i] as Pending).userId) ?? [] })),
-    (k): ApiError | null => {
-      const i = candidates[k] as number;
-      const { userId, input } = batch[i] as Pending;
-      const lines = (cartOf.get(userId) ?? []).map((line) => {
-        const tool = toolOf.get(line.toolId) as LockedTool;
-        return { ...priceLineOf(ctx, { toolId: tool.id, quantity: line.quantity, unitPriceCents: tool.priceCents }), toolName: tool.name };
-      });
-      const code = input.promoCode ?? null;
-      const promotion = code ? promotionsByCode.get(code) : undefined;
-      const priced = price({
-        lines,
-        destination: input.country === "" ? ctx.store : { country: input.country, region: input.region, postalCode: input.postalCode },
-        store: ctx.store,
-        shippingMethod: input.shippingMethod,
-        methods: input.country === "" ? [] : ctx.methods,
-        rates: ctx.rates,
-        promoCode: code,
-        promotion: promotionFor(promotion, userId),
-        taxExempt: ctx.exempt.has(userId),
-        now,
-      });
-      const [problem] = priced.problems;
-      if (problem) return pricingRefusal(problem, problemMessage(problem, promotion?.minSubtotalCents ?? 0));
-      if (promotion && priced.promotionId) {
-        promotion.redemptions += 1;
-        promotion.byCustomer.set(userId, (promotion.byCustomer.get(userId) ?? 0) + 1);
-      }
-      pricedOf.set(i, { priced, lines });
-      return null;
-    },
-  );
-
-  const accepted: number[] = [];
-  candidates.forEach((i, k) => {
-    const decision = decisions[k];
-    if (decision?.kind === "refuse") settled[i] = { error: new ApiError(409, "CART_PROBLEMS", API_TEXT.cartProblems, { lines: decision.problems }) };
-    else if (decision?.kind === "refuse-other") settled[i] = { error: decision.reason };
-    else accepted.push(i);
-  });
-
-  // Keys of checkouts that made no order are given back: a corrected retry may use them.
-  const acceptedSet = new Set(accepted);
-  const unplaced = JSON.stringify(live.filter((i) => !acceptedSet.has(i)).map((i) => ({ user_id: (batch[i] as Pending).userId, key: (batch[i] as Pending).key })));
-  const giveBack = sql`given_back as (
-      delete from ${idempotencyKeys} k using jsonb_to_recordset(${unplaced}::jsonb) as u(user_id text, key text)
-       where k.user_id = u.user_id and k.key = u.key)`;
-  if (accepted.length === 0) {
-    await tx.execute(sql`with ${giveBack} select 1`);
-    return;
-  }
-
-  // Accepted checkouts claimed their keys, so each has a number reserved (in arrival order).
-  if (locked.numbers.length < accepted.length) throw new Error("checkout_lock reserved fewer order numbers than orders");
-  // Invoice numbers last: the counter's row is held only for the writes and the commit.
-  const invoiceNumbers = await takeDocumentNumbers(tx, "INV", documentYear(now), accepted.length);
-  const drafts = accepted.map((i, k) => {
-    const p = batch[i] as Pending;
-    const { priced, lines } = pricedOf.get(i) as { priced: Priced; lines: PriceableLine[] };
+  // Each cart is ordered at today's prices, rates and codes, under the locks (the placement prices it).
+  const requests: PlacementRequest[] = candidates.map((i) => {
+    const { userId, input } = batch[i] as Pending;
     return {
-      p,
-      id: randomUUID(),
-      number: locked.numbers[k] as number,
-      invoiceNumber: invoiceNumbers[k] as string,
-      priced,
-      lines: pricedLines(lines, priced),
+      userId,
+      lines: (cartOf.get(userId) ?? []).map(({ toolId, quantity }) => ({ toolId, quantity })),
+      delivery: { address: input.address, city: input.city, region: input.region, postalCode: input.postalCode, country: input.country, phone: input.phone },
+      paymentMethod: input.paymentMethod,
+      shippingMethod: input.shippingMethod,
+      promoCode: input.promoCode ?? null,
+      note: input.note,
     };
   });
 
-  // The codes' uses: the counter on the promotion and one row per order (a cancel gives it back once).
-  const redeemed = drafts.flatMap(({ p, id, priced }) => (priced.promotionId ? [{ order_id: id, promotion_id: priced.promotionId, user_id: p.userId }] : []));
-  const useCount = new Map<string, number>();
-  for (const r of redeemed) useCount.set(r.promotion_id, (useCount.get(r.promotion_id) ?? 0) + 1);
-  const uses = JSON.stringify([...useCount].map(([id, n]) => ({ id, n })));
-
-  // Everything else the batch writes travels with its orders, in the same statement:
-  // - every tool's new stock (the rows are locked: these values are current);
-  const stock = JSON.stringify(locked.tools.filter((t) => remaining.get(t.id) !== t.available_quantity).map((t) => ({ id: t.id, quantity: remaining.get(t.id) })));
-  // - the ordered lines leave the carts, by their keys (a line added meanwhile in another tab stays);
-  const ordered = JSON.stringify(drafts.flatMap(({ p, lines }) => lines.map((l) => ({ user_id: p.userId, tool_id: l.toolId }))));
-  // - each key now names its order;
-  const keyed = JSON.stringify(drafts.map(({ p, id }) => ({ user_id: p.userId, key: p.key, order_id: id })));
-  // - one delivery per customer saved to My Profile (their last checkout in the batch wins, as it would one by one).
-  const deliveries = JSON.stringify([
-    ...new Map(
-      drafts
-        .filter(({ p }) => p.input.saveToProfile)
-        .map(({ p }) => [
-          p.userId,
-          { user_id: p.userId, address: p.input.address, city: p.input.city, region: p.input.region, postal_code: p.input.postalCode, country: p.input.country, phone: p.input.phone },
-        ]),
-    ).values(),
-  ]);
-  const alongside = [
-    giveBack,
-    sql`stock as (
-      update ${tools} t set available_quantity = s.quantity from jsonb_to_recordset(${stock}::jsonb) as s(id text, quantity integer)
-       where t.id = s.id)`,
-    sql`emptied as (
+  const outcomes = await placeOrders(tx, requests, lockedOf(answer), {
+    mail,
+    holdMs,
+    alongside: (drafts) => {
+      const placed = drafts.map((d) => ({ p: batch[candidates[d.index] as number] as Pending, id: d.id, lines: d.lines }));
+      const placedSet = new Set(drafts.map((d) => candidates[d.index] as number));
+      // Keys of checkouts that made no order are given back: a corrected retry may use them.
+      const unplaced = JSON.stringify(live.filter((i) => !placedSet.has(i)).map((i) => ({ user_id: (batch[i] as Pending).userId, key: (batch[i] as Pending).key })));
+      const giveBack = sql`given_back as (
+      delete from ${idempotencyKeys} k using jsonb_to_recordset(${unplaced}::jsonb) as u(user_id text, key text)
+       where k.user_id = u.user_id and k.key = u.key)`;
+      if (placed.length === 0) return [giveBack];
+      // The ordered lines leave the carts, by their keys (a line added meanwhile in another tab stays);
+      const ordered = JSON.stringify(placed.flatMap(({ p, lines }) => lines.map((l) => ({ user_id: p.userId, tool_id: l.toolId }))));
+      // each key now names its order;
+      const keyed = JSON.stringify(placed.map(({ p, id }) => ({ user_id: p.userId, key: p.key, order_id: id })));
+      // one delivery per customer saved to My Profile (their last checkout in the batch wins, as it would one by one).
+      const deliveries = JSON.stringify([
+        ...new Map(
+          placed
+            .filter(({ p }) => p.input.saveToProfile)
+            .map(({ p }) => [
+              p.userId,
+              { user_id: p.userId, address: p.input.address, city: p.input.city, region: p.input.region, postal_code: p.input.postalCode, country: p.input.country, phone: p.input.phone },
+            ]),
+        ).values(),
+      ]);
+      return [
+        giveBack,
+        sql`emptied as (
       delete from ${cartLines} c using jsonb_to_recordset(${ordered}::jsonb) as d(user_id text, tool_id text)
        where c.user_id = d.user_id and c.tool_id = d.tool_id)`,
-    sql`keyed as (
+        sql`keyed as (
       update ${idempotencyKeys} k set order_id = r.order_id from jsonb_to_recordset(${keyed}::jsonb) as r(user_id text, key text, order_id text)
        where k.user_id = r.user_id and k.key = r.key)`,
-    sql`saved as (
+        sql`saved as (
       insert into ${profiles} (user_id, address, city, region, postal_code, country, phone)
       select d.user_id, d.address, d.city, d.region, d.postal_code, d.country, d.phone
         from jsonb_to_recordset(${deliveries}::jsonb) as d(user_id text, address text, city text, region text, postal_code text, country text, phone text)
       on conflict (user_id) do update set address = excluded.address, city = excluded.city, region = excluded.region, postal_code = excluded.postal_code,
          country = excluded.country, phone = excluded.phone, updated_at = now())`,
-  ];
-  if (redeemed.length > 0) {
-    alongside.push(
-      sql`promotion_uses as (
-        update ${promotions} pr set redemptions = pr.redemptions + u.n from jsonb_to_recordset(${uses}::jsonb) as u(id text, n integer) where pr.id = u.id)`,
-      sql`promotion_redeemed as (
-        insert into ${promotionRedemptions} (order_id, promotion_id, user_id)
-        select r.order_id, r.promotion_id, r.user_id from jsonb_to_recordset(${JSON.stringify(redeemed)}::jsonb) as r(order_id text, promotion_id text, user_id text))`,
-    );
-  }
-  // - and the order mail, whose texts name the numbers reserved above.
-  const mailInsert = mail?.ordersPlacedInsert(
-    drafts.map(({ p, id, number, lines, priced, invoiceNumber }) => ({
-      id,
-      number,
-      userId: p.userId,
-      totalCents: priced.totalCents,
-      subtotalCents: priced.subtotalCents,
-      discountCents: priced.discountCents,
-      shippingCents: priced.shippingCents,
-      taxCents: priced.taxCents,
-      invoiceNumber,
-      shippingMethodName: priced.shippingMethod.name,
-      paymentMethod: p.input.paymentMethod,
-      lines: lines.map((l) => ({ toolName: l.toolName, quantity: l.quantity, lineTotalCents: l.lineTotalCents })),
-    })),
-  );
-  if (mailInsert) alongside.push(sql`mail as (${mailInsert})`);
-  const placed = await insertOrders(
-    tx,
-    drafts.map(({ p, id, number, lines, priced, invoiceNumber }) => ({
-      id,
-      number,
-      userId: p.userId,
-      address: p.input.address,
-      city: p.input.city,
-      region: p.input.region,
-      postalCode: p.input.postalCode,
-      country: p.input.country,
-      phone: p.input.phone,
-      paymentMethod: p.input.paymentMethod,
-      note: p.input.note,
-      ...pricedFields(priced),
-      promotionId: priced.promotionId,
-      promoCode: priced.promotionId ? (p.input.promoCode ?? null) : null,
-      taxExemptCertificate: ctx.exempt.get(p.userId) ?? null,
-      invoiceNumber,
-      // A card order waits for its payment with its stock held (DESIGN "Payments").
-      ...(p.input.paymentMethod === "card" ? { status: "awaiting_payment" as const, paymentHoldUntil: new Date(now.getTime() + holdMs) } : {}),
-      lines,
-    })),
-    alongside,
-  );
+      ];
+    },
+  });
 
-  drafts.forEach(({ p, priced }, k) => {
-    const i = accepted[k] as number;
-    const priceChanged = p.input.expectedTotal !== undefined && dollarsToCents(p.input.expectedTotal) !== priced.totalCents;
-    settled[i] = { ok: { order: placed[k] as Order, priceChanged, replayed: false } };
+  outcomes.forEach((outcome, k) => {
+    const i = candidates[k] as number;
+    if ("refused" in outcome) {
+      const { refused } = outcome;
+      settled[i] = { error: refused.kind === "lines" ? new ApiError(409, "CART_PROBLEMS", API_TEXT.cartProblems, { lines: refused.problems }) : refused.error };
+      return;
+    }
+    const { input } = batch[i] as Pending;
+    const priceChanged = input.expectedTotal !== undefined && dollarsToCents(input.expectedTotal) !== outcome.totalCents;
+    settled[i] = { ok: { order: outcome.placed, priceChanged, replayed: false } };
   });
 }

@@ -1,30 +1,20 @@
 /**
  * A cart's money (DESIGN "Money"): GET /api/cart prices it for the profile's address (pickup
  * at the store unless another method is asked for), POST /api/cart/estimate for the address
- * and method the checkout page shows. Both use pricing/price.ts, as checkout does, so the page
- * shows the cents the order will have (checkout re-prices under its locks and says when they differ).
+ * and method the checkout page shows. Both build their input with the placement's own builder
+ * (pricing/input.ts) and price it with pricing/price.ts, so the page shows the cents the order
+ * will have (the placement re-prices under its locks and checkout says when they differ).
  */
-import { centsToDollars, dollarsToCents, formatDollars } from "../../contract/money";
+import { centsToDollars } from "../../contract/money";
 import { PICKUP, type CartEstimate, type Destination } from "../../contract/money-schemas";
 import { destinationProblems } from "../../contract/geo";
 import type { Cart } from "../../contract/schemas";
-import { MONEY_TEXT, type PricingProblem } from "../../contract/texts/money";
 import type { Db } from "../db/client";
-import { loadPricingContext, loadPromotions, priceLineOf, promotionFor, type LoadedPromotion } from "../pricing/context";
+import { loadPricingContext, loadPromotions, type LoadedPromotion } from "../pricing/context";
+import { pricingInput } from "../pricing/input";
 import { price, type PlaceCents, type Priced } from "../pricing/price";
+import { problemMessage } from "../pricing/problems";
 import type { CartBase } from "./service";
-
-/** Each problem in words; PROMO_BELOW_MINIMUM names the promotion's minimum (problemMessage). */
-const PROBLEM_MESSAGE: Record<Exclude<PricingProblem, "PROMO_BELOW_MINIMUM">, string> = {
-  NO_SHIPPING: MONEY_TEXT.noShipping,
-  SHIPPING_METHOD_UNKNOWN: MONEY_TEXT.shippingMethodUnknown,
-  PROMO_UNKNOWN: MONEY_TEXT.promoUnknown,
-  PROMO_NOT_STARTED: MONEY_TEXT.promoNotStarted,
-  PROMO_EXPIRED: MONEY_TEXT.promoExpired,
-  PROMO_USED_UP: MONEY_TEXT.promoUsedUp,
-  PROMO_USED_UP_BY_YOU: MONEY_TEXT.promoUsedUpByYou,
-  PROMO_OTHER_CATEGORIES: MONEY_TEXT.promoOtherCategories,
-};
 
 export interface CartPricing {
   /** Where to price for: left out, the profile's address; null, none (pickup at the store). */
@@ -51,21 +41,13 @@ export async function priceCarts(db: Db, carts: { userId: string; cart: CartBase
   const promotions: Map<string, LoadedPromotion> = code ? await loadPromotions(db, [code], carts.map(({ userId }) => userId), false) : new Map();
   const now = new Date();
   return carts.map(({ userId, cart }) => {
-    const destination = asked.destination === undefined ? known(ctx.places.get(userId)) : (asked.destination ?? undefined);
-    const promotion = code ? promotionFor(promotions.get(code), userId) : undefined;
-    const priced = price({
-      lines: cart.lines.map((l) => priceLineOf(ctx, { toolId: l.toolId, unitPriceCents: dollarsToCents(l.unitPrice), quantity: l.quantity })),
-      destination: destination ?? ctx.store,
-      store: ctx.store,
-      // Without a destination only pickup can be priced.
-      shippingMethod: destination ? (asked.shippingMethod ?? PICKUP) : PICKUP,
-      methods: destination ? ctx.methods : [],
-      rates: ctx.rates,
-      promoCode: code,
-      promotion,
-      taxExempt: ctx.exempt.has(userId),
-      now,
-    });
+    const destination = asked.destination === undefined ? (known(ctx.places.get(userId)) ?? null) : asked.destination;
+    const promotion = code ? promotions.get(code) : undefined;
+    // The one input builder of every placement (pricing/input.ts), so the cart shows the cents the order will have.
+    const lines = cart.lines.map((l) => ({ toolId: l.toolId, quantity: l.quantity }));
+    // Without a destination only pickup can be priced: a method asked for is not applied.
+    const shippingMethod = destination ? (asked.shippingMethod ?? PICKUP) : PICKUP;
+    const priced = price(pricingInput(ctx, { userId, lines, destination, shippingMethod, promoCode: code }, promotion, now));
     return { priced, minSubtotalCents: promotion?.minSubtotalCents ?? 0 };
   });
 }
@@ -83,10 +65,6 @@ const dollars = (p: Priced) => ({
   tax: centsToDollars(p.taxCents),
   total: centsToDollars(p.totalCents),
 });
-
-/** A problem in words; the minimum is named for PROMO_BELOW_MINIMUM. */
-export const problemMessage = (code: PricingProblem, minSubtotalCents: number): string =>
-  code === "PROMO_BELOW_MINIMUM" ? MONEY_TEXT.promoBelowMinimum(formatDollars(centsToDollars(minSubtotalCents))) : PROBLEM_MESSAGE[code];
 
 /** GET /api/cart and the cart's other answers: the cart with its money, for the profile's address and pickup. */
 export async function withMoney(db: Db, userId: string, cart: CartBase, asked: CartPricing = {}): Promise<Cart> {

@@ -6,6 +6,7 @@ import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { ApiError } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import { cartEstimateInputSchema, cartEstimateSchema, promoCodeSchema, shippingMethodIdSchema } from "../../contract/money-schemas";
+import { startPayment } from "../orders/placement";
 import { CheckoutDesk } from "./checkout";
 import { estimateCart, withMoney } from "./estimate";
 import { CartMerges, clearCart, getCart, removeCartLine, setCartLine } from "./service";
@@ -121,8 +122,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       const { replayed, ...result } = await desk.checkout(request.viewer.id, request.body, request.headers["idempotency-key"]);
       if (replayed) reply.header("idempotent-replayed", "true");
       // The card's page is opened once the order is committed (a retry finds the one already opened).
-      const payment = await app.payments.startPayment(result.order, request.viewer.id);
-      return reply.status(201).send(payment ? { ...result, order: { ...result.order, payment: { status: "open" as const, url: payment.url, refundError: null } }, payment } : result);
+      return reply.status(201).send({ ...result, ...(await startPayment(app.payments, result.order, request.viewer.id)) });
     },
   );
 };

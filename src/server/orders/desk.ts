@@ -1,32 +1,34 @@
 /**
- * The order desk: orders for the same tool that arrive while that tool's transaction is
- * running wait for the next one, and each transaction serves its whole batch.
+ * The order desk of the spec's purchase page (POST /api/order): orders for the same tool that
+ * arrive while that tool's transaction is running wait for the next one, and each transaction
+ * serves its whole batch through the one placement (placement.ts), as the cart's checkout does.
  *
  * Why: every order must hold the tool's row lock until its commit is flushed, so a hot
  * tool served one order per transaction manages only ~1/commit-latency orders a second.
  * A batch takes the lock and pays the flush once. Correctness does not depend on the
- * batching: each transaction locks the row (SELECT … FOR UPDATE), so batches from several
+ * batching: each transaction locks the row (placement_lock), so batches from several
  * instances serialize too, and the CHECK (stock >= 0) stays as the backstop.
+ *
+ * What is this path's own: the request (one line, delivered to the profile's address, priced
+ * for pickup at the store, cash on delivery) and its answers (the spec's: 404 for a tool not
+ * sold, 400 BELOW_MINIMUM, 409 NOT_ENOUGH_STOCK with what is left).
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
+import { PICKUP } from "../../contract/money-schemas";
 import type { OrderInput, Order } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { isForeignKeyViolation } from "../db/batches";
 import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
-import { profiles, tools, user } from "../db/schema";
+import { profiles, user } from "../db/schema";
 import { ApiError, conflict, notFound, unauthorized } from "../http/errors";
-import { allocate, type Decision } from "./allocate";
 import type { OrderMail } from "../mail/outbox";
-import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
-import { loadPricingContext } from "../pricing/context";
-import { PICKUP } from "../../contract/money-schemas";
-import { price } from "../pricing/price";
-import { insertOrders, pricedFields, pricedLines } from "./service";
+import { lockForPlacement, placeOrders, type PlacementRequest, type Refusal } from "./placement";
 
 interface Pending {
   userId: string;
   quantity: number;
+  promoCode: string | null;
   resolve: (order: Order) => void;
   reject: (error: unknown) => void;
 }
@@ -40,12 +42,14 @@ export class OrderDesk {
   constructor(
     private readonly db: Db,
     private readonly mail?: OrderMail,
+    /** How long a card order's stock is held for its payment (PAYMENT_HOLD_MINUTES); the purchase page takes cash on delivery. */
+    private readonly holdMs = 30 * 60_000,
   ) {}
 
   place(userId: string, input: OrderInput): Promise<Order> {
     return new Promise<Order>((resolve, reject) => {
       const queue = this.queues.get(input.toolId);
-      const pending = { userId, quantity: input.quantity, resolve, reject };
+      const pending = { userId, quantity: input.quantity, promoCode: input.promoCode ?? null, resolve, reject };
       if (queue) {
         queue.push(pending);
         return;
@@ -102,94 +106,50 @@ export class OrderDesk {
     // what must be atomic (the stock, the orders, their lines and first events).
     const userIds = [...new Set(batch.map((p) => p.userId))];
     const delivery = new Map((await this.db.select().from(profiles).where(inArray(profiles.userId, userIds))).map((p) => [p.userId, p]));
-    const outcome = await this.db.transaction(async (tx) => {
-      const [tool] = await tx
-        .select({
-          name: tools.name,
-          priceCents: tools.priceCents,
-          available: tools.availableQuantity,
-          minimum: tools.minimumQuantity,
-          category: tools.category,
-          weightGrams: tools.weightGrams,
-        })
-        .from(tools)
-        .where(and(eq(tools.id, toolId), eq(tools.active, true)))
-        // The lock an UPDATE of the stock takes anyway; it lets carts (foreign keys) share the row.
-        .for("no key update");
-      if (!tool) return null;
-
-      const { decisions, remaining } = allocate(tool.available, tool.minimum, batch.map((p) => p.quantity));
-      const accepted = batch.filter((_, i) => decisions[i]?.kind === "accept");
-      if (accepted.length === 0) return { decisions, rows: [] };
-
-      // The spec's purchase page orders for pickup (DESIGN "Money"), priced like every order
-      // (pricing/price.ts): taxed at the store's address, unless the customer is tax-exempt.
-      const ctx = await loadPricingContext(tx, { countries: [], toolIds: [], userIds: [] });
-      const now = new Date();
-      await tx.update(tools).set({ availableQuantity: remaining }).where(eq(tools.id, toolId));
-      const invoiceNumbers = await takeDocumentNumbers(tx, "INV", documentYear(now), accepted.length);
-      const placed = await insertOrders(
-        tx,
-        accepted.map((p, k) => {
-          const profile = delivery.get(p.userId);
-          const exempt = profile?.taxExemptCertificate ? profile.taxExemptCertificate : null;
-          const line = { toolId, toolName: tool.name, quantity: p.quantity, unitPriceCents: tool.priceCents };
-          const priced = price({
-            lines: [{ ...line, category: tool.category, weightGrams: tool.weightGrams }],
-            destination: ctx.store,
-            store: ctx.store,
-            shippingMethod: PICKUP,
-            methods: [],
-            rates: ctx.rates,
-            promoCode: null,
-            promotion: undefined,
-            taxExempt: exempt !== null,
-            now,
-          });
-          return {
-            userId: p.userId,
-            address: profile?.address ?? "",
-            city: profile?.city ?? "",
-            region: profile?.region ?? "",
-            postalCode: profile?.postalCode ?? "",
-            country: profile?.country ?? "",
-            phone: profile?.phone ?? "",
-            paymentMethod: "cash_on_delivery" as const,
-            note: "",
-            ...pricedFields(priced),
-            promotionId: null,
-            promoCode: null,
-            taxExemptCertificate: exempt,
-            invoiceNumber: invoiceNumbers[k] as string,
-            lines: pricedLines([line], priced),
-          };
-        }),
-      );
-      await this.mail?.ordersPlaced(
-        tx,
-        placed.map((order, k) => ({ userId: (accepted[k] as Pending).userId, order })),
-      );
-      return { decisions, rows: placed };
+    const requests = batch.map((p): PlacementRequest => {
+      const profile = delivery.get(p.userId);
+      return {
+        userId: p.userId,
+        lines: [{ toolId, quantity: p.quantity }],
+        delivery: {
+          address: profile?.address ?? "",
+          city: profile?.city ?? "",
+          region: profile?.region ?? "",
+          postalCode: profile?.postalCode ?? "",
+          country: profile?.country ?? "",
+          phone: profile?.phone ?? "",
+        },
+        paymentMethod: "cash_on_delivery",
+        // The spec's purchase page orders for pickup (DESIGN "Money"): taxed at the store's address.
+        shippingMethod: PICKUP,
+        promoCode: p.promoCode,
+        note: "",
+      };
     });
+    const outcomes = await this.db.transaction(async (tx) => placeOrders(tx, requests, await lockForPlacement(tx, requests), { mail: this.mail, holdMs: this.holdMs }));
 
-    if (!outcome) {
-      for (const p of batch) p.reject(notFound(API_TEXT.toolNotFound));
-      return;
-    }
-    if (outcome.rows.length > 0) announceChange(this.db, "tools");
-    let next = 0;
+    if (outcomes.some((o) => "placed" in o)) announceChange(this.db, "tools");
     batch.forEach((p, i) => {
-      const decision = outcome.decisions[i] as Decision;
-      if (decision.kind === "accept") {
-        const row = outcome.rows[next++];
-        if (row) p.resolve(row);
-        else p.reject(new Error("order row missing"));
-      } else if (decision.kind === "below-minimum") {
-        const message = API_TEXT.belowMinimum(decision.minimum);
-        p.reject(new ApiError(400, "BELOW_MINIMUM", message, { details: [{ path: "body.quantity", message }] }));
-      } else {
-        p.reject(conflict("NOT_ENOUGH_STOCK", API_TEXT.notEnoughStock(decision.available), { available: decision.available }));
-      }
+      const outcome = outcomes[i];
+      if (!outcome) p.reject(new Error("placement answered fewer outcomes than requests"));
+      else if ("placed" in outcome) p.resolve(outcome.placed);
+      else p.reject(purchaseRefusal(outcome.refused, p.quantity));
     });
   }
+}
+
+/**
+ * The purchase page's answer to a refused order (the spec's): a tool not sold is not found; a
+ * quantity below the minimum is bad input, even where the stock is short too; otherwise there is
+ * not enough stock, and the answer says how much is left.
+ */
+export function purchaseRefusal(refusal: Refusal, quantity: number): ApiError {
+  if (refusal.kind === "other") return refusal.error;
+  const [line] = refusal.problems;
+  if (!line || line.problem === "UNAVAILABLE") return notFound(API_TEXT.toolNotFound);
+  if (quantity < line.minimumQuantity) {
+    const message = API_TEXT.belowMinimum(line.minimumQuantity);
+    return new ApiError(400, "BELOW_MINIMUM", message, { details: [{ path: "body.quantity", message }] });
+  }
+  return conflict("NOT_ENOUGH_STOCK", API_TEXT.notEnoughStock(line.availableQuantity), { available: line.availableQuantity });
 }

@@ -2,7 +2,7 @@
  * What `price` needs from the database, in ONE call (pricing_context, migration 0011): the
  * store's address, the tax rates of the countries asked about (the store's and the customers'
  * too), the active delivery methods, the tools' weights and categories, and the customers'
- * profile addresses and tax exemptions. Checkout and the order desk read it inside their
+ * profile addresses and tax exemptions, and the tools' list prices (migration 0012). Checkout and the order desk read it inside their
  * transaction, after the tools are locked, so a rate or method changed since the page was shown
  * is the one the order gets; a cart's answers read it once for a whole batch of carts.
  *
@@ -12,24 +12,31 @@
 import { sql } from "drizzle-orm";
 import type { Category } from "../../contract/constants";
 import type { Db, Tx } from "../db/client";
-import type { MethodRow, PlaceCents, PriceLine, PromotionRow, RateRow } from "./price";
+import type { MethodRow, PlaceCents, PromotionRow, RateRow } from "./price";
 
 export interface PricingContext {
   rates: RateRow[];
   methods: MethodRow[];
   store: PlaceCents & { legalName: string; address: string; city: string; taxId: string };
-  tools: Map<string, { weightGrams: number; category: Category }>;
+  /** The tools asked about: list price (the unit price before tiers), weight and category. */
+  tools: Map<string, ContextTool>;
   /** Tax-exempt customers and their certificates. */
   exempt: Map<string, string>;
   /** The customers' profile addresses (those that have a profile). */
   places: Map<string, PlaceCents>;
 }
 
+export interface ContextTool {
+  priceCents: number;
+  weightGrams: number;
+  category: Category;
+}
+
 interface Raw {
   rates: RateRow[];
   methods: MethodRow[];
   store: PricingContext["store"] | null;
-  tools: { id: string; weightGrams: number; category: Category }[];
+  tools: ({ id: string } & ContextTool)[];
   profiles: { userId: string; country: string; region: string; postalCode: string; exempt: string | null }[];
 }
 
@@ -54,19 +61,10 @@ export function pricingContextOf(raw0: unknown): PricingContext {
     rates: raw.rates,
     methods: raw.methods.map((m) => ({ ...m, freeOverCents: m.freeOverCents === null ? null : Number(m.freeOverCents) })),
     store: raw.store,
-    tools: new Map(raw.tools.map((t) => [t.id, { weightGrams: t.weightGrams, category: t.category }])),
+    tools: new Map(raw.tools.map((t) => [t.id, { priceCents: Number(t.priceCents), weightGrams: t.weightGrams, category: t.category }])),
     exempt: new Map(raw.profiles.flatMap((p) => (p.exempt ? [[p.userId, p.exempt] as [string, string]] : []))),
     places: new Map(raw.profiles.map((p) => [p.userId, { country: p.country, region: p.region, postalCode: p.postalCode }])),
   };
-}
-
-/**
- * A line as `price` takes it: the tool's weight and category from the context (a tool gone
- * meanwhile weighs nothing and counts as hand tools, so a cart showing it can still be priced).
- */
-export function priceLineOf(ctx: PricingContext, line: { toolId: string; unitPriceCents: number; quantity: number }): PriceLine {
-  const tool = ctx.tools.get(line.toolId);
-  return { ...line, category: tool?.category ?? "hand-tools", weightGrams: tool?.weightGrams ?? 0 };
 }
 
 /** A promotion as `price` reads it, with its uses by each customer asked about. */

@@ -97,6 +97,9 @@ export interface Money {
 
 export interface PricedLine extends Money {
   toolId: string;
+  quantity: number;
+  /** The unit price the line was priced at (subtotal = unit price × quantity). */
+  unitPriceCents: number;
   /** The rate applied to this line, in basis points (0 when exempt or none matches). */
   taxRateBasisPoints: number;
 }
@@ -245,7 +248,7 @@ export function price(input: PriceInput): Priced {
 
   const priced: PricedLine[] = lines.map((l, i) => {
     const [sub, dis, shi, tax] = [subtotals[i] as number, discounts[i] as number, shippings[i] as number, taxes[i] as number];
-    return { toolId: l.toolId, subtotalCents: sub, discountCents: dis, shippingCents: shi, taxCents: tax, totalCents: sub - dis + shi + tax, taxRateBasisPoints: bp };
+    return { toolId: l.toolId, quantity: l.quantity, unitPriceCents: l.unitPriceCents, subtotalCents: sub, discountCents: dis, shippingCents: shi, taxCents: tax, totalCents: sub - dis + shi + tax, taxRateBasisPoints: bp };
   });
   return {
     subtotalCents,

@@ -1,0 +1,61 @@
+/**
+ * The one pricing input builder (DESIGN "One way to place an order"): what `price` is given for
+ * an order or a cart, on every path. The placement (orders/placement.ts: the cart's checkout, the
+ * purchase page) and the cart's answers (cart/estimate.ts: GET /api/cart, POST /api/cart/estimate)
+ * build their input here and nowhere else, so a line's unit price, where the order is taxed, which
+ * delivery methods apply and whether the customer pays tax are decided once.
+ *
+ * What each path asks for is its own (the checkout's address, the profile's for the cart, pickup
+ * for the purchase page); how that is priced is this file's.
+ */
+import type { LoadedPromotion, PricingContext } from "./context";
+import { promotionFor } from "./context";
+import type { PlaceCents, PriceInput, PriceLine } from "./price";
+
+/** What is to be priced: whose, which tools and how many, where to and how, with which code. */
+export interface PricingRequest {
+  userId: string;
+  lines: { toolId: string; quantity: number }[];
+  /**
+   * Where it is delivered, or null: picked up at the store, taxed at the store's address (a
+   * checkout without a country, the purchase page, a cart for a profile without an address).
+   */
+  destination: PlaceCents | null;
+  /** "pickup" or a delivery method's id. */
+  shippingMethod: string;
+  /** The code typed (upper-case), or null. */
+  promoCode: string | null;
+}
+
+/**
+ * A line's unit price for a quantity: the tool's list price. A tool the context does not hold
+ * (gone meanwhile) costs and weighs nothing and counts as hand tools, so a cart still showing it
+ * can be priced; every placement refuses such a line before it is priced.
+ */
+export function priceLine(ctx: PricingContext, line: { toolId: string; quantity: number }): PriceLine {
+  const tool = ctx.tools.get(line.toolId);
+  return {
+    toolId: line.toolId,
+    quantity: line.quantity,
+    unitPriceCents: tool?.priceCents ?? 0,
+    category: tool?.category ?? "hand-tools",
+    weightGrams: tool?.weightGrams ?? 0,
+  };
+}
+
+/** `price`'s input for a request, with the promotion its code names (loaded by the caller, locked or not). */
+export function pricingInput(ctx: PricingContext, request: PricingRequest, promotion: LoadedPromotion | undefined, now: Date): PriceInput {
+  return {
+    lines: request.lines.map((line) => priceLine(ctx, line)),
+    destination: request.destination ?? ctx.store,
+    store: ctx.store,
+    shippingMethod: request.shippingMethod,
+    // Without a destination nothing can be delivered: only pickup is priced.
+    methods: request.destination ? ctx.methods : [],
+    rates: ctx.rates,
+    promoCode: request.promoCode,
+    promotion: request.promoCode ? promotionFor(promotion, request.userId) : undefined,
+    taxExempt: ctx.exempt.has(request.userId),
+    now,
+  };
+}
