@@ -8,6 +8,7 @@ import {
   orderSchema,
   orderStatusSchema,
   pageQuery,
+  priceTierIssues,
   reviewSchema,
   toolInputSchema,
   toolListQuerySchema,
@@ -57,6 +58,10 @@ export type AdminToolInput = z.infer<typeof adminToolInputSchema>;
 /** Edit: any of them; `active` archives (false) or restores (true) the tool. */
 export const adminToolPatchSchema = adminToolInputSchema.partial().strict();
 export type AdminToolPatch = z.infer<typeof adminToolPatchSchema>;
+/** The console's tool form: the create payload, and its ladder checked against its price and minimum as the server checks it. */
+export const adminToolFormSchema = adminToolInputSchema.superRefine((v, ctx) => {
+  for (const issue of priceTierIssues(v.priceTiers ?? [], v.price, v.minimumQuantity)) ctx.addIssue({ code: "custom", path: issue.path.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message: issue.message });
+});
 
 export const stockMovementInputSchema = z
   .object({

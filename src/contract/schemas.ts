@@ -5,6 +5,8 @@
 import { categorySchema, cursorQuery, pageQuery } from "./catalog-query";
 import { LIMITS, PAYMENT_METHODS, PASSWORD_MAX, PASSWORD_MIN, RATING_MAX, RATING_MIN } from "./constants";
 import { dollarsToCents } from "./money";
+import { MAX_PRICE_TIERS, tierProblems } from "./price-tiers";
+import { PRICE_TIER_VALIDATION_TEXT } from "./texts/price-tiers";
 import { ORDER_STATUSES } from "./order-lifecycle";
 import { VALIDATION_TEXT } from "./texts/validation";
 import { checkDestination, destinationFields, PICKUP, promoCodeSchema, shippingMethodIdSchema } from "./money-schemas";
@@ -67,16 +69,22 @@ export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
 // ---------------------------------------------------------------- catalogue
 
+/** A price tier as the API shows it: from `minQuantity` units on, `price` dollars each (DESIGN "Price tiers"). */
+export const priceTierSchema = z.object({ minQuantity: z.number().int(), price: z.number() });
+export type PriceTier = z.infer<typeof priceTierSchema>;
+
 export const toolSchema = z.object({
   _id: z.string(),
   name: z.string(),
   image: z.string(),
-  /** Dollars; stored as integer cents. */
+  /** Dollars; stored as integer cents. The list price: the unit price below the first tier. */
   price: z.number(),
   availableQuantity: z.number().int(),
   minimumQuantity: z.number().int(),
   description: z.string(),
   category: categorySchema,
+  /** Volume prices, ascending `minQuantity`, prices falling; empty when the tool has none. */
+  priceTiers: z.array(priceTierSchema),
 });
 export type Tool = z.infer<typeof toolSchema>;
 
@@ -103,6 +111,37 @@ const dollarsSchema = z
 export const OWN_IMAGE_PATH = /^\/(?!\/)(?!.*\.\.)[A-Za-z0-9._~\-/]+$/;
 export const imagePathSchema = z.string().trim().min(1, VALIDATION_TEXT.imagePath).max(500).regex(OWN_IMAGE_PATH, VALIDATION_TEXT.imagePath);
 
+/**
+ * A tool's ladder as the console sends it: ascending quantities, falling prices (contract/price-tiers.ts).
+ * Whether it starts above the tool's minimum and below its price is checked with the tool
+ * (`priceTierIssues`), since a PATCH may send the ladder, the price or the minimum alone.
+ */
+export const priceTiersInputSchema = z
+  .array(
+    z
+      .object({
+        minQuantity: z
+          .number({ error: PRICE_TIER_VALIDATION_TEXT.minQuantity })
+          .int(PRICE_TIER_VALIDATION_TEXT.minQuantity)
+          .min(2, PRICE_TIER_VALIDATION_TEXT.minQuantity)
+          .max(LIMITS.quantity, PRICE_TIER_VALIDATION_TEXT.minQuantity),
+        price: dollarsSchema,
+      })
+      .strict(),
+  )
+  .max(MAX_PRICE_TIERS, PRICE_TIER_VALIDATION_TEXT.TOO_MANY(MAX_PRICE_TIERS));
+
+/** A ladder's problems against the tool's price and minimum, as validation details (`path` under `priceTiers`). */
+export function priceTierIssues(tiers: PriceTier[], price: number, minimumQuantity: number): { path: string; message: string }[] {
+  const cents = tiers.map((t) => ({ minQuantity: t.minQuantity, priceCents: dollarsToCents(t.price) }));
+  return tierProblems(cents, dollarsToCents(price), minimumQuantity).map(({ index, problem }) => {
+    const field = problem === "NOT_BELOW_PRICE" || problem === "NOT_FALLING" ? "price" : "minQuantity";
+    const message =
+      problem === "TOO_MANY" ? PRICE_TIER_VALIDATION_TEXT.TOO_MANY(MAX_PRICE_TIERS) : problem === "NOT_ABOVE_MINIMUM" ? PRICE_TIER_VALIDATION_TEXT.NOT_ABOVE_MINIMUM(minimumQuantity) : PRICE_TIER_VALIDATION_TEXT[problem];
+    return { path: index < 0 ? "priceTiers" : `priceTiers.${index}.${field}`, message };
+  });
+}
+
 export const toolInputSchema = z
   .object({
     name: z.string().trim().min(1).max(LIMITS.toolName),
@@ -112,6 +151,8 @@ export const toolInputSchema = z
     minimumQuantity: z.number().int().min(1).max(LIMITS.quantity),
     description: z.string().trim().min(1).max(LIMITS.toolDescription),
     category: categorySchema,
+    /** Left out on create: none; on a change: kept as they are. */
+    priceTiers: priceTiersInputSchema.optional(),
   })
   .strict();
 export type ToolInput = z.infer<typeof toolInputSchema>;
@@ -321,6 +362,10 @@ export const cartLineSchema = z.object({
   lineTotal: z.number(),
   /** What stops this line from being ordered as it is; null when nothing does. */
   problem: cartProblemSchema.nullable(),
+  /** The price tier the quantity reaches (`unitPrice` is its price); absent at the list price. */
+  tier: priceTierSchema.optional(),
+  /** The next tier up and how many more units reach it; absent when there is none. */
+  nextTier: priceTierSchema.extend({ more: z.number().int() }).optional(),
 });
 export type CartLine = z.infer<typeof cartLineSchema>;
 

@@ -8,9 +8,10 @@
 import { centsToDollars } from "../../contract/money";
 import { PICKUP, type CartEstimate, type Destination } from "../../contract/money-schemas";
 import { destinationProblems } from "../../contract/geo";
-import type { Cart } from "../../contract/schemas";
+import { nextTier, tierReached } from "../../contract/price-tiers";
+import type { Cart, CartLine } from "../../contract/schemas";
 import type { Db } from "../db/client";
-import { loadPricingContext, loadPromotions, type LoadedPromotion } from "../pricing/context";
+import { loadPricingContext, loadPromotions, type LoadedPromotion, type PricingContext } from "../pricing/context";
 import { pricingInput } from "../pricing/input";
 import { price, type PlaceCents, type Priced } from "../pricing/price";
 import { problemMessage } from "../pricing/problems";
@@ -31,7 +32,7 @@ const known = (place: PlaceCents | undefined): PlaceCents | undefined => (place 
  * them: a batch of cart merges is priced with one call. Each is priced for `asked.destination`,
  * or (left out) its customer's profile address, or (none) pickup at the store.
  */
-export async function priceCarts(db: Db, carts: { userId: string; cart: CartBase }[], asked: CartPricing = {}): Promise<{ priced: Priced; minSubtotalCents: number }[]> {
+export async function priceCarts(db: Db, carts: { userId: string; cart: CartBase }[], asked: CartPricing = {}): Promise<PricedCart[]> {
   const ctx = await loadPricingContext(db, {
     countries: asked.destination ? [asked.destination.country] : [],
     toolIds: carts.flatMap(({ cart }) => cart.lines.map((l) => l.toolId)),
@@ -48,11 +49,40 @@ export async function priceCarts(db: Db, carts: { userId: string; cart: CartBase
     // Without a destination only pickup can be priced: a method asked for is not applied.
     const shippingMethod = destination ? (asked.shippingMethod ?? PICKUP) : PICKUP;
     const priced = price(pricingInput(ctx, { userId, lines, destination, shippingMethod, promoCode: code }, promotion, now));
-    return { priced, minSubtotalCents: promotion?.minSubtotalCents ?? 0 };
+    return { priced, minSubtotalCents: promotion?.minSubtotalCents ?? 0, lines: tieredLines(cart.lines, priced, ctx) };
   });
 }
 
-async function priceCart(db: Db, userId: string, cart: CartBase, asked: CartPricing): Promise<{ priced: Priced; minSubtotalCents: number }> {
+interface PricedCart {
+  priced: Priced;
+  minSubtotalCents: number;
+  /** The cart's lines at the unit prices they were priced at, each saying its tier. */
+  lines: CartLine[];
+}
+
+/**
+ * The cart's lines as priced: each line's unit price is the one the order will have (its tier's,
+ * DESIGN "Price tiers"), its total that × the quantity, and it says which tier applies and how
+ * many more units reach the next.
+ */
+function tieredLines(lines: CartLine[], priced: Priced, ctx: PricingContext): CartLine[] {
+  return lines.map((line, i) => {
+    const pricedLine = priced.lines[i];
+    const tiers = ctx.tools.get(line.toolId)?.priceTiers ?? [];
+    if (!pricedLine || tiers.length === 0) return line;
+    const reached = tierReached(tiers, line.quantity);
+    const next = nextTier(tiers, line.quantity);
+    return {
+      ...line,
+      unitPrice: centsToDollars(pricedLine.unitPriceCents),
+      lineTotal: centsToDollars(pricedLine.subtotalCents),
+      ...(reached ? { tier: { minQuantity: reached.minQuantity, price: centsToDollars(reached.priceCents) } } : {}),
+      ...(next ? { nextTier: { minQuantity: next.minQuantity, price: centsToDollars(next.priceCents), more: next.more } } : {}),
+    };
+  });
+}
+
+async function priceCart(db: Db, userId: string, cart: CartBase, asked: CartPricing): Promise<PricedCart> {
   const [one] = await priceCarts(db, [{ userId, cart }], asked);
   if (!one) throw new Error("priceCarts answered nothing");
   return one;
@@ -68,14 +98,17 @@ const dollars = (p: Priced) => ({
 
 /** GET /api/cart and the cart's other answers: the cart with its money, for the profile's address and pickup. */
 export async function withMoney(db: Db, userId: string, cart: CartBase, asked: CartPricing = {}): Promise<Cart> {
-  const { priced } = await priceCart(db, userId, cart, asked);
-  return { ...cart, ...dollars(priced) };
+  const { priced, lines } = await priceCart(db, userId, cart, asked);
+  return { ...cart, lines, ...dollars(priced) };
 }
 
 /** Carts with their money, read once for all of them (a batch of merges). */
 export async function allWithMoney(db: Db, carts: { userId: string; cart: CartBase }[]): Promise<Cart[]> {
   const priced = await priceCarts(db, carts);
-  return carts.map(({ cart }, i) => ({ ...cart, ...dollars((priced[i] as { priced: Priced }).priced) }));
+  return carts.map(({ cart }, i) => {
+    const one = priced[i] as PricedCart;
+    return { ...cart, lines: one.lines, ...dollars(one.priced) };
+  });
 }
 
 /** POST /api/cart/estimate. */

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, gte, ilike, lte, or, sql, type SQL } from "drizzle-
 import type { z } from "zod";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
 import { COUNT_CAP, SUGGESTIONS_MAX, type ToolSort } from "../../contract/constants";
-import type { Suggestion, Tool, ToolInput, ToolPatch, toolListQuerySchema } from "../../contract/schemas";
+import type { TierCents } from "../../contract/price-tiers";
+import { priceTierIssues, type PriceTier, type Suggestion, type Tool, type ToolInput, type ToolPatch, type toolListQuerySchema } from "../../contract/schemas";
 import type { AdminTool, AdminToolInput, AdminToolPatch, adminToolListQuerySchema, stockMovementInputSchema } from "../../contract/admin-schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { VALIDATION_TEXT } from "../../contract/texts/validation";
@@ -12,7 +13,7 @@ import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
 import { orderLines, orders, tools } from "../db/schema";
-import { badQuery, conflict, notFound } from "../http/errors";
+import { ApiError, badQuery, conflict, notFound } from "../http/errors";
 import { recordMovements } from "../stock/ledger";
 
 type ToolRow = typeof tools.$inferSelect;
@@ -26,7 +27,25 @@ export const toToolDto = (row: ToolRow): Tool => ({
   minimumQuantity: row.minimumQuantity,
   description: row.description,
   category: row.category,
+  priceTiers: row.priceTiers.map((t) => ({ minQuantity: t.minQuantity, price: centsToDollars(t.priceCents) })),
 });
+
+const tiersInCents = (tiers: PriceTier[]): TierCents[] => tiers.map((t) => ({ minQuantity: t.minQuantity, priceCents: dollarsToCents(t.price) }));
+
+/**
+ * A ladder that does not fit its tool (DESIGN "Price tiers": each tier above the minimum, prices
+ * below the list price) is refused naming the tier, also when a change of the price or the minimum
+ * alone makes the tiers the tool keeps wrong.
+ */
+function checkTiers(tiers: TierCents[], priceCents: number, minimumQuantity: number): void {
+  const details = priceTierIssues(
+    tiers.map((t) => ({ minQuantity: t.minQuantity, price: centsToDollars(t.priceCents) })),
+    centsToDollars(priceCents),
+    minimumQuantity,
+  ).map((d) => ({ ...d, path: `body.${d.path}` }));
+  const [first] = details;
+  if (first) throw new ApiError(400, "VALIDATION", first.message, { details });
+}
 
 /** The list query as the route has parsed it (defaults applied): the contract's schema decides its shape. */
 export type ToolQuery = z.infer<typeof toolListQuerySchema>;
@@ -330,11 +349,13 @@ async function audit(tx: Tx, actor: Actor, record: AuditRecord): Promise<void> {
 
 /** Adds a tool; its stock is the first movement of its ledger. */
 export async function createAdminTool(db: Db, input: AdminToolInput, actor: Actor): Promise<AdminTool> {
-  const { price, ...rest } = input;
+  const { price, priceTiers, ...rest } = input;
+  const tiers = tiersInCents(priceTiers ?? []);
+  checkTiers(tiers, dollarsToCents(price), input.minimumQuantity);
   const row = await db.transaction(async (tx) => {
     const [created] = await tx
       .insert(tools)
-      .values({ ...rest, priceCents: dollarsToCents(price) })
+      .values({ ...rest, priceCents: dollarsToCents(price), priceTiers: tiers })
       .returning();
     if (!created) throw new Error("insert returned no row");
     await recordMovements(tx, [{ toolId: created.id, delta: created.availableQuantity, reason: "initial", actorId: actor?.id ?? null }]);
@@ -361,8 +382,12 @@ export async function updateAdminTool(
   actor: Actor,
   options: { activeOnly?: boolean } = {},
 ): Promise<AdminTool | undefined> {
-  const { price, ...rest } = patch;
-  const values = { ...rest, ...(price === undefined ? {} : { priceCents: dollarsToCents(price) }) };
+  const { price, priceTiers, ...rest } = patch;
+  const values = {
+    ...rest,
+    ...(price === undefined ? {} : { priceCents: dollarsToCents(price) }),
+    ...(priceTiers === undefined ? {} : { priceTiers: tiersInCents(priceTiers) }),
+  };
   const result = await db.transaction(async (tx) => {
     const [before] = await tx
       .select()
@@ -370,6 +395,10 @@ export async function updateAdminTool(
       .where(and(eq(tools.id, id), options.activeOnly ? eq(tools.active, true) : undefined))
       .for("no key update");
     if (!before) return undefined;
+    // The ladder as it will be, against the price and minimum as they will be.
+    if (values.priceTiers !== undefined || values.priceCents !== undefined || values.minimumQuantity !== undefined) {
+      checkTiers(values.priceTiers ?? before.priceTiers, values.priceCents ?? before.priceCents, values.minimumQuantity ?? before.minimumQuantity);
+    }
     if (Object.keys(values).length === 0) return { before, after: before };
     const [after] = await tx.update(tools).set(values).where(eq(tools.id, id)).returning();
     if (!after) throw new Error("tool row vanished under its lock");
@@ -404,6 +433,7 @@ function fromAdmin(tool: AdminTool): ToolRow {
     active: tool.active,
     lowStockThreshold: tool.lowStockThreshold,
     weightGrams: tool.weightGrams,
+    priceTiers: tiersInCents(tool.priceTiers),
     createdAt: new Date(tool.createdAt),
     updatedAt: new Date(tool.updatedAt),
   };

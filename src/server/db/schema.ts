@@ -21,6 +21,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { TierCents } from "../../contract/price-tiers";
 import { CATEGORIES, ORDER_STATUSES_DB, PAYMENT_METHODS, STOCK_REASONS } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -140,6 +141,11 @@ export const tools = pgTable(
     lowStockThreshold: integer("low_stock_threshold"),
     /** Shipping weight of one, in grams (delivery is priced by an order's weight). */
     weightGrams: integer("weight_grams").notNull().default(1000),
+    /**
+     * Volume prices (DESIGN "Price tiers"): ascending `minQuantity`, each above the minimum,
+     * `priceCents` falling below the list price (contract/price-tiers.ts checks them on every write).
+     */
+    priceTiers: jsonb("price_tiers").$type<TierCents[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,4 +1,5 @@
 import type { Category } from "../../contract/constants";
+import type { TierCents } from "../../contract/price-tiers";
 
 export interface SeedTool {
   slug: string;
@@ -10,6 +11,8 @@ export interface SeedTool {
   /** Shipping weight of one, in grams. */
   weightGrams: number;
   description: string;
+  /** Volume prices for trade buyers (DESIGN "Price tiers"). */
+  priceTiers?: TierCents[];
 }
 
 /** The demo catalogue: four believable tools per category, each with its own artwork. */
@@ -21,6 +24,10 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 2499,
     availableQuantity: 240,
     minimumQuantity: 2,
+    priceTiers: [
+      { minQuantity: 10, priceCents: 2299 },
+      { minQuantity: 50, priceCents: 1999 },
+    ],
     weightGrams: 900,
     description:
       "Drop-forged head with a magnetic nail starter and a curved claw for clean pulls. Shock-absorbing fibreglass handle with a non-slip grip.",
@@ -32,6 +39,10 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 5450,
     availableQuantity: 120,
     minimumQuantity: 1,
+    priceTiers: [
+      { minQuantity: 5, priceCents: 4990 },
+      { minQuantity: 20, priceCents: 4490 },
+    ],
     weightGrams: 2100,
     description:
       "Chrome-vanadium spanners from 8 to 19 mm with 12-point ring ends and 15° offset open ends, in a roll-up canvas pouch.",
@@ -109,6 +120,10 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 13900,
     availableQuantity: 180,
     minimumQuantity: 1,
+    priceTiers: [
+      { minQuantity: 10, priceCents: 12900 },
+      { minQuantity: 25, priceCents: 11900 },
+    ],
     weightGrams: 1600,
     description:
       "60 Nm of torque, two speeds, 21 clutch settings and a 13 mm metal chuck. Two 2 Ah batteries and a fast charger in a case.",
@@ -153,6 +168,11 @@ export const SEED_TOOLS: SeedTool[] = [
     priceCents: 34900,
     availableQuantity: 40,
     minimumQuantity: 1,
+    priceTiers: [
+      { minQuantity: 5, priceCents: 32900 },
+      { minQuantity: 10, priceCents: 30900 },
+      { minQuantity: 20, priceCents: 28900 },
+    ],
     weightGrams: 5600,
     description:
       "Easy-start two-stroke engine, automatic chain oiler and an inertia chain brake. Anti-vibration handles for long days of cutting.",

@@ -118,6 +118,35 @@ describe.each(drivers())("the rule table through every placement path on %s", (d
       },
     },
     {
+      rule: "a quantity that reaches a price tier (added since): the tier's unit price, the line exactly that × the quantity",
+      quantity: 6,
+      change: async ({ toolId }) =>
+        void expect(
+          (
+            await admin.request({
+              method: "PATCH",
+              url: `/api/admin/tools/${toolId}`,
+              payload: { priceTiers: [{ minQuantity: 5, price: 35.55 }, { minQuantity: 10, price: 30 }] },
+            })
+          ).statusCode,
+        ).toBe(200),
+      // 6 × 35.55 = 213.30; 8 % of it is 17.064 → 17.06.
+      expected: {
+        placed: { unitPrice: 35.55, lineTotal: 213.3, subtotal: 213.3, discount: 0, shipping: 0, tax: 17.06, total: 230.36, taxExemptCertificate: null, promoCode: null, invoiced: true },
+        stock: 4,
+      },
+    },
+    {
+      rule: "a quantity below the first tier: the list price",
+      quantity: 4,
+      change: async ({ toolId }) =>
+        void expect((await admin.request({ method: "PATCH", url: `/api/admin/tools/${toolId}`, payload: { priceTiers: [{ minQuantity: 5, price: 35 }] } })).statusCode).toBe(200),
+      expected: {
+        placed: { unitPrice: 40, lineTotal: 160, subtotal: 160, discount: 0, shipping: 0, tax: 12.8, total: 172.8, taxExemptCertificate: null, promoCode: null, invoiced: true },
+        stock: 6,
+      },
+    },
+    {
       rule: "below the tool's minimum (raised since)",
       quantity: 3,
       change: async ({ toolId }) => void expect((await admin.request({ method: "PATCH", url: `/api/admin/tools/${toolId}`, payload: { minimumQuantity: 5 } })).statusCode).toBe(200),

@@ -2,7 +2,8 @@
  * What `price` needs from the database, in ONE call (pricing_context, migration 0011): the
  * store's address, the tax rates of the countries asked about (the store's and the customers'
  * too), the active delivery methods, the tools' weights and categories, and the customers'
- * profile addresses and tax exemptions, and the tools' list prices (migration 0012). Checkout and the order desk read it inside their
+ * profile addresses and tax exemptions, and the tools' list prices (migration 0012) and price
+ * tiers (migration 0014). Checkout and the order desk read it inside their
  * transaction, after the tools are locked, so a rate or method changed since the page was shown
  * is the one the order gets; a cart's answers read it once for a whole batch of carts.
  *
@@ -11,6 +12,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Category } from "../../contract/constants";
+import type { TierCents } from "../../contract/price-tiers";
 import type { Db, Tx } from "../db/client";
 import type { MethodRow, PlaceCents, PromotionRow, RateRow } from "./price";
 
@@ -27,7 +29,10 @@ export interface PricingContext {
 }
 
 export interface ContextTool {
+  /** The list price: the unit price below the first tier. */
   priceCents: number;
+  /** Volume prices (migration 0014), ascending. */
+  priceTiers: TierCents[];
   weightGrams: number;
   category: Category;
 }
@@ -61,7 +66,7 @@ export function pricingContextOf(raw0: unknown): PricingContext {
     rates: raw.rates,
     methods: raw.methods.map((m) => ({ ...m, freeOverCents: m.freeOverCents === null ? null : Number(m.freeOverCents) })),
     store: raw.store,
-    tools: new Map(raw.tools.map((t) => [t.id, { priceCents: Number(t.priceCents), weightGrams: t.weightGrams, category: t.category }])),
+    tools: new Map(raw.tools.map((t) => [t.id, { priceCents: Number(t.priceCents), priceTiers: t.priceTiers ?? [], weightGrams: t.weightGrams, category: t.category }])),
     exempt: new Map(raw.profiles.flatMap((p) => (p.exempt ? [[p.userId, p.exempt] as [string, string]] : []))),
     places: new Map(raw.profiles.map((p) => [p.userId, { country: p.country, region: p.region, postalCode: p.postalCode }])),
   };

@@ -8,6 +8,7 @@
  * What each path asks for is its own (the checkout's address, the profile's for the cart, pickup
  * for the purchase page); how that is priced is this file's.
  */
+import { unitPriceFor } from "../../contract/price-tiers";
 import type { LoadedPromotion, PricingContext } from "./context";
 import { promotionFor } from "./context";
 import type { PlaceCents, PriceInput, PriceLine } from "./price";
@@ -28,7 +29,8 @@ export interface PricingRequest {
 }
 
 /**
- * A line's unit price for a quantity: the tool's list price. A tool the context does not hold
+ * A line's unit price for a quantity: the last price tier the quantity reaches, else the tool's
+ * list price (DESIGN "Price tiers"; the line's subtotal is then exactly that × the quantity). A tool the context does not hold
  * (gone meanwhile) costs and weighs nothing and counts as hand tools, so a cart still showing it
  * can be priced; every placement refuses such a line before it is priced.
  */
@@ -37,7 +39,7 @@ export function priceLine(ctx: PricingContext, line: { toolId: string; quantity:
   return {
     toolId: line.toolId,
     quantity: line.quantity,
-    unitPriceCents: tool?.priceCents ?? 0,
+    unitPriceCents: tool ? unitPriceFor(tool.priceCents, tool.priceTiers, line.quantity) : 0,
     category: tool?.category ?? "hand-tools",
     weightGrams: tool?.weightGrams ?? 0,
   };

@@ -1,11 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useFieldArray, useForm, type UseFormReturn } from "react-hook-form";
 import { Link, useParams } from "react-router";
 import { toast } from "react-toastify";
 import {
-  adminToolInputSchema,
+  adminToolFormSchema,
   stockMovementInputSchema,
   type AdminTool,
   type AdminToolInput,
@@ -15,6 +15,7 @@ import { CATEGORIES, CATEGORY_LABELS } from "../../../contract/constants";
 import { formatDollars } from "../../../contract/money";
 import { ADMIN_STOCK_REASONS } from "../../../contract/stock";
 import { ADMIN_MONEY_TEXT, ADMIN_TEXT } from "../../../contract/texts/admin";
+import { PRICE_TIER_TEXT } from "../../../contract/texts/price-tiers";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { QueryView } from "../../components/ui/states";
 import { PageTitle } from "../../lib/page-title";
@@ -146,7 +147,7 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
   const create = useCreateTool();
   const update = useUpdateTool();
   const form = useForm<ToolFormValues>({
-    resolver: zodResolver(adminToolInputSchema),
+    resolver: zodResolver(adminToolFormSchema),
     defaultValues: tool
       ? {
           name: tool.name,
@@ -158,8 +159,9 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
           image: tool.image,
           lowStockThreshold: tool.lowStockThreshold,
           weightGrams: tool.weightGrams,
+          priceTiers: tool.priceTiers,
         }
-      : { name: "", category: "hand-tools", description: "", image: "/images/tools/claw-hammer.svg", minimumQuantity: 1, lowStockThreshold: null, active: true },
+      : { name: "", category: "hand-tools", description: "", image: "/images/tools/claw-hammer.svg", minimumQuantity: 1, lowStockThreshold: null, active: true, priceTiers: [] },
   });
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit((values) => {
@@ -220,9 +222,10 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
         {!tool && (
           <label className="label cursor-pointer justify-start gap-2 md:col-span-2">
             <input type="checkbox" className="checkbox" {...form.register("active")} />
-            <span>{toolFormText.activeNow}</span>
+            <span className="text-base-content">{toolFormText.activeNow}</span>
           </label>
         )}
+        <TierFields form={form} number={number} />
         <div className="md:col-span-2">
           {field("description", toolFormText.description, <textarea className="textarea textarea-bordered w-full" rows={3} {...form.register("description")} />)}
         </div>
@@ -236,6 +239,75 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
         </div>
       </div>
     </form>
+  );
+}
+
+/** The tool's price tiers (DESIGN "Price tiers"): rows of a starting quantity and a unit price, checked as the server checks them. */
+function TierFields({ form, number }: { form: UseFormReturn<ToolFormValues>; number: (v: unknown) => number | undefined }) {
+  const tiers = useFieldArray({ control: form.control, name: "priceTiers" });
+  const errors = form.formState.errors.priceTiers;
+  const text = PRICE_TIER_TEXT.form;
+  return (
+    <fieldset className="md:col-span-2" data-testid="price-tier-fields">
+      <legend className="label-text font-medium">{text.legend}</legend>
+      <p className="text-base-content/80 text-sm">{text.hint}</p>
+      {tiers.fields.length === 0 && <p className="text-sm">{text.none}</p>}
+      <ol className="flex flex-col gap-2">
+        {tiers.fields.map((row, i) => {
+          const rowErrors = errors?.[i];
+          return (
+            <li key={row.id} className="flex flex-wrap items-end gap-2">
+              <label className="form-control">
+                <span className="label-text">{text.minQuantity}</span>
+                <input
+                  type="number"
+                  step="1"
+                  className="input input-bordered w-32"
+                  aria-label={text.minQuantityOf(i + 1)}
+                  aria-invalid={!!rowErrors?.minQuantity}
+                  {...form.register(`priceTiers.${i}.minQuantity`, { setValueAs: number })}
+                />
+              </label>
+              <label className="form-control">
+                <span className="label-text">{text.price}</span>
+                <input
+                  type="number"
+                  step="0.01"
+                  className="input input-bordered w-32"
+                  aria-label={text.priceOf(i + 1)}
+                  aria-invalid={!!rowErrors?.price}
+                  {...form.register(`priceTiers.${i}.price`, { setValueAs: number })}
+                />
+              </label>
+              <button type="button" className="btn btn-ghost btn-sm text-error" aria-label={text.removeOf(i + 1)} onClick={() => tiers.remove(i)}>
+                {text.remove}
+              </button>
+              {(rowErrors?.minQuantity ?? rowErrors?.price) && (
+                <span className="text-error w-full text-sm" role="alert">
+                  {rowErrors.minQuantity?.message ?? rowErrors.price?.message}
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      {errors?.message && (
+        <p className="text-error text-sm" role="alert">
+          {errors.message}
+        </p>
+      )}
+      <button
+        type="button"
+        className="btn btn-sm mt-2"
+        onClick={() => {
+          const values = form.getValues();
+          const last = values.priceTiers?.at(-1);
+          tiers.append({ minQuantity: (last?.minQuantity ?? values.minimumQuantity ?? 1) + 1, price: last?.price ?? values.price ?? 0 });
+        }}
+      >
+        {text.add}
+      </button>
+    </fieldset>
   );
 }
 

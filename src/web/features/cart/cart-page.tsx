@@ -3,11 +3,13 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { lineProblem } from "../../../contract/cart";
 import { dollarsToCents, centsToDollars, formatDollars } from "../../../contract/money";
-import type { CartLine } from "../../../contract/schemas";
+import { nextTier, tierReached, unitPriceFor } from "../../../contract/price-tiers";
+import type { CartLine, Tool } from "../../../contract/schemas";
 import { CART_TEXT } from "../../../contract/texts/cart";
 import { MONEY_TEXT } from "../../../contract/texts/money";
 import { VALIDATION_TEXT } from "../../../contract/texts/validation";
 import { MoneyTotals, type MoneyAmounts } from "../../components/ui/money-totals";
+import { TierNote } from "../../components/ui/price-tiers";
 import { EmptyState, ErrorState, QueryView, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { useSession } from "../../lib/session";
@@ -78,20 +80,27 @@ function VisitorCart() {
   );
 }
 
-function visitorLine(line: GuestLine, tool: { name: string; image: string; price: number; minimumQuantity: number; availableQuantity: number } | undefined): CartLine {
+function visitorLine(line: GuestLine, tool: Pick<Tool, "name" | "image" | "price" | "minimumQuantity" | "availableQuantity" | "priceTiers"> | undefined): CartLine {
   if (!tool) {
     return { toolId: line.toolId, name: CART_TEXT.unknownTool, image: "", unitPrice: 0, quantity: line.quantity, minimumQuantity: 1, availableQuantity: 0, lineTotal: 0, problem: "UNAVAILABLE" };
   }
+  // The tier the quantity reaches, as the server prices it (contract/price-tiers.ts).
+  const tiers = tool.priceTiers.map((t) => ({ minQuantity: t.minQuantity, priceCents: dollarsToCents(t.price) }));
+  const unitCents = unitPriceFor(dollarsToCents(tool.price), tiers, line.quantity);
+  const reached = tierReached(tiers, line.quantity);
+  const next = nextTier(tiers, line.quantity);
   return {
     toolId: line.toolId,
     name: tool.name,
     image: tool.image,
-    unitPrice: tool.price,
+    unitPrice: centsToDollars(unitCents),
     quantity: line.quantity,
     minimumQuantity: tool.minimumQuantity,
     availableQuantity: tool.availableQuantity,
-    lineTotal: centsToDollars(dollarsToCents(tool.price) * line.quantity),
+    lineTotal: centsToDollars(unitCents * line.quantity),
     problem: lineProblem({ quantity: line.quantity, minimumQuantity: tool.minimumQuantity, availableQuantity: tool.availableQuantity, active: true }),
+    ...(reached ? { tier: { minQuantity: reached.minQuantity, price: centsToDollars(reached.priceCents) } } : {}),
+    ...(next ? { nextTier: { minQuantity: next.minQuantity, price: centsToDollars(next.priceCents), more: next.more } } : {}),
   };
 }
 
@@ -181,6 +190,7 @@ function LineRow({ line, actions }: { line: CartLine; actions: LineActions }) {
               </Link>
             )}
             {line.problem !== "UNAVAILABLE" && <p className="text-base-content/70 text-xs">{CART_TEXT.limits(line.minimumQuantity, line.availableQuantity)}</p>}
+            <TierNote tier={line.tier} nextTier={line.nextTier} />
             {problem && (
               <p className="text-error mt-1 text-sm" data-testid="line-problem">
                 {problem}{" "}

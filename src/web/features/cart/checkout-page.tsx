@@ -11,6 +11,7 @@ import { MONEY_TEXT } from "../../../contract/texts/money";
 import { ORDER_TEXT } from "../../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 import { MoneyTotals, type MoneyLabels } from "../../components/ui/money-totals";
+import { TierNote } from "../../components/ui/price-tiers";
 import { EmptyState, ErrorState, Spinner } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { AddressFields, PickupPlace, profileQuery } from "../account";
@@ -240,6 +241,7 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
             <li key={line.toolId} className="flex justify-between gap-3">
               <span>
                 {line.name} × {line.quantity}
+                <TierNote tier={line.tier} nextTier={line.nextTier} />
                 {line.problem && <span className="text-error block text-sm">{problemText(line)}</span>}
               </span>
               <span className="whitespace-nowrap">{formatDollars(line.lineTotal)}</span>

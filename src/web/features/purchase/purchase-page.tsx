@@ -2,7 +2,10 @@ import { useQuery } from "@tanstack/react-query";
 import { photoSrcSet } from "../../../contract/images";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
-import { formatDollars } from "../../../contract/money";
+import { dollarsToCents, formatDollars } from "../../../contract/money";
+import { unitPriceFor } from "../../../contract/price-tiers";
+import { PRICE_TIER_TEXT } from "../../../contract/texts/price-tiers";
+import { PriceTiersTable } from "../../components/ui/price-tiers";
 import type { Tool } from "../../../contract/schemas";
 import { MONEY_TEXT } from "../../../contract/texts/money";
 import { PURCHASE_TEXT } from "../../../contract/texts/shop";
@@ -61,6 +64,12 @@ function PurchaseForm({ tool }: { tool: Tool }) {
   const [entered, setEntered] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   const inStock = tool.availableQuantity >= tool.minimumQuantity;
+  // The unit price the order will have: the tier the quantity reaches (the server prices it the same way).
+  const unitCents = unitPriceFor(
+    dollarsToCents(tool.price),
+    tool.priceTiers.map((t) => ({ minQuantity: t.minQuantity, priceCents: dollarsToCents(t.price) })),
+    quantity,
+  );
 
   // My Orders greets the new order with a toast naming its number.
   const order = usePlaceOrder({ onSuccess: (placed) => navigate("/dashboard", { state: { placed: placed.number } }) });
@@ -98,9 +107,16 @@ function PurchaseForm({ tool }: { tool: Tool }) {
           <dd data-testid="order-quantity" aria-live="polite">
             {quantity}
           </dd>
+          {unitCents !== dollarsToCents(tool.price) && (
+            <>
+              <dt className="font-medium">{PRICE_TIER_TEXT.unitPrice}</dt>
+              <dd data-testid="order-unit-price">{formatDollars(unitCents / 100)}</dd>
+            </>
+          )}
           <dt className="font-medium">{PURCHASE_TEXT.total}</dt>
-          <dd data-testid="order-total">{formatDollars((Math.round(tool.price * 100) * quantity) / 100)}</dd>
+          <dd data-testid="order-total">{formatDollars((unitCents * quantity) / 100)}</dd>
         </dl>
+        <PriceTiersTable tool={tool} quantity={quantity} />
         <p className="text-base-content/80 text-sm">{MONEY_TEXT.purchaseTotalNote}</p>
 
         {inStock ? (

@@ -17,6 +17,7 @@ describe("ToolCard", () => {
             minimumQuantity: 1,
             description: "Cuts big lawns.",
             category: "lawn-mowers",
+            priceTiers: [],
           }}
         />
       </MemoryRouter>,

@@ -6,6 +6,7 @@ import { formatDollars } from "../../../../contract/money";
 import type { Tool } from "../../../../contract/schemas";
 import { TOOL_TEXT } from "../../../../contract/texts/tool";
 import { NotFound } from "../../../components/ui/not-found";
+import { PriceTiersTable } from "../../../components/ui/price-tiers";
 import { ErrorState, Spinner } from "../../../components/ui/states";
 import { ApiRequestError } from "../../../lib/api";
 import { AddToCartButton } from "../../cart";
@@ -135,6 +136,7 @@ export default function ToolPage() {
             <span className="font-medium">{TOOL_TEXT.minimum}: </span>
             <span data-testid="minimum-quantity">{data.minimumQuantity}</span>
           </p>
+          <PriceTiersTable tool={data} />
           <p className="text-base-content/80 whitespace-pre-line">{data.description}</p>
           <div className="flex flex-wrap items-start gap-3">
             <Link to={`/purchase/${data._id}`} className="btn btn-primary">

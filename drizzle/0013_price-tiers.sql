@@ -1,0 +1,1 @@
+ALTER TABLE "tools" ADD COLUMN "price_tiers" jsonb DEFAULT '[]'::jsonb NOT NULL;
