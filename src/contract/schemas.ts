@@ -342,6 +342,8 @@ export const orderSchema = z.object({
     .nullable(),
   /** A card order awaiting its payment is cancelled, its stock returned, if unpaid by then. */
   paymentHoldUntil: z.string().nullable(),
+  /** The quote this order accepted (DESIGN "Quotes"); absent for an order that did not come from one. */
+  quoteNumber: z.string().optional(),
   note: z.string(),
   createdAt: z.string(),
   lines: z.array(orderLineSchema),

@@ -105,6 +105,21 @@ const ownOrder = async (ctx: Ctx) => {
   expect(res.statusCode).toBe(201);
   return json<{ order: Order }>(res).order._id;
 };
+/** A quote of the owner's (its message says whose), answered by the store when `sent`. */
+const ownQuote = async (ctx: Ctx, sent: boolean) => {
+  const res = await ctx.owner.client.post("/api/quotes", { lines: [{ toolId: ctx.stocked, quantity: 1 }], message: OWNER_NOTE });
+  expect(res.statusCode, res.body).toBe(201);
+  const id = json<{ _id: string }>(res)._id;
+  if (sent) {
+    const revision = await ctx.admin.post(`/api/admin/quotes/${id}/revisions`, {
+      lines: [{ toolId: ctx.stocked, quantity: 1, unitPrice: 9 }],
+      shipping: 0,
+      validUntil: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(revision.statusCode, revision.body).toBe(201);
+  }
+  return id;
+};
 const orderStatus = async (ctx: Ctx, id: string) => json<Order>(await ctx.owner.client.get(`/api/order/${id}`)).status;
 const toolRow = async (ctx: Ctx, id: string) => (await ctx.t.app.store.db.select().from(tools).where(eq(tools.id, id)))[0];
 const publicGet = (url: string, ok = 200): Spec => ({ access: "public", ok, request: () => get(url) });
@@ -183,6 +198,62 @@ const ACCESS: Record<string, Classified> = {
       // The token is the owner's: it reads the owner's profile.
       const profile = await ctx.t.app.inject({ method: "GET", url: "/api/me/profile", headers: { authorization: `Bearer ${token}` } });
       expect(json<Profile>(profile).email).toBe(who.account?.email);
+    },
+  },
+
+  "POST /api/quotes": {
+    access: "signed-in",
+    ok: 201,
+    request: (ctx) => ({ method: "POST", url: "/api/quotes", payload: { lines: [{ toolId: ctx.stocked, quantity: 1 }], message: "Access matrix" } }),
+    check: async (ctx, who, res) => {
+      const quote = json<{ _id: string; lines: { toolId: string }[] }>(res);
+      expect(quote.lines.map((l) => l.toolId)).toEqual([ctx.stocked]);
+      expect((await who.send(get(`/api/quotes/${quote._id}`))).statusCode).toBe(200);
+    },
+  },
+  "GET /api/quotes": {
+    access: "signed-in",
+    ok: 200,
+    request: () => get("/api/quotes"),
+    // Only the caller's own: never the owner's quote (its message says whose it is).
+    check: (ctx, who, res) => {
+      if (who.account?.email !== ctx.owner.email) expect(json<{ message: string }[]>(res).map((q) => q.message)).not.toContain(OWNER_NOTE);
+    },
+  },
+  "GET /api/quotes/:id": {
+    access: "owner",
+    ok: 200,
+    record: (ctx) => ownQuote(ctx, false),
+    request: (_ctx, _who, id) => get(`/api/quotes/${id}`),
+    check: (_ctx, _who, res, id) => expect(json<{ _id: string; message: string }>(res)).toMatchObject({ _id: id, message: OWNER_NOTE }),
+  },
+  "POST /api/quotes/:id/accept": {
+    access: "owner",
+    ok: 201,
+    record: (ctx) => ownQuote(ctx, true),
+    request: (_ctx, _who, id) => ({ method: "POST", url: `/api/quotes/${id}/accept`, payload: { revision: 1, paymentMethod: "cash_on_delivery" }, headers: { "idempotency-key": randomUUID() } }),
+    check: async (ctx, _who, res, id) => {
+      const { order } = json<{ order: Order }>(res);
+      expect(json<{ orderId: string }>(await ctx.owner.client.get(`/api/quotes/${id}`)).orderId).toBe(order._id);
+    },
+    unchanged: async (ctx, id) => expect(json<{ status: string }>(await ctx.owner.client.get(`/api/quotes/${id}`)).status).toBe("sent"),
+  },
+  "POST /api/quotes/:id/decline": {
+    access: "owner",
+    ok: 200,
+    record: (ctx) => ownQuote(ctx, true),
+    request: (_ctx, _who, id) => ({ method: "POST", url: `/api/quotes/${id}/decline`, payload: {} }),
+    check: (_ctx, _who, res) => expect(json<{ status: string }>(res).status).toBe("declined"),
+    unchanged: async (ctx, id) => expect(json<{ status: string }>(await ctx.owner.client.get(`/api/quotes/${id}`)).status).toBe("sent"),
+  },
+  "GET /api/quotes/:id/pdf": {
+    access: "owner+admin",
+    ok: 200,
+    record: (ctx) => ownQuote(ctx, true),
+    request: (_ctx, _who, id) => get(`/api/quotes/${id}/pdf?revision=1`),
+    check: (_ctx, _who, res) => {
+      expect(res.headers["content-type"]).toBe("application/pdf");
+      expect(res.body.startsWith("%PDF-")).toBe(true);
     },
   },
 

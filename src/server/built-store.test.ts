@@ -6,7 +6,8 @@
  * - Postgres (DATABASE_URL) with the optional services: mail to a stand-in SMTP server, Google
  *   sign-in against a stand-in OpenID provider, photos in UPLOAD_DIR, a trusted proxy.
  * - Two instances on one Postgres and one Redis (REDIS_URL): shared sessions and sign-in limits,
- *   sign-out on one ends the session on both, racing checkouts never oversell, and a Redis outage.
+ *   sign-out on one ends the session on both, racing checkouts never oversell, racing accepts of a
+ *   quote make one order, and a Redis outage.
  * - Bad configuration: one line naming the variable, exit 1.
  *
  * Every store runs under tests/support/record-imports.mjs, so the last test can check that every
@@ -574,6 +575,51 @@ postgresSuite("two built instances on one Postgres and one Redis (REDIS_URL)", (
     expect(await firstRow(db.url, "select available_quantity::int as stock from tools where id = $1", [tool._id])).toEqual({ stock: 0 });
     // LIST_CACHE_SECONDS: the other instance sees the new stock within a second.
     await eventually("B shows the stock gone", async () => ((await (await fetch(`${b.url}/api/tool/${tool._id}`)).json()) as Tool).availableQuantity === 0, 3000);
+  }, 60_000);
+
+  it("make exactly one order of a quote whose accepts race on both, with many keys and with one key retried", async () => {
+    const [a, b] = pair();
+    const owner = new HttpClient(a.url);
+    if ((await owner.signUp("Admin", admin)).statusCode !== 200) expect((await owner.signIn(admin)).statusCode).toBe(200);
+    const created = await owner.post("/api/tool", {
+      name: "Quoted chainsaw",
+      image: "/images/tools/chainsaw.svg",
+      price: 349,
+      availableQuantity: 100,
+      minimumQuantity: 1,
+      description: "Twenty for the crew.",
+      category: "chainsaws",
+    });
+    expect(created.statusCode).toBe(201);
+    const tool = created.json() as Tool;
+    const validUntil = new Date(Date.now() + 86_400_000).toISOString();
+
+    // Two quotes of one customer, each answered; the customer's session is good on both instances.
+    const buyer = new HttpClient(a.url);
+    expect((await buyer.signUp("Crew lead", uniqueEmail("pair-quote"))).statusCode).toBe(200);
+    const quoteIds: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const quote = await buyer.post("/api/quotes", { lines: [{ toolId: tool._id, quantity: 20 }] });
+      expect(quote.statusCode, quote.body).toBe(201);
+      const id = (quote.json() as { _id: string })._id;
+      expect((await owner.post(`/api/admin/quotes/${id}/revisions`, { lines: [{ toolId: tool._id, quantity: 20, unitPrice: 300 }], shipping: 0, validUntil })).statusCode).toBe(201);
+      quoteIds.push(id);
+    }
+    const [many, retried] = quoteIds as [string, string];
+    const cookie = buyer.cookieHeader();
+    const accept = (i: number, quoteId: string, key: string) =>
+      new HttpClient((i % 2 === 0 ? a : b).url).post(`/api/quotes/${quoteId}/accept`, { revision: 1, paymentMethod: "bank_transfer" }, { cookie, "idempotency-key": key });
+
+    const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => accept(i, many, `race-quote-${i}`)));
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([201, ...Array(9).fill(409)]);
+    for (const r of racing.filter((x) => x.statusCode === 409)) expect((r.json() as { error: string }).error).toBe("QUOTE_ALREADY_ACCEPTED");
+    const retries = await Promise.all(Array.from({ length: 10 }, (_, i) => accept(i, retried, "one-key")));
+    expect(retries.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    expect(new Set(retries.map((r) => (r.json() as { order: Order }).order._id)).size).toBe(1);
+
+    // Two orders in all, forty units: one a quote.
+    expect(await firstRow(db.url, "select count(*)::int as n, coalesce(sum(quantity), 0)::int as units from orders where quote_id = any($1)", [quoteIds])).toEqual({ n: 2, units: 40 });
+    expect(await firstRow(db.url, "select available_quantity::int as stock from tools where id = $1", [tool._id])).toEqual({ stock: 60 });
   }, 60_000);
 
   it("answer what needs Redis with 503 and Retry-After while it is away, keep the catalogue open, and recover", async () => {

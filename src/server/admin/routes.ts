@@ -24,6 +24,7 @@ import type { Tx } from "../db/client";
 import { setReviewHidden, listAdminReviews } from "../reviews/service";
 import { listMovements } from "../stock/ledger";
 import { moneyAdminRoutes } from "../pricing/admin-routes";
+import { quoteAdminRoutes } from "../quotes/admin-routes";
 import { listAudit, recordAudit } from "./audit";
 import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
 import { getAdminOrder, listAdminOrders, listUsers, setUserRole, summary } from "./service";
@@ -38,6 +39,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
   // Tax rates, promotions, delivery and the store's details: a child, so the guard above covers it.
   await app.register(moneyAdminRoutes);
+  // Quotes: a child too (issue 41).
+  await app.register(quoteAdminRoutes);
 
   // ---------------------------------------------------------------- tools
 

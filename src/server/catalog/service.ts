@@ -12,7 +12,7 @@ import { recordAudit, type AuditActor, type AuditRecord } from "../admin/audit";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
-import { orderLines, orders, tools } from "../db/schema";
+import { orderLines, orders, quoteLines, tools } from "../db/schema";
 import { ApiError, badQuery, conflict, notFound } from "../http/errors";
 import { recordMovements } from "../stock/ledger";
 
@@ -453,7 +453,9 @@ export async function deleteOrArchiveTool(db: Db, id: string, actor: Actor): Pro
   const outcome = await db.transaction(async (tx) => {
     const [before] = await tx.select().from(tools).where(eq(tools.id, id)).for("update");
     if (!before) return undefined;
-    const ordered = (await tx.$count(orderLines, eq(orderLines.toolId, id))) + (await tx.$count(orders, eq(orders.toolId, id)));
+    // A tool that was ever ordered or quoted (its request and revisions keep it) is archived, not deleted.
+    const ordered =
+      (await tx.$count(orderLines, eq(orderLines.toolId, id))) + (await tx.$count(orders, eq(orders.toolId, id))) + (await tx.$count(quoteLines, eq(quoteLines.toolId, id)));
     if (ordered > 0) {
       const [after] = await tx.update(tools).set({ active: false }).where(eq(tools.id, id)).returning();
       await audit(tx, actor, { action: "tool.archive", entity: "tool", entityId: id, before: toAdminToolDto(before), after: after ? toAdminToolDto(after) : null });

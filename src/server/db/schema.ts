@@ -5,6 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -22,7 +23,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type { TierCents } from "../../contract/price-tiers";
-import { CATEGORIES, ORDER_STATUSES_DB, PAYMENT_METHODS, STOCK_REASONS } from "./enums";
+import { CATEGORIES, ORDER_STATUSES_DB, PAYMENT_METHODS, QUOTE_REVISION_STATUSES, QUOTE_STATUSES, STOCK_REASONS } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -262,6 +263,9 @@ export const orders = pgTable(
     paymentHoldUntil: timestamp("payment_hold_until", { withTimezone: true }),
     paymentMethod: paymentMethod("payment_method").notNull().default("cash_on_delivery"),
     note: text("note").notNull().default(""),
+    /** The quote this order accepted (its prices are the quote's), and its number as it was (DESIGN "Quotes"). */
+    quoteId: text("quote_id").references((): AnyPgColumn => quotes.id, { onDelete: "set null" }),
+    quoteNumber: text("quote_number"),
     createdAt: createdAt(),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
   },
@@ -438,8 +442,8 @@ export const mailOutbox = pgTable(
     lastError: text("last_error"),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
-    /** Documents rendered when the mail is sent: [{kind: "invoice", orderId}]. */
-    attachments: jsonb("attachments").$type<{ kind: "invoice"; orderId: string }[]>(),
+    /** Documents rendered when the mail is sent: [{kind: "invoice", orderId}], [{kind: "quote", quoteId, revision}]. */
+    attachments: jsonb("attachments").$type<({ kind: "invoice"; orderId: string } | { kind: "quote"; quoteId: string; revision: number })[]>(),
   },
   (t) => [index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`), index("mail_outbox_created_idx").on(t.createdAt)],
 );
@@ -580,7 +584,114 @@ export const paymentEvents = pgTable("payment_events", {
   receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+// ------------------------------------------------------------------ quotes (issue 41)
+
+export const quoteStatus = pgEnum("quote_status", QUOTE_STATUSES);
+export const quoteRevisionStatus = pgEnum("quote_revision_status", QUOTE_REVISION_STATUSES);
+
+/**
+ * A customer's request for a quote (DESIGN "Quotes"): immutable once sent (its lines, message,
+ * needed-by date and address); the owner answers with revisions. `status` is the quote's:
+ * requested → sent → accepted | declined | expired | withdrawn.
+ */
+export const quotes = pgTable(
+  "quotes",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    /** Q-YYYY-NNNNNN, gapless per year from document_counters (as invoices are). */
+    number: text("number").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    status: quoteStatus("status").notNull().default("requested"),
+    message: text("message").notNull().default(""),
+    /** A calendar date (YYYY-MM-DD), or null. */
+    neededBy: text("needed_by"),
+    address: text("address").notNull().default(""),
+    city: text("city").notNull().default(""),
+    region: text("region").notNull().default(""),
+    postalCode: text("postal_code").notNull().default(""),
+    country: text("country").notNull().default(""),
+    /** The order made by accepting it (null again when a card order's hold ran out: DESIGN "Quotes"). */
+    orderId: text("order_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("quotes_user_created_idx").on(t.userId, t.createdAt), index("quotes_status_created_idx").on(t.status, t.createdAt)],
+);
+
+/** What the customer asked for, as asked. */
+export const quoteLines = pgTable(
+  "quote_lines",
+  {
+    quoteId: text("quote_id")
+      .notNull()
+      .references(() => quotes.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "restrict" }),
+    toolName: text("tool_name").notNull(),
+    quantity: integer("quantity").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.quoteId, t.position] }), check("quote_lines_quantity_positive", sql`${t.quantity} >= 1`)],
+);
+
+/** A revision's line, priced (DESIGN "Money"): the order made from it copies these cents. */
+export interface QuoteLineCents {
+  toolId: string;
+  toolName: string;
+  quantity: number;
+  unitPriceCents: number;
+  /** unit price × quantity. */
+  lineTotalCents: number;
+  shippingCents: number;
+  taxCents: number;
+  totalCents: number;
+}
+
+/** The owner's answers, each immutable once sent; the newest sent one is the quote's offer. */
+export const quoteRevisions = pgTable(
+  "quote_revisions",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    quoteId: text("quote_id")
+      .notNull()
+      .references(() => quotes.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    status: quoteRevisionStatus("status").notNull().default("sent"),
+    lines: jsonb("lines").$type<QuoteLineCents[]>().notNull(),
+    subtotalCents: bigint("subtotal_cents", { mode: "number" }).notNull(),
+    shippingCents: bigint("shipping_cents", { mode: "number" }).notNull(),
+    taxCents: bigint("tax_cents", { mode: "number" }).notNull(),
+    totalCents: bigint("total_cents", { mode: "number" }).notNull(),
+    /** "pickup" (no address on the quote: taxed at the store) or "quoted" (delivered, at the quoted shipping). */
+    shippingMethod: text("shipping_method").notNull(),
+    taxRateName: text("tax_rate_name"),
+    taxRateBasisPoints: integer("tax_rate_basis_points"),
+    taxExemptCertificate: text("tax_exempt_certificate"),
+    validUntil: timestamp("valid_until", { withTimezone: true }).notNull(),
+    message: text("message").notNull().default(""),
+    /** The quoted units are held (taken from the stock) until the revision expires, is declined, withdrawn, superseded or accepted. */
+    holdStock: boolean("hold_stock").notNull().default(false),
+    /** Set once, when the held units go back to the stock or to the order (never twice). */
+    holdReleasedAt: timestamp("hold_released_at", { withTimezone: true }),
+    sentBy: text("sent_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("quote_revisions_quote_revision_idx").on(t.quoteId, t.revision),
+    // The sweep: sent revisions by their end.
+    index("quote_revisions_sent_valid_idx").on(t.validUntil).where(sql`${t.status} = 'sent'`),
+  ],
+);
+
 export const schema = {
+  quotes,
+  quoteLines,
+  quoteRevisions,
+  quoteStatus,
+  quoteRevisionStatus,
   payments,
   paymentEvents,
   taxRates,

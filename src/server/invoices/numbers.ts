@@ -1,5 +1,6 @@
 /**
- * Gapless document numbers per kind and year (`INV-2026-000001`, `CN-2026-000001`; DESIGN "Money").
+ * Gapless document numbers per kind and year (`INV-2026-000001`, `CN-2026-000001`; DESIGN "Money"),
+ * and quotes' (`Q-2026-000001`; DESIGN "Quotes").
  *
  * A number comes from the `document_counters` row of its kind and year, bumped by ONE upsert in the
  * caller's transaction. The upsert locks the row until that transaction ends, so:
@@ -16,7 +17,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../db/client";
 import { documentCounters } from "../db/schema";
 
-export type DocumentKind = "INV" | "CN";
+export type DocumentKind = "INV" | "CN" | "Q";
 
 const DIGITS = 6;
 

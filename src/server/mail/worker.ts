@@ -21,6 +21,7 @@ import type { MailSettings } from "../config";
 import type { Db } from "../db/client";
 import { mailOutbox } from "../db/schema";
 import { invoiceFile } from "../invoices/pdf";
+import { quoteFile } from "../quotes/pdf";
 import type { Attachment } from "./outbox";
 
 const BATCH = 50;
@@ -66,9 +67,9 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
         );
         const attachments = [];
         for (const a of m.attachments ?? []) {
-          const file = await invoiceFile(db, a.orderId, "invoice");
+          const file = a.kind === "quote" ? await quoteFile(db, a.quoteId, a.revision) : await invoiceFile(db, a.orderId, "invoice");
           if (file) attachments.push({ filename: file.filename, content: file.content, contentType: "application/pdf" });
-          else log.warn({ mail: { id: m.id }, attachment: a }, `mail ${m.id}: order ${a.orderId} has no invoice to attach; sending without it`);
+          else log.warn({ mail: { id: m.id }, attachment: a }, `mail ${m.id}: ${a.kind === "quote" ? `quote ${a.quoteId} has no revision ${a.revision}` : `order ${a.orderId} has no invoice`} to attach; sending without it`);
         }
         await (await transport).sendMail({ from: settings.from, to: m.to, subject: m.subject, text: m.text, html: m.html, attachments });
       }

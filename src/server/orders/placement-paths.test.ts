@@ -5,9 +5,12 @@
  * checked on its own would differ here.
  *
  * Each row sets a tool (and the customer) up so the order would be fine, lets the path prepare
- * it (the cart's line is added while it still fits), then changes what the rule is about (the
- * minimum, the stock, the catalogue, a code, the customer's exemption) and places the order. The
- * outcome, normalized across the paths' own answer shapes, is compared with the row's.
+ * it (the cart's line is added while it still fits; the quote is asked for and answered), then
+ * changes what the rule is about (the minimum, the stock, the catalogue, a tier, a code, the
+ * customer's exemption) and places the order. The outcome, normalized across the paths' own answer
+ * shapes, is compared with the row's. A quote is never re-priced (DESIGN "Quotes"): where a row is
+ * about the price (a tier, a code, an exemption since the revision was sent), its acceptance gives
+ * the quoted cents, and the row says so (`quoted`).
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,16 +27,18 @@ type Outcome =
   | { refused: string; stock: number };
 
 interface Setup {
+  admin: Client;
   toolId: string;
   customer: Client;
   userId: string;
   quantity: number;
   promoCode?: string;
+  quoteId?: string;
 }
 
 interface Path {
   name: string;
-  /** Before the rule's change: what the customer did while the order still fitted. */
+  /** Before the rule's change: what the customer (and the owner) did while the order still fitted. */
   prepare(s: Setup): Promise<void>;
   /** Places the order and answers what happened, the path's answer shape normalized. */
   place(s: Setup): Promise<Omit<Outcome, "stock">>;
@@ -81,7 +86,47 @@ const PATHS: Path[] = [
       return { refused: res.statusCode === 404 ? "UNAVAILABLE" : body.error };
     },
   },
+  {
+    name: "quote acceptance (POST /api/quotes/:id/accept)",
+    // The customer asks; the owner answers at the list price, for collection at the store (taxed there), before the rule's change.
+    async prepare(s) {
+      const requested = await s.customer.post("/api/quotes", { lines: [{ toolId: s.toolId, quantity: s.quantity }] });
+      expect(requested.statusCode, requested.body).toBe(201);
+      s.quoteId = requested.json()._id as string;
+      const revision = await s.admin.post(`/api/admin/quotes/${s.quoteId}/revisions`, {
+        lines: [{ toolId: s.toolId, quantity: s.quantity, unitPrice: PRICE }],
+        shipping: 0,
+        validUntil: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+      expect(revision.statusCode, revision.body).toBe(201);
+    },
+    async place({ customer, quoteId }) {
+      const res = await customer.request({
+        method: "POST",
+        url: `/api/quotes/${quoteId}/accept`,
+        payload: { revision: 1, paymentMethod: "cash_on_delivery" },
+        headers: { "idempotency-key": randomUUID() },
+      });
+      if (res.statusCode === 201) return { placed: placedOf(orderSchema.parse(res.json().order)) };
+      const body = res.json();
+      return { refused: body.lines?.[0]?.problem ?? body.error };
+    },
+  },
 ];
+
+/**
+ * What a quote's acceptance gives where a rule is about the price: the quoted cents, never
+ * re-priced, whatever the tiers, codes or exemptions say since (DESIGN "Quotes"). The rules about
+ * the lines (tool, minimum, stock) give every path the same outcome.
+ */
+const asQuoted = (quantity: number, stock: number): Outcome => {
+  const subtotal = PRICE * quantity;
+  const tax = Math.round(subtotal * 8) / 100;
+  return {
+    placed: { unitPrice: PRICE, lineTotal: subtotal, subtotal, discount: 0, shipping: 0, tax, total: Math.round((subtotal + tax) * 100) / 100, taxExemptCertificate: null, promoCode: null, invoiced: true },
+    stock,
+  };
+};
 
 describe.each(drivers())("the rule table through every placement path on %s", (driver) => {
   let t: TestApp;
@@ -108,7 +153,7 @@ describe.each(drivers())("the rule table through every placement path on %s", (d
   };
 
   /** Each rule: what it changes after the path prepared the order, and the outcome every path must give. */
-  const ROWS: { rule: string; quantity: number; change?: (s: Setup) => Promise<void>; expected: Outcome }[] = [
+  const ROWS: { rule: string; quantity: number; change?: (s: Setup) => Promise<void>; expected: Outcome; quoted?: Outcome }[] = [
     {
       rule: "an order that fits: the list price, taxed at the store's address (New York, 8 %)",
       quantity: 3,
@@ -135,6 +180,7 @@ describe.each(drivers())("the rule table through every placement path on %s", (d
         placed: { unitPrice: 35.55, lineTotal: 213.3, subtotal: 213.3, discount: 0, shipping: 0, tax: 17.06, total: 230.36, taxExemptCertificate: null, promoCode: null, invoiced: true },
         stock: 4,
       },
+      quoted: asQuoted(6, 4),
     },
     {
       rule: "a quantity below the first tier: the list price",
@@ -175,6 +221,8 @@ describe.each(drivers())("the rule table through every placement path on %s", (d
         placed: { unitPrice: 40, lineTotal: 120, subtotal: 120, discount: 12, shipping: 0, tax: 8.64, total: 116.64, taxExemptCertificate: null, promoCode: "(the code)", invoiced: true },
         stock: 7,
       },
+      // A quote takes no code: its prices are the quote's.
+      quoted: asQuoted(3, 7),
     },
     {
       rule: "a promotion code used up",
@@ -183,6 +231,7 @@ describe.each(drivers())("the rule table through every placement path on %s", (d
         s.promoCode = await newCode({ usageLimit: 1, redemptions: 1 });
       },
       expected: { refused: "PROMO_USED_UP", stock: 10 },
+      quoted: asQuoted(3, 7),
     },
     {
       rule: "a tax-exempt customer: no tax, the certificate on the order",
@@ -193,6 +242,8 @@ describe.each(drivers())("the rule table through every placement path on %s", (d
         placed: { unitPrice: 40, lineTotal: 120, subtotal: 120, discount: 0, shipping: 0, tax: 0, total: 120, taxExemptCertificate: "NY-EX-1", promoCode: null, invoiced: true },
         stock: 7,
       },
+      // Exempted after the revision was sent: the quote keeps the tax it was sent with.
+      quoted: asQuoted(3, 7),
     },
   ];
 
@@ -211,11 +262,13 @@ describe.each(drivers())("the rule table through every placement path on %s", (d
       const customer = new Client(t.app, `10.41.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`);
       expect((await customer.signUp("Rule customer", uniqueEmail("rules"))).statusCode).toBe(200);
       const userId = (await customer.get("/api/auth/get-session")).json().user.id as string;
-      const setup: Setup = { toolId: await newTool(), customer, userId, quantity: row.quantity };
+      const setup: Setup = { admin, toolId: await newTool(), customer, userId, quantity: row.quantity };
       await path.prepare(setup);
       await row.change?.(setup);
       const outcome = { ...(await path.place(setup)), stock: await stockOf(setup.toolId) };
-      const expected = "placed" in row.expected && row.expected.placed.promoCode ? { ...row.expected, placed: { ...row.expected.placed, promoCode: setup.promoCode ?? null } } : row.expected;
+      const quoted = path.name.startsWith("quote") && row.quoted !== undefined;
+      const own = quoted ? (row.quoted as Outcome) : row.expected;
+      const expected = !quoted && "placed" in own && own.placed.promoCode ? { ...own, placed: { ...own.placed, promoCode: setup.promoCode ?? null } } : own;
       expect(outcome).toEqual(expected);
     });
   });

@@ -7,7 +7,8 @@
  * 1. lock    the tools, in id order, and read the prices under the locks (`lockForPlacement`; a
  *            checkout locks its keys and carts first, so its own lock, checkout_lock_priced, takes
  *            the tools and hands them over in the same shape);
- * 2. price   every request through the one input builder (pricing/input.ts) and pricing/price.ts;
+ * 2. price   every request through the one input builder (pricing/input.ts) and pricing/price.ts
+ *            (a quote's acceptance brings its revision's cents, priced when it was sent);
  * 3. check   in arrival order: each line's tool, minimum and stock against what the requests
  *            before it left (allocate-lines.ts), the code (its row locked, its uses counted request
  *            by request), then the policies (`PlacementPolicy`: the seam for per-order rules such
@@ -64,6 +65,12 @@ export interface PlacementRequest {
   /** Upper-case, or null. */
   promoCode: string | null;
   note: string;
+  /**
+   * A quote's accepted revision (DESIGN "Quotes"): the order takes its cents as they are, never
+   * re-priced, whatever the list price, tiers, rates or codes say now (no code applies). The lines'
+   * rules (tool, minimum, stock) and the policies hold as on every path.
+   */
+  quoted?: { quoteId: string; quoteNumber: string; priced: Priced; taxExemptCertificate: string | null } | undefined;
 }
 
 /** A tool as its row was locked. */
@@ -179,7 +186,7 @@ export async function placeOrders(tx: Tx, requests: PlacementRequest[], locked: 
   const { decisions, remaining } = allocateLines(toolOf, requests, (i): ApiError | null => {
     const request = requests[i] as PlacementRequest;
     const promotion = request.promoCode ? promotionsByCode.get(request.promoCode) : undefined;
-    const priced = price(pricingInput(ctx, { ...request, destination: destinationOf(request.delivery) }, promotion, now));
+    const priced = request.quoted ? request.quoted.priced : price(pricingInput(ctx, { ...request, destination: destinationOf(request.delivery) }, promotion, now));
     const [problem] = priced.problems;
     if (problem) return pricingRefusal(problem, promotion?.minSubtotalCents ?? 0);
     for (const policy of options.policies ?? []) {
@@ -278,7 +285,9 @@ async function record(
     ...pricedFields(priced),
     promotionId: priced.promotionId,
     promoCode: priced.promotionId ? request.promoCode : null,
-    taxExemptCertificate: locked.pricing.exempt.get(request.userId) ?? null,
+    taxExemptCertificate: request.quoted ? request.quoted.taxExemptCertificate : (locked.pricing.exempt.get(request.userId) ?? null),
+    quoteId: request.quoted?.quoteId ?? null,
+    quoteNumber: request.quoted?.quoteNumber ?? null,
     invoiceNumber: invoiceNumbers[k] ?? null,
     // A card order waits for its payment with its stock held (DESIGN "Payments").
     ...(request.paymentMethod === "card" ? { status: "awaiting_payment" as const, paymentHoldUntil: new Date(now.getTime() + options.holdMs) } : {}),

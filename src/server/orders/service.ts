@@ -57,6 +57,7 @@ export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEv
   paymentProblem: row.paymentProblem,
   payment: payment ? { status: payment.status as PaymentStatus, url: payment.status === "open" ? payment.url : null, refundError: payment.refundError } : null,
   paymentHoldUntil: row.paymentHoldUntil?.toISOString() ?? null,
+  ...(row.quoteNumber ? { quoteNumber: row.quoteNumber } : {}),
   note: row.note,
   createdAt: row.createdAt.toISOString(),
   lines: [...lines]
@@ -132,6 +133,9 @@ export interface NewOrder {
   /** A card order starts awaiting its payment, its stock held until `paymentHoldUntil`; every other order starts pending. */
   status?: "pending" | "awaiting_payment";
   paymentHoldUntil?: Date | null;
+  /** The quote the order accepts, and its number. */
+  quoteId?: string | null;
+  quoteNumber?: string | null;
   lines: NewOrderLine[];
 }
 
@@ -205,6 +209,8 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       invoice_number: draft.invoiceNumber,
       status: draft.status ?? "pending",
       payment_hold_until: draft.paymentHoldUntil?.toISOString() ?? null,
+      quote_id: draft.quoteId ?? null,
+      quote_number: draft.quoteNumber ?? null,
     };
   });
   const lines = drafts.flatMap((draft, i) =>
@@ -226,17 +232,18 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
     with o as (
       insert into ${orders} (id, number, user_id, tool_id, tool_name, quantity, unit_price_cents, total_cents, subtotal_cents, discount_cents,
              shipping_cents, tax_cents, address, city, region, postal_code, country, phone, payment_method, note, shipping_method, shipping_method_name,
-             promotion_id, promo_code, tax_rate_name, tax_rate_basis_points, tax_exempt_certificate, invoice_number, status, payment_hold_until, created_at)
+             promotion_id, promo_code, tax_rate_name, tax_rate_basis_points, tax_exempt_certificate, invoice_number, status, payment_hold_until, quote_id,
+             quote_number, created_at)
       select r.id, coalesce(r.number, nextval(pg_get_serial_sequence('orders', 'number'))), r.user_id, r.tool_id, r.tool_name, r.quantity,
              r.unit_price_cents, r.total_cents, r.subtotal_cents, r.discount_cents, r.shipping_cents, r.tax_cents, r.address, r.city, r.region,
              r.postal_code, r.country, r.phone, r.payment_method::payment_method, r.note, r.shipping_method, r.shipping_method_name, r.promotion_id,
              r.promo_code, r.tax_rate_name, r.tax_rate_basis_points, r.tax_exempt_certificate, r.invoice_number, r.status::order_status,
-             r.payment_hold_until, ${at}::timestamptz
+             r.payment_hold_until, r.quote_id, r.quote_number, ${at}::timestamptz
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, number integer, user_id text, tool_id text, tool_name text,
              quantity integer, unit_price_cents integer, total_cents bigint, subtotal_cents bigint, discount_cents bigint, shipping_cents bigint,
              tax_cents bigint, address text, city text, region text, postal_code text, country text, phone text, payment_method text, note text,
              shipping_method text, shipping_method_name text, promotion_id text, promo_code text, tax_rate_name text, tax_rate_basis_points integer,
-             tax_exempt_certificate text, invoice_number text, status text, payment_hold_until timestamptz)
+             tax_exempt_certificate text, invoice_number text, status text, payment_hold_until timestamptz, quote_id text, quote_number text)
       returning id, number, user_id, status
     ), l as (
       insert into ${orderLines} (order_id, position, tool_id, tool_name, quantity, unit_price_cents, line_total_cents, discount_cents, shipping_cents, tax_cents, total_cents)
@@ -294,6 +301,8 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       creditedAt: null,
       paymentProblem: null,
       paymentHoldUntil: draft.paymentHoldUntil ?? null,
+      quoteId: row.quote_id,
+      quoteNumber: row.quote_number,
       createdAt,
       cancelledAt: null,
     };

@@ -9,6 +9,7 @@ import { invoiceRoutes } from "../invoices/routes";
 import { orderRoutes } from "../orders/routes";
 import { paymentRoutes } from "../payments/routes";
 import { profileRoutes } from "../profile/routes";
+import { quoteRoutes } from "../quotes/routes";
 import { reviewRoutes } from "../reviews/routes";
 
 export default fp(
@@ -24,6 +25,7 @@ export default fp(
         await api.register(profileRoutes);
         await api.register(cartRoutes);
         await api.register(paymentRoutes);
+        await api.register(quoteRoutes);
         await api.register(adminRoutes, { prefix: "/admin" });
       },
       { prefix: "/api" },

@@ -8,6 +8,7 @@
  * What each path asks for is its own (the checkout's address, the profile's for the cart, pickup
  * for the purchase page); how that is priced is this file's.
  */
+import { PICKUP } from "../../contract/money-schemas";
 import { unitPriceFor } from "../../contract/price-tiers";
 import type { LoadedPromotion, PricingContext } from "./context";
 import { promotionFor } from "./context";
@@ -61,3 +62,36 @@ export function pricingInput(ctx: PricingContext, request: PricingRequest, promo
     now,
   };
 }
+
+/** What a quote's revision prices: the owner's unit prices and shipping, for the quote's address. */
+export interface QuotePricingRequest {
+  userId: string;
+  lines: { toolId: string; quantity: number; unitPriceCents: number }[];
+  /** The quote's address, or null: collected at the store (taxed at the store's address). */
+  destination: PlaceCents | null;
+  shipping: { name: string; priceCents: number };
+}
+
+/**
+ * `price`'s input for a quote's revision (DESIGN "Quotes"): the unit prices are the owner's (they
+ * may differ from the list price and the tiers), the shipping is the quoted amount, and the tax is
+ * the Money rules' for the quote's address (or the store's), for this customer; no code applies.
+ */
+export function quotePricingInput(ctx: PricingContext, request: QuotePricingRequest, now: Date): PriceInput {
+  return {
+    lines: request.lines.map((line) => ({ ...priceLine(ctx, line), unitPriceCents: line.unitPriceCents })),
+    destination: request.destination ?? ctx.store,
+    store: ctx.store,
+    shippingMethod: request.destination ? QUOTED_DELIVERY : PICKUP,
+    methods: [],
+    rates: ctx.rates,
+    promoCode: null,
+    promotion: undefined,
+    taxExempt: ctx.exempt.has(request.userId),
+    now,
+    quotedShipping: request.shipping,
+  };
+}
+
+/** The shipping method of a quote delivered to its address, at the quoted price. */
+export const QUOTED_DELIVERY = "quoted";

@@ -2,13 +2,14 @@
  * Properties of a line's money (DESIGN "Price tiers", "Quotes"): over random ladders, quantities,
  * codes and rates, every line priced through the one input builder (input.ts) is at the last tier
  * its quantity reaches, its total is exactly unit price × quantity (never a rounded product, which
- * e-invoice validators reject), and the lines add up to the order, to the cent.
+ * e-invoice validators reject), and the lines add up to the order, to the cent; a quote's revision
+ * is at the owner's unit prices and quoted shipping, and adds up the same way.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tierProblems, unitPriceFor, type TierCents } from "../../contract/price-tiers";
 import type { PricingContext } from "./context";
-import { pricingInput } from "./input";
+import { pricingInput, quotePricingInput } from "./input";
 import { price } from "./price";
 
 const STORE = { country: "US", region: "NY", postalCode: "11201", legalName: "Toolyard", address: "1 Dock St", city: "Brooklyn", taxId: "" };
@@ -83,6 +84,60 @@ describe("tiered line totals", () => {
           expect(sum((l) => l.totalCents)).toBe(priced.totalCents);
           expect(priced.totalCents).toBe(priced.subtotalCents - priced.discountCents + priced.shippingCents + priced.taxCents);
           if (exempt) expect(priced.taxCents).toBe(0);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("a quote's revision: each line exactly the owner's unit price × quantity, the quoted shipping spread and taxed, and everything adds up", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ unitPriceCents: fc.integer({ min: 0, max: 5_000_000 }), quantity: fc.integer({ min: 1, max: 10_000 }) }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.boolean(),
+        fc.boolean(),
+        (lines, shippingCents, bp, taxShipping, delivered) => {
+          const ctx: PricingContext = {
+            rates: [
+              { id: "ny", name: "New York", country: "US", region: "NY", postalPrefix: "", rateBasisPoints: 800, taxShipping: false },
+              { id: "ca", name: "California", country: "US", region: "CA", postalPrefix: "", rateBasisPoints: bp, taxShipping },
+            ],
+            methods: [],
+            store: STORE,
+            tools: new Map(lines.map((_, i) => [`t${i}`, { priceCents: 999_999, priceTiers: [{ minQuantity: 2, priceCents: 1 }], weightGrams: 100, category: "chainsaws" as const }])),
+            exempt: new Map(),
+            places: new Map(),
+          };
+          const priced = price(
+            quotePricingInput(
+              ctx,
+              {
+                userId: "u",
+                lines: lines.map((l, i) => ({ toolId: `t${i}`, ...l })),
+                destination: delivered ? { country: "US", region: "CA", postalCode: "90001" } : null,
+                shipping: { name: "Quoted", priceCents: shippingCents },
+              },
+              new Date("2026-11-27T12:00:00Z"),
+            ),
+          );
+          expect(priced.problems).toEqual([]);
+          expect(priced.shippingCents).toBe(shippingCents);
+          // Neither the list price nor the tiers: the owner's price.
+          priced.lines.forEach((line, i) => {
+            const asked = lines[i] as { unitPriceCents: number; quantity: number };
+            expect(line.unitPriceCents).toBe(asked.unitPriceCents);
+            expect(line.subtotalCents).toBe(asked.unitPriceCents * asked.quantity);
+            expect(line.totalCents).toBe(line.subtotalCents + line.shippingCents + line.taxCents);
+          });
+          const sum = (pick: (l: (typeof priced.lines)[number]) => number) => priced.lines.reduce((acc, l) => acc + pick(l), 0);
+          expect(sum((l) => l.subtotalCents)).toBe(priced.subtotalCents);
+          expect(sum((l) => l.shippingCents)).toBe(priced.shippingCents);
+          expect(sum((l) => l.taxCents)).toBe(priced.taxCents);
+          expect(sum((l) => l.totalCents)).toBe(priced.totalCents);
+          expect(priced.totalCents).toBe(priced.subtotalCents + priced.shippingCents + priced.taxCents);
+          expect(priced.taxRate?.name).toBe(delivered ? "California" : "New York");
         },
       ),
       { numRuns: 400 },

@@ -85,6 +85,11 @@ export interface PriceInput {
   promotion: PromotionRow | undefined;
   taxExempt: boolean;
   now: Date;
+  /**
+   * A quote's shipping, as the owner quoted it (DESIGN "Quotes"): the price of `shippingMethod`,
+   * whatever the methods would charge; it is spread and taxed like any shipping.
+   */
+  quotedShipping?: { name: string; priceCents: number } | undefined;
 }
 
 export interface Money {
@@ -231,7 +236,7 @@ export function price(input: PriceInput): Priced {
     const cents = deliveryPrice(m, input.destination, grams, paidCents);
     if (cents !== null) shippingOptions.push({ id: m.id, name: m.name, priceCents: cents });
   }
-  let chosen = shippingOptions.find((o) => o.id === input.shippingMethod);
+  let chosen = input.quotedShipping ? { id: input.shippingMethod, ...input.quotedShipping } : shippingOptions.find((o) => o.id === input.shippingMethod);
   if (!chosen) {
     problems.push(shippingOptions.length === 1 ? "NO_SHIPPING" : "SHIPPING_METHOD_UNKNOWN");
     chosen = pickup;
