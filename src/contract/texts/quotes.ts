@@ -23,8 +23,10 @@ export const QUOTE_REVISION_STATUS_TEXT: Record<QuoteRevisionStatus, string> = {
   withdrawn: "Withdrawn",
 };
 
-/** The request form (/quotes/new), from the home page's 'Request For Quote' or the cart's 'Ask for a quote'. */
+/** The request form (/dashboard/quotes/new), from the home page's 'Request For Quote' or the cart's 'Ask for a quote'. */
 export const QUOTE_REQUEST_TEXT = {
+  /** The cart's button (issue 41's words). */
+  fromCartButton: "Ask for a quote",
   title: "Request a quote",
   intro: "Tell us what you need and when: we answer with prices for your quantities, valid for a while. Nothing is ordered until you accept.",
   lines: "Tools and quantities",
@@ -38,6 +40,7 @@ export const QUOTE_REQUEST_TEXT = {
   minimum: (n: number) => `Minimum ${formatWhole(n)}`,
   neededBy: "Needed by (optional)",
   delivery: "Delivery address (optional: without one, you collect at the store)",
+  street: "Address",
   message: "Message (optional)",
   submit: "Send request",
   sending: "Sending…",
@@ -82,6 +85,7 @@ export const QUOTE_TEXT = {
   accepting: "Accepting…",
   decline: "Decline",
   declineConfirm: "Decline this quote? The prices are no longer offered.",
+  keep: "Keep it",
   declined: "Quote declined.",
   accepted: (orderNumber: number) => `Quote accepted: order #${orderNumber} placed.`,
   order: "Order",

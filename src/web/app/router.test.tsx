@@ -29,7 +29,18 @@ describe("the router", () => {
 
   it("keeps the signed-in pages behind RequireAuth, as before the table: checkout, purchase and the dashboard", () => {
     expect(declared.filter((route) => route.guarded).map((route) => route.path).sort()).toEqual(
-      ["/checkout", "/checkout/confirmation/:id", "/dashboard", "/dashboard/orders/:id", "/dashboard/profile", "/dashboard/review", "/purchase/:id"].sort(),
+      [
+        "/checkout",
+        "/checkout/confirmation/:id",
+        "/dashboard",
+        "/dashboard/orders/:id",
+        "/dashboard/profile",
+        "/dashboard/quotes",
+        "/dashboard/quotes/:id",
+        "/dashboard/quotes/new",
+        "/dashboard/review",
+        "/purchase/:id",
+      ].sort(),
     );
   });
 });

@@ -17,6 +17,7 @@ import ReviewsPage from "./reviews";
 import ToolsPage, { ToolLedgerPage } from "./tools";
 import UsersPage from "./users";
 import { MAIL_ADMIN_TEXT } from "../../../contract/texts/mail";
+import { ADMIN_QUOTE_TEXT } from "../../../contract/texts/quotes";
 
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
 const Dashboard = lazy(() => import("./dashboard"));
@@ -26,6 +27,8 @@ const TaxRatesPage = lazy(() => import("./tax-rates"));
 const PromotionsPage = lazy(() => import("./promotions"));
 const ShippingPage = lazy(() => import("./shipping"));
 const StoreSettingsPage = lazy(() => import("./store-settings"));
+/** Quotes (issue 41): a chunk of its own. */
+const QuotesSection = lazy(() => import("./quotes"));
 
 const sectionsText = ADMIN_TEXT.sections;
 const SECTIONS = [
@@ -34,6 +37,7 @@ const SECTIONS = [
   { to: "/admin/orders", label: sectionsText.orders },
   { to: "/admin/reviews", label: sectionsText.reviews },
   { to: "/admin/users", label: sectionsText.users },
+  { to: "/admin/quotes", label: ADMIN_QUOTE_TEXT.section },
   { to: "/admin/tax-rates", label: ADMIN_MONEY_TEXT.sections.taxRates },
   { to: "/admin/promotions", label: ADMIN_MONEY_TEXT.sections.promotions },
   { to: "/admin/shipping", label: ADMIN_MONEY_TEXT.sections.shipping },
@@ -118,6 +122,14 @@ export default function AdminConsole() {
               element={
                 <Suspense fallback={<Spinner />}>
                   <StoreSettingsPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="quotes/*"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <QuotesSection />
                 </Suspense>
               }
             />

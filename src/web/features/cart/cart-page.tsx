@@ -7,6 +7,7 @@ import { nextTier, tierReached, unitPriceFor } from "../../../contract/price-tie
 import type { CartLine, Tool } from "../../../contract/schemas";
 import { CART_TEXT } from "../../../contract/texts/cart";
 import { MONEY_TEXT } from "../../../contract/texts/money";
+import { QUOTE_REQUEST_TEXT } from "../../../contract/texts/quotes";
 import { VALIDATION_TEXT } from "../../../contract/texts/validation";
 import { MoneyTotals, type MoneyAmounts } from "../../components/ui/money-totals";
 import { TierNote } from "../../components/ui/price-tiers";
@@ -157,15 +158,21 @@ function CartView({ lines, total, amounts, actions }: { lines: CartLine[]; total
             {CART_TEXT.fixFirst}
           </p>
         )}
-        {blocked ? (
-          <button type="button" className="btn btn-primary btn-lg" disabled>
-            {CART_TEXT.checkout}
-          </button>
-        ) : (
-          <Link to="/checkout" className="btn btn-primary btn-lg">
-            {CART_TEXT.checkout}
+        <div className="flex flex-wrap justify-end gap-3">
+          {/* Trade buyers ask for a price for the cart's lines (DESIGN "Quotes"): a request, nothing ordered. */}
+          <Link to="/dashboard/quotes/new?from=cart" className="btn btn-outline btn-lg">
+            {QUOTE_REQUEST_TEXT.fromCartButton}
           </Link>
-        )}
+          {blocked ? (
+            <button type="button" className="btn btn-primary btn-lg" disabled>
+              {CART_TEXT.checkout}
+            </button>
+          ) : (
+            <Link to="/checkout" className="btn btn-primary btn-lg">
+              {CART_TEXT.checkout}
+            </Link>
+          )}
+        </div>
       </div>
     </div>
   );

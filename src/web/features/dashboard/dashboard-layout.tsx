@@ -1,6 +1,7 @@
 import { NavLink, Outlet } from "react-router";
 import { ToastContainer } from "react-toastify";
 import { TOAST_OPTIONS } from "../../../contract/constants";
+import { QUOTE_TEXT } from "../../../contract/texts/quotes";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
 
 const item = ({ isActive }: { isActive: boolean }) => (isActive ? "menu-active" : "");
@@ -13,6 +14,11 @@ export default function DashboardLayout() {
           <li>
             <NavLink to="/dashboard" end className={item}>
               {DASHBOARD_TEXT.myOrders}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/dashboard/quotes" className={item}>
+              {QUOTE_TEXT.navLink}
             </NavLink>
           </li>
           <li>

@@ -5,6 +5,8 @@
  * home page's first download.
  */
 import { useQuery } from "@tanstack/react-query";
+import type { FormEvent } from "react";
+import { useNavigate } from "react-router";
 import { HOME_PHONE_REVIEWS, HOME_REVIEWS_COUNT, STATISTICS } from "../../../../contract/constants";
 import { HOME_BELOW_FOLD_TEXT, STORE_INFO } from "../../../../contract/texts/home";
 import { REVIEW_TEXT } from "../../../../contract/texts/reviews";
@@ -84,8 +86,13 @@ export function SpecialLooks() {
   );
 }
 
-/** Static figures from the spec; the buttons open an e-mail to the shop. */
+/** Static figures from the spec; 'Request For Quote' leads to the request form, 'Contact US' opens an e-mail to the shop. */
 export function Statistics() {
+  const navigate = useNavigate();
+  const requestQuote = (event: FormEvent) => {
+    event.preventDefault();
+    void navigate("/dashboard/quotes/new");
+  };
   const mail = (subject: string) => () => {
     window.location.href = `mailto:hello@toolyard.example?subject=${encodeURIComponent(subject)}`;
   };
@@ -106,9 +113,13 @@ export function Statistics() {
           ))}
         </ul>
         <div className="mt-8 flex flex-wrap justify-center gap-4">
-          <button type="button" className="btn btn-primary" onClick={mail("Request for quote")}>
-            {HOME_BELOW_FOLD_TEXT.requestQuote}
-          </button>
+          {/* The spec's button, in its words, leads to the request form (signed in; a visitor signs in first and comes back).
+              A GET form, so it works before the app has taken the page over too. */}
+          <form method="get" action="/dashboard/quotes/new" onSubmit={requestQuote}>
+            <button type="submit" className="btn btn-primary">
+              {HOME_BELOW_FOLD_TEXT.requestQuote}
+            </button>
+          </form>
           <button type="button" className="btn btn-outline" onClick={mail("Contact")}>
             {HOME_BELOW_FOLD_TEXT.contactUs}
           </button>
