@@ -43,10 +43,11 @@ export const PAGES = {
   "/dashboard/review": { ssr: false, sitemap: false, private: true, module: "features/dashboard/add-review.tsx" },
   "/dashboard/profile": { ssr: false, sitemap: false, private: true, module: "features/dashboard/my-profile.tsx" },
   "/dashboard/orders/:id": { ssr: false, sitemap: false, private: true, module: "features/dashboard/order-page.tsx" },
-  "/dashboard/quotes": { ssr: false, sitemap: false, private: true, module: "features/quotes/my-quotes.tsx" },
-  "/dashboard/quotes/:id": { ssr: false, sitemap: false, private: true, module: "features/quotes/quote-page.tsx" },
-  /** The request for a quote: the home page's 'Request For Quote' and the cart's 'Ask for a quote' lead here (signed in). */
-  "/dashboard/quotes/new": { ssr: false, sitemap: false, private: true, module: "features/quotes/request-page.tsx" },
+  /**
+   * My Quotes: the list, a quote's page and the request form (`/dashboard/quotes/new`, where the home
+   * page's 'Request For Quote' and the cart's 'Ask for a quote' lead), one chunk with routes of its own.
+   */
+  "/dashboard/quotes/*": { ssr: false, sitemap: false, private: true, module: "features/quotes/quotes-section.tsx" },
   /** The admin console: one lazy chunk with routes of its own (src/web/features/admin/console.tsx). */
   "/admin/*": { ssr: false, sitemap: false, private: true, module: "features/admin/console.tsx" },
 } as const satisfies Record<string, PageEntry>;
