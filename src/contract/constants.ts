@@ -10,8 +10,11 @@ export const CATEGORY_LABELS: Record<Category, string> = {
   chainsaws: "Chainsaws",
 };
 
-/** How a customer pays for a checkout (DESIGN "Orders", "Payments"); `card` only where the store has Stripe set up. */
-export const PAYMENT_METHODS = ["cash_on_delivery", "bank_transfer", "card"] as const;
+/**
+ * How a customer pays for a checkout (DESIGN "Orders", "Payments"); `card` only where the store has Stripe set up;
+ * `terms` only for a member of a trade account with net terms (issue 43: invoiced now, paid by the due date).
+ */
+export const PAYMENT_METHODS = ["cash_on_delivery", "bank_transfer", "card", "terms"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const PASSWORD_MIN = 8;

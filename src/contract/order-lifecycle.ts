@@ -6,15 +6,18 @@
  * store itself (the webhook, the hold). The server refuses any move this table does not list
  * (409), and the console offers only the moves it lists.
  */
-export const ORDER_STATUSES = ["pending", "paid", "shipped", "delivered", "cancelled", "awaiting_payment"] as const;
+export const ORDER_STATUSES = ["pending", "paid", "shipped", "delivered", "cancelled", "awaiting_payment", "awaiting_approval"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export type OrderActor = "customer" | "admin" | "store";
+export type OrderActor = "customer" | "admin" | "store" | "approver";
 
 /** For each status, the statuses it may move to, and who may make the move. */
 export const ORDER_MOVES: Record<OrderStatus, Partial<Record<OrderStatus, readonly OrderActor[]>>> = {
   // Only the provider's word makes a card order paid: not the admin, not the return URL.
   awaiting_payment: { paid: ["store"], cancelled: ["admin", "store"] },
+  // A trade order over its buyer's limits (issue 43): an approver or the account's admin (never
+  // the buyer) approves it (→ pending, or awaiting_payment for card) or rejects it; the owner may cancel it.
+  awaiting_approval: { pending: ["approver"], awaiting_payment: ["approver"], cancelled: ["approver", "admin"] },
   pending: { paid: ["admin"], cancelled: ["customer", "admin"] },
   paid: { shipped: ["admin"], cancelled: ["admin"] },
   shipped: { delivered: ["admin"] },

@@ -6,7 +6,7 @@ import { LIMITS } from "./constants";
 import { dollarsToCents } from "./money";
 import { checkDestination, destinationFields } from "./money-schemas";
 import { QUOTE_REVISION_STATUSES, QUOTE_STATUSES } from "./quote-states";
-import { orderSchema, pageQuery, paymentMethodSchema } from "./schemas";
+import { orderSchema, pageQuery, paymentMethodSchema, poNumberSchema } from "./schemas";
 import { QUOTE_API_TEXT } from "./texts/quotes";
 import { VALIDATION_TEXT } from "./texts/validation";
 import { z } from "./zod";
@@ -105,6 +105,7 @@ export const quoteListQuerySchema = z.object({ ...pageQuery });
 export const quoteAcceptInputSchema = z.object({
   revision: z.number({ error: VALIDATION_TEXT.invalidData }).int(VALIDATION_TEXT.invalidData).min(1, VALIDATION_TEXT.invalidData),
   paymentMethod: paymentMethodSchema,
+  poNumber: poNumberSchema.optional(),
 });
 export type QuoteAcceptInput = z.infer<typeof quoteAcceptInputSchema>;
 

@@ -61,7 +61,8 @@ export const apiErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  available: z.number().int().optional(),
+  /** What is left: units of stock (NOT_ENOUGH_STOCK), or dollars of a trade account's credit (CREDIT_LIMIT). */
+  available: z.number().optional(),
   /** A refused checkout's lines (409 CART_PROBLEMS). */
   lines: z.array(checkoutProblemSchema).optional(),
 });
@@ -250,11 +251,18 @@ export type Profile = z.infer<typeof profileSchema>;
 export { ORDER_STATUSES } from "./order-lifecycle";
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 
+/** A trade buyer's purchase order number (DESIGN "Trade accounts"), on every placement path; required where the account says so. */
+export const PO_NUMBER_MAX = 60;
+export const poNumberSchema = z.string().trim().max(PO_NUMBER_MAX, VALIDATION_TEXT.tooLong(PO_NUMBER_MAX));
+
 export const orderInputSchema = z.object({
   toolId: z.string().min(1).max(LIMITS.id),
   quantity: z.number({ error: VALIDATION_TEXT.invalidData }).int(VALIDATION_TEXT.invalidData).min(1, VALIDATION_TEXT.invalidData).max(LIMITS.quantity),
   /** A promotion code, as at checkout (every placement path takes one: DESIGN "One way to place an order"). */
   promoCode: promoCodeSchema.optional(),
+  poNumber: poNumberSchema.optional(),
+  /** Left out: cash on delivery, as the spec's page always ordered; a trade member may order on `terms` (no card here: it has no payment page). */
+  paymentMethod: z.enum(["cash_on_delivery", "bank_transfer", "terms"], { error: VALIDATION_TEXT.paymentMethod }).optional(),
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
 
@@ -282,7 +290,7 @@ export type OrderLine = z.infer<typeof orderLineSchema>;
 export const orderEventSchema = z.object({
   status: orderStatusSchema,
   at: z.string(),
-  by: z.enum(["customer", "admin", "store"]),
+  by: z.enum(["customer", "admin", "store", "approver"]),
   /** What else happened with the move (a card refund and its state); absent when nothing. */
   note: z.string().optional(),
 });
@@ -344,6 +352,13 @@ export const orderSchema = z.object({
   paymentHoldUntil: z.string().nullable(),
   /** The quote this order accepted (DESIGN "Quotes"); absent for an order that did not come from one. */
   quoteNumber: z.string().optional(),
+  /** A trade order's purchase order number (DESIGN "Trade accounts"); absent when none was given. */
+  poNumber: z.string().optional(),
+  /** A terms order's invoice: due then (YYYY-MM-DD, the store's calendar), and what is still owed of it. */
+  dueDate: z.string().optional(),
+  balanceDue: z.number().optional(),
+  /** The trade account's certificate that made it tax-exempt in its region. */
+  taxExemption: z.object({ certificate: z.string(), region: z.string() }).optional(),
   note: z.string(),
   createdAt: z.string(),
   lines: z.array(orderLineSchema),
@@ -422,6 +437,7 @@ const checkoutFields = z.object({
   /** `pickup` (the default, as before issue 31) or a delivery method's id. */
   shippingMethod: shippingMethodIdSchema.default(PICKUP),
   promoCode: promoCodeSchema.optional(),
+  poNumber: poNumberSchema.optional(),
 });
 /** Delivery needs a destination the store knows; pickup checks one only when it is given. */
 function checkCheckoutDestination(v: { country: string; region: string; postalCode: string; shippingMethod: string }, ctx: z.RefinementCtx) {

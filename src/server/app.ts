@@ -23,6 +23,8 @@ import uploads from "./plugins/uploads";
 declare module "fastify" {
   interface FastifyInstance {
     config: Config;
+    /** What time it is: the system's, or a test's clock (trade accounts' due dates, holds and reminders). */
+    clock: () => Date;
   }
 }
 
@@ -41,6 +43,8 @@ export interface BuildOptions {
   memoryImage?: Blob;
   /** Addresses per sitemap file (plugins/crawlers.ts); the protocol's 50,000 unless a test asks for fewer. */
   sitemapUrlLimit?: number;
+  /** The time the store reads for trade accounts' months, due dates, holds and reminders; a test moves it instead of waiting. */
+  clock?: () => Date;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -58,6 +62,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("config", config);
+  app.decorate("clock", options.clock ?? (() => new Date()));
   // An unexpected failure while the database or Redis is down is an outage (503), not a bug.
   registerErrorHandling(app, { dependenciesDown: () => (app.hasDecorator("dependenciesDown") ? app.dependenciesDown() : Promise.resolve(false)) });
 

@@ -14,22 +14,26 @@ export const ORDER_TEXT = {
     delivered: "Delivered",
     cancelled: "Cancelled",
     awaiting_payment: "Awaiting payment",
+    awaiting_approval: "Awaiting approval",
   } satisfies Record<OrderStatus, string>,
   /** Who moved an order to a status, in its history. */
   by: {
     customer: "by you",
     admin: "by the store",
     store: "by the store",
+    approver: "by your company's approver",
   } as const,
   paymentMethod: {
     cash_on_delivery: "Pay on delivery",
     bank_transfer: "Bank transfer",
     card: "Card",
+    terms: "On account (net terms)",
   } satisfies Record<PaymentMethod, string>,
   paymentHint: {
     cash_on_delivery: "Pay the courier in cash or by card when the tools arrive.",
     bank_transfer: "Transfer the total to our bank account: the details are on your order confirmation.",
     card: "Pay by card on Stripe's secure page; your order is confirmed when the payment is.",
+    terms: "Invoiced to your company's trade account: pay the invoice by its due date.",
   } satisfies Record<PaymentMethod, string>,
   heading: (number: number) => `Order #${number}`,
   placedOn: (date: string) => `Placed on ${date}`,

@@ -23,6 +23,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type { TierCents } from "../../contract/price-tiers";
+import type { AccountRole, AccountTerms } from "../../contract/trade";
 import { CATEGORIES, ORDER_STATUSES_DB, PAYMENT_METHODS, QUOTE_REVISION_STATUSES, QUOTE_STATUSES, STOCK_REASONS } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -253,6 +254,8 @@ export const orders = pgTable(
     taxRateBasisPoints: integer("tax_rate_basis_points"),
     /** The customer's tax-exempt certificate when the order was placed. */
     taxExemptCertificate: text("tax_exempt_certificate"),
+    /** The region of the trade account's certificate that exempted it (DESIGN "Trade accounts"); null for a profile's. */
+    taxExemptRegion: text("tax_exempt_region"),
     /** Gapless per year (INV-2026-000001, CN-2026-000001), from document_counters. */
     invoiceNumber: text("invoice_number").unique(),
     creditNoteNumber: text("credit_note_number").unique(),
@@ -266,6 +269,15 @@ export const orders = pgTable(
     /** The quote this order accepted (its prices are the quote's), and its number as it was (DESIGN "Quotes"). */
     quoteId: text("quote_id").references((): AnyPgColumn => quotes.id, { onDelete: "set null" }),
     quoteNumber: text("quote_number"),
+    /** The trade account the customer ordered for (DESIGN "Trade accounts"), and the buyer's purchase order number. */
+    accountId: text("account_id").references((): AnyPgColumn => tradeAccounts.id, { onDelete: "set null" }),
+    poNumber: text("po_number"),
+    /** A terms order's invoice is due then (YYYY-MM-DD, the store's calendar); null for every other order. */
+    dueDate: text("due_date"),
+    /** The day its invoice was issued (YYYY-MM-DD, the store's calendar): placed, or approved. Set with `dueDate`. */
+    invoiceDate: text("invoice_date"),
+    /** What payments recorded against a terms order's invoice have paid of it. */
+    paidCents: bigint("paid_cents", { mode: "number" }).notNull().default(0),
     createdAt: createdAt(),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
   },
@@ -280,6 +292,8 @@ export const orders = pgTable(
     index("orders_delivered_user_idx").on(t.userId).where(sql`${t.status} = 'delivered'`),
     // The payment hold's sweep: card orders still held.
     index("orders_payment_hold_idx").on(t.paymentHoldUntil).where(sql`${t.paymentHoldUntil} is not null`),
+    // A trade account's credit, hold, statement and month's spend read its orders.
+    index("orders_account_idx").on(t.accountId, t.createdAt).where(sql`${t.accountId} is not null`),
   ],
 );
 
@@ -686,7 +700,127 @@ export const quoteRevisions = pgTable(
   ],
 );
 
+// ------------------------------------------------------------------ trade accounts (issue 43)
+
+/**
+ * A company account (DESIGN "Trade accounts"): its terms, credit limit and discount. Its row is
+ * locked (FOR UPDATE) by every placement of a member's order, so racing orders reserve credit one
+ * at a time; on hold and credit used are computed from its orders, never stored.
+ */
+export const tradeAccounts = pgTable(
+  "trade_accounts",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    name: text("name").notNull(),
+    taxId: text("tax_id").notNull().default(""),
+    terms: text("terms").$type<AccountTerms>().notNull().default("none"),
+    creditLimitCents: bigint("credit_limit_cents", { mode: "number" }).notNull().default(0),
+    /** discountPercent × 100. */
+    discountBasisPoints: integer("discount_basis_points").notNull().default(0),
+    poRequired: boolean("po_required").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("trade_accounts_terms", sql`${t.terms} in ('none', 'net15', 'net30', 'net60')`),
+    check("trade_accounts_credit_nonnegative", sql`${t.creditLimitCents} >= 0`),
+    check("trade_accounts_discount_range", sql`${t.discountBasisPoints} between 0 and 10000`),
+    index("trade_accounts_name_idx").on(t.name),
+  ],
+);
+
+/** A customer's place in a trade account: at most one account per customer (the key). */
+export const accountMembers = pgTable(
+  "account_members",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
+    role: text("role").$type<AccountRole>().notNull(),
+    orderLimitCents: bigint("order_limit_cents", { mode: "number" }),
+    monthlyLimitCents: bigint("monthly_limit_cents", { mode: "number" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("account_members_role", sql`${t.role} in ('buyer', 'approver', 'admin')`),
+    check("account_members_limits", sql`coalesce(${t.orderLimitCents}, 0) >= 0 and coalesce(${t.monthlyLimitCents}, 0) >= 0`),
+    index("account_members_account_idx").on(t.accountId),
+  ],
+);
+
+/** A customer's request for a trade account, which the owner sees in the console. */
+export const accountApplications = pgTable(
+  "account_applications",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    userId: text("user_id").references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    taxId: text("tax_id").notNull().default(""),
+    message: text("message").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [index("account_applications_created_idx").on(t.createdAt)],
+);
+
+/** A payment the owner recorded against an account's invoices (or a member's card payment of them). */
+export const accountPayments = pgTable(
+  "account_payments",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    reference: text("reference").notNull(),
+    /** [{orderId, invoiceNumber, amountCents}]: what it paid. */
+    applied: jsonb("applied").$type<{ orderId: string; invoiceNumber: string; amountCents: number }[]>().notNull().default([]),
+    recordedBy: text("recorded_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [check("account_payments_positive", sql`${t.amountCents} > 0`), index("account_payments_account_idx").on(t.accountId, t.createdAt)],
+);
+
+/** A trade account's tax exemption certificate for one region, until it expires (the day itself included). */
+export const accountExemptions = pgTable(
+  "account_exemptions",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
+    country: text("country").notNull(),
+    region: text("region").notNull(),
+    certificate: text("certificate").notNull(),
+    /** YYYY-MM-DD: exempt through that day (the store's calendar), taxed after. */
+    expiresOn: text("expires_on").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("account_exemptions_account_idx").on(t.accountId)],
+);
+
+/** Reminders mailed for an unpaid terms invoice: one row per invoice and step (0, 7, 30 days), so each goes out once across instances. */
+export const invoiceReminders = pgTable(
+  "invoice_reminders",
+  {
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    days: integer("days").notNull(),
+    sentAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.days] })],
+);
+
 export const schema = {
+  tradeAccounts,
+  accountMembers,
+  accountApplications,
+  accountPayments,
+  invoiceReminders,
+  accountExemptions,
   quotes,
   quoteLines,
   quoteRevisions,

@@ -56,7 +56,7 @@ export interface PaymentProvider {
 }
 
 /** Cash on delivery and bank transfer: nothing to start; a refund is the owner's, by hand. */
-export function offlineProvider(method: "cash_on_delivery" | "bank_transfer"): PaymentProvider {
+export function offlineProvider(method: "cash_on_delivery" | "bank_transfer" | "terms"): PaymentProvider {
   return {
     method,
     online: false,

@@ -49,12 +49,16 @@ export class Payments {
   ) {
     this.providers.set("cash_on_delivery", offlineProvider("cash_on_delivery"));
     this.providers.set("bank_transfer", offlineProvider("bank_transfer"));
+    // A trade account's net terms (issue 43): invoiced now, paid against the invoice; the placement
+    // refuses it to anyone whose account has no terms.
+    this.providers.set("terms", offlineProvider("terms"));
     if (options.card) this.providers.set("card", options.card);
   }
 
   /** The ways a customer may pay here: card only where Stripe is set up. */
   methods(): PaymentMethod[] {
-    return [...this.providers.keys()];
+    // Terms are a member's (GET /api/account says whether theirs has them), not offered to every shopper.
+    return [...this.providers.keys()].filter((m) => m !== "terms");
   }
 
   accepts(method: PaymentMethod): boolean {

@@ -12,6 +12,7 @@ const BADGE: Record<OrderStatus, string> = {
   delivered: "border-success bg-success/15",
   cancelled: "border-base-content/40 bg-base-200",
   awaiting_payment: "border-warning bg-warning/15",
+  awaiting_approval: "border-warning bg-warning/15",
 };
 
 /** An order's status in words, coloured by where it stands. */
