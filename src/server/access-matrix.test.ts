@@ -24,7 +24,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Cart, Order, Profile, Tool } from "../contract/schemas";
-import { tools } from "./db/schema";
+import { orders, tools } from "./db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "./test-support";
 
 const ADMIN = "access-admin@toolyard.example";
@@ -71,6 +71,10 @@ interface Ctx {
   /** Per account (by e-mail): the order it placed last. */
   lastOrder: Map<string, string>;
   newTool: (overrides?: { availableQuantity?: number }) => Promise<Tool>;
+  /** The trade account whose admin the owner is (it has no rules: the owner's other orders are as anyone's). */
+  tradeAccount: string;
+  /** A new customer, signed in, and (with a role) a member of the owner's trade account. */
+  newMember: (role?: "buyer" | "approver", limits?: { orderLimit?: number }) => Promise<{ email: string; client: Client; userId: string }>;
 }
 
 interface Spec {
@@ -120,6 +124,15 @@ const ownQuote = async (ctx: Ctx, sent: boolean) => {
   }
   return id;
 };
+/** An order of a buyer in the owner's trade account, over the buyer's limit: it waits for the owner (the account's admin) to approve it. */
+const waitingOrder = async (ctx: Ctx) => {
+  const buyer = await ctx.newMember("buyer", { orderLimit: 1 });
+  const res = await buyer.client.post("/api/order", { toolId: ctx.stocked, quantity: 1 });
+  expect(res.statusCode, res.body).toBe(201);
+  expect(json<Order>(res).status).toBe("awaiting_approval");
+  return json<Order>(res)._id;
+};
+const waitingStatus = async (ctx: Ctx, id: string) => (await ctx.t.app.store.db.select({ status: orders.status }).from(orders).where(eq(orders.id, id)))[0]?.status;
 const orderStatus = async (ctx: Ctx, id: string) => json<Order>(await ctx.owner.client.get(`/api/order/${id}`)).status;
 const toolRow = async (ctx: Ctx, id: string) => (await ctx.t.app.store.db.select().from(tools).where(eq(tools.id, id)))[0];
 const publicGet = (url: string, ok = 200): Spec => ({ access: "public", ok, request: () => get(url) });
@@ -255,6 +268,63 @@ const ACCESS: Record<string, Classified> = {
       expect(res.headers["content-type"]).toBe("application/pdf");
       expect(res.body.startsWith("%PDF-")).toBe(true);
     },
+  },
+
+  "GET /api/account": {
+    access: "owner",
+    ok: 200,
+    // The record is the account itself: nobody else's answer names it.
+    record: async (ctx) => ctx.tradeAccount,
+    request: () => get("/api/account"),
+    check: (ctx, _who, res) => expect(json<{ _id: string; role: string }>(res)).toMatchObject({ _id: ctx.tradeAccount, role: "admin" }),
+  },
+  "POST /api/account/apply": {
+    access: "signed-in",
+    ok: 201,
+    request: () => ({ method: "POST", url: "/api/account/apply", payload: { name: "Access Matrix Ltd" } }),
+    check: (_ctx, who, res) => expect(json<{ email: string }>(res).email).toBe(who.account?.email),
+  },
+  "POST /api/account/members": {
+    access: "owner",
+    ok: 201,
+    record: async (ctx) => (await ctx.newMember()).email,
+    // A record that does not exist is an id: as an e-mail, one no customer has.
+    request: (_ctx, _who, email) => ({ method: "POST", url: "/api/account/members", payload: { email: email.includes("@") ? email : `${email}@example.com`, role: "buyer", orderLimit: 5 } }),
+    check: (_ctx, _who, res, email) => expect(json<{ members: { email: string }[] }>(res).members.map((m) => m.email)).toContain(email),
+    unchanged: async (ctx, email) =>
+      expect(json<{ members: { email: string }[] }>(await ctx.admin.get(`/api/admin/accounts/${ctx.tradeAccount}`)).members.map((m) => m.email)).not.toContain(email),
+  },
+  "DELETE /api/account/members/:userId": {
+    access: "owner",
+    ok: 200,
+    record: async (ctx) => (await ctx.newMember("buyer")).userId,
+    request: (_ctx, _who, userId) => ({ method: "DELETE", url: `/api/account/members/${userId}` }),
+    check: (_ctx, _who, res, userId) => expect(json<{ members: { userId: string }[] }>(res).members.map((m) => m.userId)).not.toContain(userId),
+    unchanged: async (ctx, userId) =>
+      expect(json<{ members: { userId: string }[] }>(await ctx.admin.get(`/api/admin/accounts/${ctx.tradeAccount}`)).members.map((m) => m.userId)).toContain(userId),
+  },
+  "GET /api/account/orders": {
+    access: "owner",
+    ok: 200,
+    record: async (ctx) => ctx.tradeAccount,
+    request: () => get("/api/account/orders"),
+    check: (_ctx, _who, res) => expect(Array.isArray(res.json())).toBe(true),
+  },
+  "POST /api/account/orders/:id/approve": {
+    access: "owner",
+    ok: 200,
+    record: (ctx) => waitingOrder(ctx),
+    request: (_ctx, _who, id) => ({ method: "POST", url: `/api/account/orders/${id}/approve`, payload: {} }),
+    check: (_ctx, _who, res, id) => expect(json<Order>(res)).toMatchObject({ _id: id, status: "pending" }),
+    unchanged: async (ctx, id) => expect(await waitingStatus(ctx, id)).toBe("awaiting_approval"),
+  },
+  "POST /api/account/orders/:id/reject": {
+    access: "owner",
+    ok: 200,
+    record: (ctx) => waitingOrder(ctx),
+    request: (_ctx, _who, id) => ({ method: "POST", url: `/api/account/orders/${id}/reject`, payload: { reason: "Not this month" } }),
+    check: (_ctx, _who, res, id) => expect(json<Order>(res)).toMatchObject({ _id: id, status: "cancelled" }),
+    unchanged: async (ctx, id) => expect(await waitingStatus(ctx, id)).toBe("awaiting_approval"),
   },
 
   "GET /api/order/:id": {
@@ -503,7 +573,20 @@ describe.each(drivers())("every /api route outside the console by caller on %s",
     const adminAccount: Account = { email: ADMIN, client: admin, marker: (await newTool())._id };
     markers.add(adminAccount.marker);
     const stocked = (await newTool({ availableQuantity: 100_000 }))._id;
-    ctx = { t, admin, owner, markers, stocked, lastOrder: new Map(), newTool };
+    // The owner is the admin of a trade account without rules (issue 43): their /api/account routes are theirs alone.
+    const created = await admin.post("/api/admin/accounts", { name: "Access Matrix Trading" });
+    expect(created.statusCode).toBe(201);
+    const tradeAccount = json<{ _id: string }>(created)._id;
+    expect((await admin.post(`/api/admin/accounts/${tradeAccount}/members`, { email: owner.email, role: "admin" })).statusCode).toBe(201);
+    const newMember: Ctx["newMember"] = async (role, limits = {}) => {
+      const email = uniqueEmail("access-member");
+      const client = new Client(t.app, `10.41.0.${nextAddress++}`);
+      expect((await client.signUp("Member", email, PASSWORD)).statusCode).toBe(200);
+      const userId = json<{ user: { id: string } }>(await client.get("/api/auth/get-session")).user.id;
+      if (role) expect((await admin.post(`/api/admin/accounts/${tradeAccount}/members`, { email, role, ...limits })).statusCode).toBe(201);
+      return { email, client, userId };
+    };
+    ctx = { t, admin, owner, markers, stocked, lastOrder: new Map(), newTool, tradeAccount, newMember };
     callers = [
       visitor(),
       cookieCaller("customer", owner),

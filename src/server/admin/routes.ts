@@ -25,6 +25,7 @@ import { setReviewHidden, listAdminReviews } from "../reviews/service";
 import { listMovements } from "../stock/ledger";
 import { moneyAdminRoutes } from "../pricing/admin-routes";
 import { quoteAdminRoutes } from "../quotes/admin-routes";
+import { accountAdminRoutes } from "../accounts/admin-routes";
 import { listAudit, recordAudit } from "./audit";
 import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
 import { getAdminOrder, listAdminOrders, listUsers, setUserRole, summary } from "./service";
@@ -41,6 +42,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(moneyAdminRoutes);
   // Quotes: a child too (issue 41).
   await app.register(quoteAdminRoutes);
+  await app.register(accountAdminRoutes);
 
   // ---------------------------------------------------------------- tools
 

@@ -58,6 +58,7 @@ export interface CheckoutRequest {
   paymentMethod: PaymentMethod;
   shippingMethod: string;
   promoCode?: string | undefined;
+  poNumber?: string | undefined;
   note: string;
   saveToProfile: boolean;
   /** Left out (an API client that just filled the cart): the cart as it is now is ordered. */
@@ -89,6 +90,7 @@ export class CheckoutDesk {
     private readonly mail?: OrderMail,
     /** How long a card order's stock is held for its payment (PAYMENT_HOLD_MINUTES). */
     private readonly holdMs = 30 * 60_000,
+    private readonly clock: () => Date = () => new Date(),
   ) {
     this.batches = new Batches((batch) => this.serve(batch), { maxBatch: MAX_BATCH });
   }
@@ -98,7 +100,7 @@ export class CheckoutDesk {
   }
 
   private async serve(batch: Pending[]): Promise<Settled<CheckoutOutcome>[]> {
-    const settled = await this.db.transaction((tx) => serveBatch(tx, batch, this.mail, this.holdMs));
+    const settled = await this.db.transaction((tx) => serveBatch(tx, batch, this.mail, this.holdMs, this.clock()));
     if (settled.some((s) => "ok" in s && !s.ok.replayed)) announceChange(this.db, "tools");
     return settled;
   }
@@ -120,7 +122,7 @@ type CartRow = { userId: string; toolId: string; quantity: number };
  * the locks (one function call) and the writes with the order mail (one statement), whatever the
  * batch (retries of earlier checkouts read their orders back: a few more).
  */
-async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined, holdMs: number): Promise<Settled<CheckoutOutcome>[]> {
+async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined, holdMs: number, now: Date): Promise<Settled<CheckoutOutcome>[]> {
   const settled: (Settled<CheckoutOutcome> | undefined)[] = batch.map(() => undefined);
 
   // 1. Claim the keys, then lock the customers' carts, then their tools in id order. A key
@@ -153,7 +155,7 @@ async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined,
   await replayEarlier(tx, batch, earlier, settled);
 
   const live = [...owner.values()];
-  if (live.length > 0) await placeCheckouts(tx, batch, live, settled, locked, mail, holdMs);
+  if (live.length > 0) await placeCheckouts(tx, batch, live, settled, locked, mail, holdMs, now);
   for (const [i, first] of followers) {
     const result = settled[first] as Settled<CheckoutOutcome>;
     settled[i] = "ok" in result ? { ok: { ...result.ok, replayed: true } } : result;
@@ -192,6 +194,7 @@ async function placeCheckouts(
   answer: LockAnswer,
   mail: OrderMail | undefined,
   holdMs: number,
+  now: Date,
 ): Promise<void> {
   // The carts' rows are locked: two checkouts of one cart cannot both take it.
   const cartOf = new Map<string, CartRow[]>();
@@ -225,6 +228,7 @@ async function placeCheckouts(
       paymentMethod: input.paymentMethod,
       shippingMethod: input.shippingMethod,
       promoCode: input.promoCode ?? null,
+      poNumber: input.poNumber || null,
       note: input.note,
     };
   });
@@ -232,6 +236,7 @@ async function placeCheckouts(
   const outcomes = await placeOrders(tx, requests, lockedOf(answer), {
     mail,
     holdMs,
+    now,
     alongside: (drafts) => {
       const placed = drafts.map((d) => ({ p: batch[candidates[d.index] as number] as Pending, id: d.id, lines: d.lines }));
       const placedSet = new Set(drafts.map((d) => candidates[d.index] as number));

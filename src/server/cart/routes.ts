@@ -16,7 +16,7 @@ const idempotencyHeaders = z.object({ "idempotency-key": z.string().trim().min(1
 
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const desk = new CheckoutDesk(db, app.mail.orders, app.config.paymentHoldMs);
+  const desk = new CheckoutDesk(db, app.mail.orders, app.config.paymentHoldMs, app.clock);
   const merges = new CartMerges(db);
   const tags = ["cart"];
 

@@ -4,11 +4,12 @@
  * (worker.ts) sends it later. Nothing here talks to a mail server.
  */
 import { eq, sql, type SQL } from "drizzle-orm";
-import { dollarsToCents } from "../../contract/money";
+import { centsToDollars, dollarsToCents } from "../../contract/money";
 import type { Order } from "../../contract/schemas";
 import type { Db, Tx } from "../db/client";
 import { mailOutbox, orders } from "../db/schema";
-import { templates, type MailOrder, type Rendered } from "./templates";
+import { TRADE_TEXT } from "../../contract/texts/trade";
+import { render, storeLink, templates, type MailOrder, type Rendered } from "./templates";
 
 /** A document the worker renders and attaches when it sends the message (worker.ts). */
 export type Attachment = NonNullable<(typeof mailOutbox.$inferInsert)["attachments"]>[number];
@@ -39,6 +40,11 @@ export interface OrderMail {
    * them and runs it as a CTE of the statement that does (the checkout batch); none for no orders.
    */
   ordersPlacedInsert(orders: MailOrder[]): SQL | undefined;
+  /**
+   * A trade order waiting for approval (DESIGN "Trade accounts"): its account's approvers and
+   * admins are mailed (never the buyer), as one INSERT run with the orders; none for no orders.
+   */
+  approvalsInsert(orders: { id: string; number: number; userId: string; accountId: string; totalCents: number }[]): SQL | undefined;
   /**
    * In the transaction of a status move: the customer hears of shipped and cancelled orders. A
    * cancelled order's message names its credit note: `after.creditNoteNumber` when the caller
@@ -119,5 +125,21 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
       if (insert) await tx.execute(insert);
     },
     ordersPlacedInsert: placedInsert,
+    approvalsInsert(waiting) {
+      if (waiting.length === 0) return undefined;
+      const rows = waiting.map((o) => {
+        const m = render("approval-needed", TRADE_TEXT.approvalSubject(o.number), [
+          { p: TRADE_TEXT.approvalText(o.number, centsToDollars(o.totalCents)) },
+          { link: storeLink(publicUrl, "/dashboard/account/approvals"), label: TRADE_TEXT.approvalsLink },
+        ]);
+        return { account_id: o.accountId, user_id: o.userId, subject: m.subject, text: m.text, html: m.html, kind: m.kind };
+      });
+      return sql`
+        insert into ${mailOutbox} ("to", subject, text, html, kind)
+        select lower(u.email), r.subject, r.text, r.html, r.kind
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(account_id text, user_id text, subject text, text text, html text, kind text)
+          join account_members am on am.account_id = r.account_id and am.role in ('approver', 'admin') and am.user_id <> r.user_id
+          join "user" u on u.id = am.user_id`;
+    },
   };
 }

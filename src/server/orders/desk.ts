@@ -29,6 +29,8 @@ interface Pending {
   userId: string;
   quantity: number;
   promoCode: string | null;
+  poNumber: string | null;
+  paymentMethod: "cash_on_delivery" | "bank_transfer" | "terms";
   resolve: (order: Order) => void;
   reject: (error: unknown) => void;
 }
@@ -44,12 +46,21 @@ export class OrderDesk {
     private readonly mail?: OrderMail,
     /** How long a card order's stock is held for its payment (PAYMENT_HOLD_MINUTES); the purchase page takes cash on delivery. */
     private readonly holdMs = 30 * 60_000,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   place(userId: string, input: OrderInput): Promise<Order> {
     return new Promise<Order>((resolve, reject) => {
       const queue = this.queues.get(input.toolId);
-      const pending = { userId, quantity: input.quantity, promoCode: input.promoCode ?? null, resolve, reject };
+      const pending = {
+        userId,
+        quantity: input.quantity,
+        promoCode: input.promoCode ?? null,
+        poNumber: input.poNumber || null,
+        paymentMethod: input.paymentMethod ?? "cash_on_delivery",
+        resolve,
+        reject,
+      };
       if (queue) {
         queue.push(pending);
         return;
@@ -119,14 +130,15 @@ export class OrderDesk {
           country: profile?.country ?? "",
           phone: profile?.phone ?? "",
         },
-        paymentMethod: "cash_on_delivery",
+        paymentMethod: p.paymentMethod,
+        poNumber: p.poNumber,
         // The spec's purchase page orders for pickup (DESIGN "Money"): taxed at the store's address.
         shippingMethod: PICKUP,
         promoCode: p.promoCode,
         note: "",
       };
     });
-    const outcomes = await this.db.transaction(async (tx) => placeOrders(tx, requests, await lockForPlacement(tx, requests), { mail: this.mail, holdMs: this.holdMs }));
+    const outcomes = await this.db.transaction(async (tx) => placeOrders(tx, requests, await lockForPlacement(tx, requests), { mail: this.mail, holdMs: this.holdMs, now: this.clock() }));
 
     if (outcomes.some((o) => "placed" in o)) announceChange(this.db, "tools");
     batch.forEach((p, i) => {

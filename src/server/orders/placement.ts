@@ -35,7 +35,9 @@ import type { ApiError } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
 import { loadPromotions, pricingContextOf, type LoadedPromotion, type PricingContext } from "../pricing/context";
-import { pricingInput } from "../pricing/input";
+import { exemptionFor, pricingInput } from "../pricing/input";
+import { storeDate } from "../../contract/store-calendar";
+import { dueDateOf, TradePolicy, type TradeDecision } from "../accounts/policy";
 import { price, type Priced } from "../pricing/price";
 import { pricingRefusal } from "../pricing/problems";
 import { allocateLines, type ToolState } from "./allocate-lines";
@@ -65,6 +67,8 @@ export interface PlacementRequest {
   /** Upper-case, or null. */
   promoCode: string | null;
   note: string;
+  /** The buyer's purchase order number (DESIGN "Trade accounts"), or null; required where the account says so. */
+  poNumber?: string | null | undefined;
   /**
    * A quote's accepted revision (DESIGN "Quotes"): the order takes its cents as they are, never
    * re-priced, whatever the list price, tiers, rates or codes say now (no code applies). The lines'
@@ -140,6 +144,8 @@ export interface PlacedDraft {
   number: number;
   priced: Priced;
   lines: NewOrderLine[];
+  /** The trade account it is ordered for, and whether it waits for an approver. */
+  trade: TradeDecision;
 }
 
 /**
@@ -181,6 +187,9 @@ export async function placeOrders(tx: Tx, requests: PlacementRequest[], locked: 
   const codes = requests.flatMap((r) => (r.promoCode ? [r.promoCode] : []));
   const promotionsByCode: Map<string, LoadedPromotion> = codes.length > 0 ? await loadPromotions(tx, codes, requests.map((r) => r.userId), true) : new Map();
   for (const policy of options.policies ?? []) await policy.prepare?.(tx, requests);
+  // A trade account's rules (accounts/policy.ts): its accounts locked after the tools and codes.
+  const trade = new TradePolicy(ctx, now);
+  await trade.prepare(tx, requests.map(policyRequestOf));
 
   const pricedOf = new Map<number, Priced>();
   const { decisions, remaining } = allocateLines(toolOf, requests, (i): ApiError | null => {
@@ -193,6 +202,9 @@ export async function placeOrders(tx: Tx, requests: PlacementRequest[], locked: 
       const refusal = policy.check(request, priced);
       if (refusal) return refusal;
     }
+    // Last: a request it admits is placed, and counts against the month and the credit of those after it.
+    const refusal = trade.check(i, policyRequestOf(request), priced.totalCents);
+    if (refusal) return refusal;
     if (promotion && priced.promotionId) {
       promotion.redemptions += 1;
       promotion.byCustomer.set(request.userId, (promotion.byCustomer.get(request.userId) ?? 0) + 1);
@@ -211,7 +223,7 @@ export async function placeOrders(tx: Tx, requests: PlacementRequest[], locked: 
     const request = requests[index] as PlacementRequest;
     const priced = pricedOf.get(index) as Priced;
     const named = priced.lines.map((p) => ({ toolId: p.toolId, toolName: (toolOf.get(p.toolId) as LockedTool).name, quantity: p.quantity, unitPriceCents: p.unitPriceCents }));
-    return { index, request, id: randomUUID(), number: locked.numbers[k] as number, priced, lines: pricedLines(named, priced) };
+    return { index, request, id: randomUUID(), number: locked.numbers[k] as number, priced, lines: pricedLines(named, priced), trade: trade.decisionOf(index) };
   });
   const extra = options.alongside?.(drafts) ?? [];
   if (drafts.length === 0) {
@@ -227,17 +239,20 @@ export async function placeOrders(tx: Tx, requests: PlacementRequest[], locked: 
   return outcomes as PlacementOutcome[];
 }
 
+const policyRequestOf = (r: PlacementRequest) => ({ userId: r.userId, paymentMethod: r.paymentMethod, poNumber: r.poNumber ?? null });
+
 /** Where a delivery is priced for: none (pickup at the store) without a country. */
 const destinationOf = (d: Delivery) => (d.country === "" ? null : { country: d.country, region: d.region, postalCode: d.postalCode });
 
 /**
- * Step 5, the one place that decides when an order takes its invoice number: today every order,
- * as it is placed (DESIGN "Money"). Numbers come from the counter row, last in the transaction
+ * Step 5, the one place that decides when an order takes its invoice number: every order as it is
+ * placed (DESIGN "Money"), except a trade order waiting for approval, numbered when it is approved
+ * (accounts/approvals.ts). Numbers come from the counter row, last in the transaction
  * (invoices/numbers.ts: the row is held only for the record and the commit). Answers each draft's
  * number, or null for one that takes its number later.
  */
 async function numberInvoices(tx: Tx, drafts: PlacedDraft[], now: Date): Promise<(string | null)[]> {
-  const numbered = drafts.map(() => true);
+  const numbered = drafts.map((d) => !d.trade.awaitingApproval);
   const count = numbered.filter(Boolean).length;
   const numbers = count > 0 ? await takeDocumentNumbers(tx, "INV", documentYear(now), count) : [];
   let next = 0;
@@ -285,12 +300,21 @@ async function record(
     ...pricedFields(priced),
     promotionId: priced.promotionId,
     promoCode: priced.promotionId ? request.promoCode : null,
-    taxExemptCertificate: request.quoted ? request.quoted.taxExemptCertificate : (locked.pricing.exempt.get(request.userId) ?? null),
+    ...exemptionFields(request, locked, now),
     quoteId: request.quoted?.quoteId ?? null,
     quoteNumber: request.quoted?.quoteNumber ?? null,
     invoiceNumber: invoiceNumbers[k] ?? null,
-    // A card order waits for its payment with its stock held (DESIGN "Payments").
-    ...(request.paymentMethod === "card" ? { status: "awaiting_payment" as const, paymentHoldUntil: new Date(now.getTime() + options.holdMs) } : {}),
+    accountId: drafts[k]?.trade.accountId ?? null,
+    poNumber: request.poNumber || null,
+    // A terms order is invoiced with its due date (DESIGN "Trade accounts").
+    ...(request.paymentMethod === "terms" && invoiceNumbers[k] ? { dueDate: dueDateOf(termsOf(locked, request.userId), now), invoiceDate: storeDate(now) } : {}),
+    // An order over its buyer's limits waits for an approver, its stock held; a card order waits
+    // for its payment with its stock held (DESIGN "Payments").
+    ...(drafts[k]?.trade.awaitingApproval
+      ? { status: "awaiting_approval" as const }
+      : request.paymentMethod === "card"
+        ? { status: "awaiting_payment" as const, paymentHoldUntil: new Date(now.getTime() + options.holdMs) }
+        : {}),
     lines,
   }));
   // The order mail, whose texts name the numbers reserved in step 1.
@@ -315,7 +339,28 @@ async function record(
     }),
   );
   if (mail) alongside.push(sql`placed_mail as (${mail})`);
-  return insertOrders(tx, drafted, [...alongside, ...extra]);
+  const approvals = options.mail?.approvalsInsert(
+    drafts.flatMap((d) =>
+      d.trade.awaitingApproval && d.trade.accountId ? [{ id: d.id, number: d.number, userId: d.request.userId, accountId: d.trade.accountId, totalCents: d.priced.totalCents }] : [],
+    ),
+  );
+  if (approvals) alongside.push(sql`placed_approvals_mail as (${approvals})`);
+  return insertOrders(tx, drafted, [...alongside, ...extra], now);
+}
+
+/** The terms of the account a member orders for. */
+function termsOf(locked: Locked, userId: string) {
+  const member = locked.pricing.members.get(userId);
+  if (!member) throw new Error("a terms order without an account passed the policy");
+  return member.terms;
+}
+
+/** Why an order pays no tax: a quote's as it was quoted; else the profile's certificate or the account's for the region (pricing/input.ts). */
+function exemptionFields(request: PlacementRequest, locked: Locked, now: Date): { taxExemptCertificate: string | null; taxExemptRegion: string | null } {
+  if (request.quoted) return { taxExemptCertificate: request.quoted.taxExemptCertificate, taxExemptRegion: null };
+  const place = destinationOf(request.delivery) ?? locked.pricing.store;
+  const exemption = exemptionFor(locked.pricing, request.userId, place, now);
+  return { taxExemptCertificate: exemption?.certificate ?? null, taxExemptRegion: exemption?.region ?? null };
 }
 
 /** Whatever opens a card order's payment page (the store's payments, `app.payments`). */

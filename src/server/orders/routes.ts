@@ -8,7 +8,7 @@ import { cancelOrder, getOrder, listOrders } from "./service";
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const desk = new OrderDesk(db, app.mail.orders, app.config.paymentHoldMs);
+  const desk = new OrderDesk(db, app.mail.orders, app.config.paymentHoldMs, app.clock);
 
   app.post(
     "/order",

@@ -58,6 +58,10 @@ export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEv
   payment: payment ? { status: payment.status as PaymentStatus, url: payment.status === "open" ? payment.url : null, refundError: payment.refundError } : null,
   paymentHoldUntil: row.paymentHoldUntil?.toISOString() ?? null,
   ...(row.quoteNumber ? { quoteNumber: row.quoteNumber } : {}),
+  // A trade order's (DESIGN "Trade accounts"): its PO number, and a terms invoice's due date and what is still owed.
+  ...(row.poNumber ? { poNumber: row.poNumber } : {}),
+  ...(row.dueDate ? { dueDate: row.dueDate, balanceDue: centsToDollars(row.status === "cancelled" ? 0 : row.totalCents - row.paidCents) } : {}),
+  ...(row.taxExemptRegion && row.taxExemptCertificate ? { taxExemption: { certificate: row.taxExemptCertificate, region: row.taxExemptRegion } } : {}),
   note: row.note,
   createdAt: row.createdAt.toISOString(),
   lines: [...lines]
@@ -130,12 +134,21 @@ export interface NewOrder {
   taxExemptCertificate: string | null;
   /** Taken from the counter in the same transaction (invoices/numbers.ts); null only where no invoice is made. */
   invoiceNumber: string | null;
-  /** A card order starts awaiting its payment, its stock held until `paymentHoldUntil`; every other order starts pending. */
-  status?: "pending" | "awaiting_payment";
+  /**
+   * A card order starts awaiting its payment, its stock held until `paymentHoldUntil`; a trade
+   * order over its buyer's limits awaiting approval; every other order starts pending.
+   */
+  status?: "pending" | "awaiting_payment" | "awaiting_approval";
   paymentHoldUntil?: Date | null;
   /** The quote the order accepts, and its number. */
   quoteId?: string | null;
   quoteNumber?: string | null;
+  /** A trade order's account, PO number, due date (terms) and the region of its account's exemption. */
+  accountId?: string | null;
+  poNumber?: string | null;
+  dueDate?: string | null;
+  invoiceDate?: string | null;
+  taxExemptRegion?: string | null;
   lines: NewOrderLine[];
 }
 
@@ -171,9 +184,10 @@ const sum = (lines: NewOrderLine[], pick: (l: NewOrderLine) => number) => lines.
  * caller's other writes cost no round trip of their own; they see the statement's snapshot, not
  * the new orders (reference them by the ids the caller made).
  */
-export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; number?: number })[], alongside: SQL[] = []): Promise<Order[]> {
+export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; number?: number })[], alongside: SQL[] = [], at0?: Date): Promise<Order[]> {
   if (drafts.length === 0) return [];
-  const createdAt = new Date();
+  // The placement's clock (a test's, for a trade account's month), else now.
+  const createdAt = at0 ?? new Date();
   const at = createdAt.toISOString();
   const rows = drafts.map((draft) => {
     const first = draft.lines[0];
@@ -211,6 +225,11 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       payment_hold_until: draft.paymentHoldUntil?.toISOString() ?? null,
       quote_id: draft.quoteId ?? null,
       quote_number: draft.quoteNumber ?? null,
+      account_id: draft.accountId ?? null,
+      po_number: draft.poNumber ?? null,
+      due_date: draft.dueDate ?? null,
+      invoice_date: draft.invoiceDate ?? null,
+      tax_exempt_region: draft.taxExemptRegion ?? null,
     };
   });
   const lines = drafts.flatMap((draft, i) =>
@@ -233,17 +252,18 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       insert into ${orders} (id, number, user_id, tool_id, tool_name, quantity, unit_price_cents, total_cents, subtotal_cents, discount_cents,
              shipping_cents, tax_cents, address, city, region, postal_code, country, phone, payment_method, note, shipping_method, shipping_method_name,
              promotion_id, promo_code, tax_rate_name, tax_rate_basis_points, tax_exempt_certificate, invoice_number, status, payment_hold_until, quote_id,
-             quote_number, created_at)
+             quote_number, account_id, po_number, due_date, invoice_date, tax_exempt_region, created_at)
       select r.id, coalesce(r.number, nextval(pg_get_serial_sequence('orders', 'number'))), r.user_id, r.tool_id, r.tool_name, r.quantity,
              r.unit_price_cents, r.total_cents, r.subtotal_cents, r.discount_cents, r.shipping_cents, r.tax_cents, r.address, r.city, r.region,
              r.postal_code, r.country, r.phone, r.payment_method::payment_method, r.note, r.shipping_method, r.shipping_method_name, r.promotion_id,
              r.promo_code, r.tax_rate_name, r.tax_rate_basis_points, r.tax_exempt_certificate, r.invoice_number, r.status::order_status,
-             r.payment_hold_until, r.quote_id, r.quote_number, ${at}::timestamptz
+             r.payment_hold_until, r.quote_id, r.quote_number, r.account_id, r.po_number, r.due_date, r.invoice_date, r.tax_exempt_region, ${at}::timestamptz
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, number integer, user_id text, tool_id text, tool_name text,
              quantity integer, unit_price_cents integer, total_cents bigint, subtotal_cents bigint, discount_cents bigint, shipping_cents bigint,
              tax_cents bigint, address text, city text, region text, postal_code text, country text, phone text, payment_method text, note text,
              shipping_method text, shipping_method_name text, promotion_id text, promo_code text, tax_rate_name text, tax_rate_basis_points integer,
-             tax_exempt_certificate text, invoice_number text, status text, payment_hold_until timestamptz, quote_id text, quote_number text)
+             tax_exempt_certificate text, invoice_number text, status text, payment_hold_until timestamptz, quote_id text, quote_number text,
+             account_id text, po_number text, due_date text, invoice_date text, tax_exempt_region text)
       returning id, number, user_id, status
     ), l as (
       insert into ${orderLines} (order_id, position, tool_id, tool_name, quantity, unit_price_cents, line_total_cents, discount_cents, shipping_cents, tax_cents, total_cents)
@@ -303,6 +323,12 @@ export async function insertOrders(tx: Tx, drafts: (NewOrder & { id?: string; nu
       paymentHoldUntil: draft.paymentHoldUntil ?? null,
       quoteId: row.quote_id,
       quoteNumber: row.quote_number,
+      accountId: row.account_id,
+      poNumber: row.po_number,
+      dueDate: row.due_date,
+      invoiceDate: row.invoice_date,
+      paidCents: 0,
+      taxExemptRegion: row.tax_exempt_region,
       createdAt,
       cancelledAt: null,
     };

@@ -10,6 +10,7 @@ import { orderRoutes } from "../orders/routes";
 import { paymentRoutes } from "../payments/routes";
 import { profileRoutes } from "../profile/routes";
 import { quoteRoutes } from "../quotes/routes";
+import { accountRoutes } from "../accounts/routes";
 import { reviewRoutes } from "../reviews/routes";
 
 export default fp(
@@ -26,6 +27,7 @@ export default fp(
         await api.register(cartRoutes);
         await api.register(paymentRoutes);
         await api.register(quoteRoutes);
+        await api.register(accountRoutes);
         await api.register(adminRoutes, { prefix: "/admin" });
       },
       { prefix: "/api" },

@@ -13,6 +13,7 @@
 import { sql } from "drizzle-orm";
 import type { Category } from "../../contract/constants";
 import type { TierCents } from "../../contract/price-tiers";
+import type { AccountRole, AccountTerms } from "../../contract/trade";
 import type { Db, Tx } from "../db/client";
 import type { MethodRow, PlaceCents, PromotionRow, RateRow } from "./price";
 
@@ -26,6 +27,21 @@ export interface PricingContext {
   exempt: Map<string, string>;
   /** The customers' profile addresses (those that have a profile). */
   places: Map<string, PlaceCents>;
+  /** The customers who belong to a trade account (migration 0017): its prices, rules and exemptions. */
+  members: Map<string, MemberTerms>;
+}
+
+/** A member's trade account as the placement and the input builder read it (DESIGN "Trade accounts"). */
+export interface MemberTerms {
+  accountId: string;
+  role: AccountRole;
+  orderLimitCents: number | null;
+  monthlyLimitCents: number | null;
+  terms: AccountTerms;
+  poRequired: boolean;
+  discountBasisPoints: number;
+  /** The account's certificates: exempt in that region through `expiresOn` (YYYY-MM-DD). */
+  exemptions: { country: string; region: string; certificate: string; expiresOn: string }[];
 }
 
 export interface ContextTool {
@@ -43,6 +59,8 @@ interface Raw {
   store: PricingContext["store"] | null;
   tools: ({ id: string } & ContextTool)[];
   profiles: { userId: string; country: string; region: string; postalCode: string; exempt: string | null }[];
+  /** Absent from a database before migration 0017 (never in practice: migrations run first). */
+  members?: (Omit<MemberTerms, "orderLimitCents" | "monthlyLimitCents"> & { userId: string; orderLimitCents: number | string | null; monthlyLimitCents: number | string | null })[];
 }
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
@@ -69,6 +87,12 @@ export function pricingContextOf(raw0: unknown): PricingContext {
     tools: new Map(raw.tools.map((t) => [t.id, { priceCents: Number(t.priceCents), priceTiers: t.priceTiers ?? [], weightGrams: t.weightGrams, category: t.category }])),
     exempt: new Map(raw.profiles.flatMap((p) => (p.exempt ? [[p.userId, p.exempt] as [string, string]] : []))),
     places: new Map(raw.profiles.map((p) => [p.userId, { country: p.country, region: p.region, postalCode: p.postalCode }])),
+    members: new Map(
+      (raw.members ?? []).map(({ userId, ...m }) => [
+        userId,
+        { ...m, orderLimitCents: m.orderLimitCents === null ? null : Number(m.orderLimitCents), monthlyLimitCents: m.monthlyLimitCents === null ? null : Number(m.monthlyLimitCents) },
+      ]),
+    ),
   };
 }
 

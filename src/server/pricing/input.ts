@@ -10,6 +10,7 @@
  */
 import { PICKUP } from "../../contract/money-schemas";
 import { unitPriceFor } from "../../contract/price-tiers";
+import { storeDate } from "../../contract/store-calendar";
 import type { LoadedPromotion, PricingContext } from "./context";
 import { promotionFor } from "./context";
 import type { PlaceCents, PriceInput, PriceLine } from "./price";
@@ -35,12 +36,13 @@ export interface PricingRequest {
  * (gone meanwhile) costs and weighs nothing and counts as hand tools, so a cart still showing it
  * can be priced; every placement refuses such a line before it is priced.
  */
-export function priceLine(ctx: PricingContext, line: { toolId: string; quantity: number }): PriceLine {
+export function priceLine(ctx: PricingContext, line: { toolId: string; quantity: number }, userId?: string): PriceLine {
   const tool = ctx.tools.get(line.toolId);
+  const member = userId === undefined ? undefined : ctx.members.get(userId);
   return {
     toolId: line.toolId,
     quantity: line.quantity,
-    unitPriceCents: tool ? unitPriceFor(tool.priceCents, tool.priceTiers, line.quantity) : 0,
+    unitPriceCents: tool ? unitPriceFor(tool.priceCents, tool.priceTiers, line.quantity, member?.discountBasisPoints ?? 0) : 0,
     category: tool?.category ?? "hand-tools",
     weightGrams: tool?.weightGrams ?? 0,
   };
@@ -49,7 +51,7 @@ export function priceLine(ctx: PricingContext, line: { toolId: string; quantity:
 /** `price`'s input for a request, with the promotion its code names (loaded by the caller, locked or not). */
 export function pricingInput(ctx: PricingContext, request: PricingRequest, promotion: LoadedPromotion | undefined, now: Date): PriceInput {
   return {
-    lines: request.lines.map((line) => priceLine(ctx, line)),
+    lines: request.lines.map((line) => priceLine(ctx, line, request.userId)),
     destination: request.destination ?? ctx.store,
     store: ctx.store,
     shippingMethod: request.shippingMethod,
@@ -58,9 +60,24 @@ export function pricingInput(ctx: PricingContext, request: PricingRequest, promo
     rates: ctx.rates,
     promoCode: request.promoCode,
     promotion: request.promoCode ? promotionFor(promotion, request.userId) : undefined,
-    taxExempt: ctx.exempt.has(request.userId),
+    taxExempt: exemptionFor(ctx, request.userId, request.destination ?? ctx.store, now) !== null,
     now,
   };
+}
+
+/**
+ * Why a customer pays no tax on an order to `place`, or null: the certificate the owner put on
+ * their profile (anywhere), else their trade account's certificate for that region, through its
+ * expiry date (the store's calendar; DESIGN "Trade accounts"). `region` is null for a profile's.
+ */
+export function exemptionFor(ctx: PricingContext, userId: string, place: PlaceCents, now: Date): { certificate: string; region: string | null } | null {
+  const own = ctx.exempt.get(userId);
+  if (own) return { certificate: own, region: null };
+  const member = ctx.members.get(userId);
+  if (!member || member.exemptions.length === 0) return null;
+  const today = storeDate(now);
+  const found = member.exemptions.find((e) => e.country === place.country && e.region === place.region && e.expiresOn >= today);
+  return found ? { certificate: found.certificate, region: found.region } : null;
 }
 
 /** What a quote's revision prices: the owner's unit prices and shipping, for the quote's address. */
@@ -87,7 +104,7 @@ export function quotePricingInput(ctx: PricingContext, request: QuotePricingRequ
     rates: ctx.rates,
     promoCode: null,
     promotion: undefined,
-    taxExempt: ctx.exempt.has(request.userId),
+    taxExempt: exemptionFor(ctx, request.userId, request.destination ?? ctx.store, now) !== null,
     now,
     quotedShipping: request.shipping,
   };

@@ -59,6 +59,7 @@ describe("tiered line totals", () => {
             tools: new Map(tools.map((t) => [t.id, { priceCents: t.priceCents, priceTiers: t.tiers, weightGrams: 100, category: "hand-tools" as const }])),
             exempt: new Map(exempt ? [["u", "EX-1"]] : []),
             places: new Map(),
+            members: new Map(),
           };
           const lines = tools.map((t, i) => ({ toolId: t.id, quantity: t.minimum + (picked[i]?.[1] ?? 0) }));
           const promotion = percentOff
@@ -109,6 +110,7 @@ describe("tiered line totals", () => {
             tools: new Map(lines.map((_, i) => [`t${i}`, { priceCents: 999_999, priceTiers: [{ minQuantity: 2, priceCents: 1 }], weightGrams: 100, category: "chainsaws" as const }])),
             exempt: new Map(),
             places: new Map(),
+            members: new Map(),
           };
           const priced = price(
             quotePricingInput(

@@ -71,11 +71,11 @@ function pricedOf(revision: RevisionRow): Priced {
 export class QuoteAcceptance {
   constructor(
     private readonly db: Db,
-    private readonly options: { holdMs: number; mail?: OrderMail | undefined; quoteMail?: QuoteMail | undefined },
+    private readonly options: { holdMs: number; mail?: OrderMail | undefined; quoteMail?: QuoteMail | undefined; clock?: (() => Date) | undefined },
   ) {}
 
   async accept(userId: string, quoteId: string, input: QuoteAcceptInput, key: string): Promise<AcceptOutcome> {
-    const hash = createHash("sha256").update(JSON.stringify({ quote: quoteId, revision: input.revision, paymentMethod: input.paymentMethod })).digest("base64url");
+    const hash = createHash("sha256").update(JSON.stringify({ quote: quoteId, revision: input.revision, paymentMethod: input.paymentMethod, ...(input.poNumber ? { poNumber: input.poNumber } : {}) })).digest("base64url");
     const outcome = await this.db.transaction(async (tx): Promise<AcceptOutcome> => {
       // 1. The key: claimed, or a retry of an attempt that committed (waits for it if it runs).
       const claimed = await tx.insert(idempotencyKeys).values({ userId, key, requestHash: hash }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
@@ -110,6 +110,7 @@ export class QuoteAcceptance {
         paymentMethod: input.paymentMethod,
         shippingMethod: revision.shippingMethod,
         promoCode: null,
+        poNumber: input.poNumber || null,
         note: "",
         quoted: { quoteId, quoteNumber: quote.number, priced: pricedOf(revision), taxExemptCertificate: revision.taxExemptCertificate },
       };
@@ -125,6 +126,7 @@ export class QuoteAcceptance {
       const [result] = await placeOrders(tx, [request], locked, {
         mail: this.options.mail,
         holdMs: this.options.holdMs,
+        ...(this.options.clock ? { now: this.options.clock() } : {}),
         alongside: ([draft]) => {
           if (!draft) return [];
           const writes = [

@@ -28,7 +28,7 @@ const SWEEP_MS = 30_000;
 export const quoteRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const mail = quoteMail(app.config.publicUrl, app.config.adminEmails);
-  const acceptance = new QuoteAcceptance(db, { holdMs: app.config.paymentHoldMs, mail: app.mail.orders, quoteMail: mail });
+  const acceptance = new QuoteAcceptance(db, { holdMs: app.config.paymentHoldMs, mail: app.mail.orders, quoteMail: mail, clock: app.clock });
 
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();

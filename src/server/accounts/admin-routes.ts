@@ -1,0 +1,109 @@
+/**
+ * The console's trade accounts, /api/admin/accounts (DESIGN "Trade accounts"): the list, create,
+ * read and edit (name, tax id, terms, credit limit ≥ 0, discount, PO required), members (a customer
+ * by e-mail with a role and optional limits; one account per customer: 409 ALREADY_A_MEMBER), and
+ * the customers' applications. A child of the admin routes, so their guard covers every route
+ * here (and the endpoint × role test finds them); every change is in the audit trail.
+ */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { idParamsSchema, pageQuery } from "../../contract/schemas";
+import { accountInputSchema, accountListQuerySchema, accountPatchSchema, applicationSchema, memberInputSchema, memberParamsSchema, tradeAccountSchema } from "../../contract/trade";
+import { recordAudit } from "../admin/audit";
+import { errorResponses } from "../http/schemas";
+import { addMember, createAccount, getAccount, listAccounts, listApplications, patchAccount, removeMember } from "./service";
+
+const tags = ["admin"];
+
+export const accountAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.store;
+  const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
+
+  app.get(
+    "/accounts",
+    {
+      schema: { tags, summary: "Trade accounts by name (`q`, paging); the total is in X-Total-Count", querystring: accountListQuerySchema, response: { 200: z.array(tradeAccountSchema), ...errorResponses(400, 401, 403) } },
+    },
+    async (request, reply) => {
+      const { items, total } = await listAccounts(db, request.query, app.clock());
+      reply.header("x-total-count", String(total));
+      return items;
+    },
+  );
+
+  app.get(
+    "/accounts/applications",
+    {
+      schema: { tags, summary: "Customers' applications for a trade account, newest first", querystring: z.object(pageQuery), response: { 200: z.array(applicationSchema), ...errorResponses(400, 401, 403) } },
+    },
+    async (request, reply) => {
+      const { items, total } = await listApplications(db, request.query);
+      reply.header("x-total-count", String(total));
+      return items;
+    },
+  );
+
+  app.post(
+    "/accounts",
+    {
+      schema: {
+        tags,
+        summary: "Create a trade account: name, tax id, terms (none, net15, net30, net60), credit limit (≥ 0), discount percent, PO required",
+        body: accountInputSchema,
+        response: { 201: tradeAccountSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const account = await createAccount(db, request.body, app.clock());
+      await recordAudit(db, actorOf(request), { action: "account.create", entity: "account", entityId: account._id, after: account });
+      return reply.status(201).send(account);
+    },
+  );
+
+  app.get(
+    "/accounts/:id",
+    { schema: { tags, summary: "One trade account with its members, credit and hold", params: idParamsSchema, response: { 200: tradeAccountSchema, ...errorResponses(400, 401, 403, 404) } } },
+    async (request) => getAccount(db, request.params.id, app.clock()),
+  );
+
+  app.patch(
+    "/accounts/:id",
+    {
+      schema: { tags, summary: "Edit a trade account (any of its fields)", params: idParamsSchema, body: accountPatchSchema, response: { 200: tradeAccountSchema, ...errorResponses(400, 401, 403, 404) } },
+    },
+    async (request) => {
+      const { before, after } = await patchAccount(db, request.params.id, request.body, app.clock());
+      await recordAudit(db, actorOf(request), { action: "account.update", entity: "account", entityId: after._id, before, after });
+      return after;
+    },
+  );
+
+  app.post(
+    "/accounts/:id/members",
+    {
+      schema: {
+        tags,
+        summary: "Add a customer (by e-mail) as a member: role buyer, approver or admin, optional per-order and monthly limits",
+        description: "404 for an e-mail no customer has; 409 ALREADY_A_MEMBER for a customer who belongs to an account.",
+        params: idParamsSchema,
+        body: memberInputSchema,
+        response: { 201: tradeAccountSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const account = await addMember(db, request.params.id, request.body, app.clock());
+      await recordAudit(db, actorOf(request), { action: "account.member-add", entity: "account", entityId: account._id, after: request.body });
+      return reply.status(201).send(account);
+    },
+  );
+
+  app.delete(
+    "/accounts/:id/members/:userId",
+    { schema: { tags, summary: "Remove a member from the account", params: memberParamsSchema, response: { 200: tradeAccountSchema, ...errorResponses(400, 401, 403, 404) } } },
+    async (request) => {
+      const account = await removeMember(db, request.params.id, request.params.userId, app.clock(), false);
+      await recordAudit(db, actorOf(request), { action: "account.member-remove", entity: "account", entityId: account._id, before: { userId: request.params.userId } });
+      return account;
+    },
+  );
+};

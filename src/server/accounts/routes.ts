@@ -1,0 +1,142 @@
+/**
+ * /api/account (DESIGN "Trade accounts"): a member's own account (404 for a customer in none), an
+ * application for one (anyone signed in), the account's admin managing members, and the
+ * approvals: the account's orders (every member's for approvers and admins, their own for a
+ * buyer), approve and reject (never one's own: 403 OWN_ORDER; another account's: 404).
+ */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { idParamsSchema, orderSchema, orderStatusSchema } from "../../contract/schemas";
+import { TRADE_TEXT } from "../../contract/texts/trade";
+import { accountOrderSchema, applicationInputSchema, applicationSchema, memberInputSchema, memberUserParamsSchema, myAccountSchema, rejectInputSchema } from "../../contract/trade";
+import { mailOutbox } from "../db/schema";
+import { errorResponses } from "../http/schemas";
+import { render, storeLink } from "../mail/templates";
+import { startPayment } from "../orders/placement";
+import { getOrder } from "../orders/service";
+import { approveOrder, listAccountOrders, rejectOrder } from "./approvals";
+import { addMember, applyForAccount, myAccount, removeMember, requireAccountAdmin } from "./service";
+
+const tags = ["account"];
+
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.store;
+  const admins = sql`(select lower(email) as email from "user" where role = 'admin'
+                      union select unnest(${`{${app.config.adminEmails.map((e) => `"${e.replace(/["\\]/g, "")}"`).join(",")}}`}::text[]))`;
+
+  app.get(
+    "/account",
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: "The caller's trade account with their role in it (404 when they belong to none)", response: { 200: myAccountSchema, ...errorResponses(401, 404) } },
+    },
+    async (request) => myAccount(db, request.viewer.id, app.clock()),
+  );
+
+  app.post(
+    "/account/apply",
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: "Apply for a trade account: the owner sees the application in the console", body: applicationInputSchema, response: { 201: applicationSchema, ...errorResponses(400, 401) } },
+    },
+    async (request, reply) => {
+      const application = await applyForAccount(db, request.viewer, request.body, async (tx, a) => {
+        const m = render("account-application", TRADE_TEXT.applicationSubject(a.name), [
+          { p: TRADE_TEXT.applicationText(a.name, a.email, a.message) },
+          { link: storeLink(app.config.publicUrl, "/admin/accounts"), label: TRADE_TEXT.applicationsLink },
+        ]);
+        await tx.execute(sql`insert into ${mailOutbox} ("to", subject, text, html, kind) select a.email, ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from ${admins} a`);
+      });
+      return reply.status(201).send(application);
+    },
+  );
+
+  app.post(
+    "/account/members",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "The account's admin adds a customer (by e-mail) with a role and optional limits",
+        description: "404 for an e-mail no customer has; 409 ALREADY_A_MEMBER for a customer in an account; 403 for a member who is not the account's admin.",
+        body: memberInputSchema,
+        response: { 201: myAccountSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const accountId = await requireAccountAdmin(db, request.viewer.id);
+      await addMember(db, accountId, request.body, app.clock());
+      return reply.status(201).send(await myAccount(db, request.viewer.id, app.clock()));
+    },
+  );
+
+  app.delete(
+    "/account/members/:userId",
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: "The account's admin removes a member (the account keeps an admin: 409 LAST_ADMIN)", params: memberUserParamsSchema, response: { 200: myAccountSchema, ...errorResponses(400, 401, 403, 404, 409) } },
+    },
+    async (request) => {
+      const accountId = await requireAccountAdmin(db, request.viewer.id);
+      const account = await removeMember(db, accountId, request.params.userId, app.clock(), true);
+      const role = account.members.find((m) => m.userId === request.viewer.id)?.role;
+      // An admin who removed themselves is no longer in it: they get the account as it is now, as its last word.
+      return { ...account, role: role ?? "buyer" };
+    },
+  );
+
+  app.get(
+    "/account/orders",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "The account's orders, newest first: every member's for approvers and the admin, the caller's own for a buyer (`status`, e.g. awaiting_approval)",
+        querystring: z.object({ status: orderStatusSchema.optional() }),
+        response: { 200: z.array(accountOrderSchema), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => listAccountOrders(db, request.viewer.id, request.query),
+  );
+
+  app.post(
+    "/account/orders/:id/approve",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "Approve a member's order waiting for approval: it becomes pending (a card order awaits its payment) and is invoiced",
+        description: "403 OWN_ORDER for one's own order, 403 for a buyer; 404 for another account's order; 409 ORDER_NOT_AWAITING_APPROVAL once decided.",
+        params: idParamsSchema,
+        response: { 200: orderSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const row = await approveOrder(db, request.viewer.id, request.params.id, { now: app.clock(), holdMs: app.config.paymentHoldMs, mail: app.mail.orders });
+      const order = await getOrder(db, row.userId ?? "", row.id).catch(() => null);
+      if (!order) throw new Error("an approved order vanished");
+      // A card order's payment page opens now, after the commit; its buyer pays from the order's page.
+      return (await startPayment(app.payments, order, row.userId ?? "")).order;
+    },
+  );
+
+  app.post(
+    "/account/orders/:id/reject",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "Reject a member's order waiting for approval, saying why: it is cancelled and its stock returned",
+        description: "403 OWN_ORDER for one's own order, 403 for a buyer; 404 for another account's order; 409 ORDER_NOT_AWAITING_APPROVAL once decided.",
+        params: idParamsSchema,
+        body: rejectInputSchema,
+        response: { 200: orderSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const row = await rejectOrder(db, request.viewer.id, request.params.id, request.body.reason, app.mail.orders);
+      return getOrder(db, row.userId ?? "", row.id);
+    },
+  );
+};
