@@ -151,6 +151,19 @@ export const statementSchema = z.object({
 });
 export type Statement = z.infer<typeof statementSchema>;
 
+export const exemptionInputSchema = z
+  .object({
+    country: z.string().trim().regex(/^[A-Z]{2}$/, VALIDATION_TEXT.invalidData),
+    region: z.string().trim().min(1, VALIDATION_TEXT.invalidData).max(10),
+    certificate: z.string().trim().min(1, TRADE_TEXT.certificateRequired).max(TAX_ID_MAX, VALIDATION_TEXT.tooLong(TAX_ID_MAX)),
+    expiresOn: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, VALIDATION_TEXT.invalidData).refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), VALIDATION_TEXT.invalidData),
+  })
+  .strict();
+export type ExemptionInput = z.infer<typeof exemptionInputSchema>;
+export const exemptionSchema = z.object({ _id: z.string(), country: z.string(), region: z.string(), certificate: z.string(), expiresOn: z.string() });
+export const expiringExemptionSchema = exemptionSchema.extend({ accountId: z.string(), accountName: z.string() });
+export const exemptionParamsSchema = z.object({ id: z.string().min(1).max(LIMITS.id), exemptionId: z.string().min(1).max(LIMITS.id) });
+
 /** An order as the account's approvers see it: the member who placed it too. */
 export const accountOrderSchema = orderSchema.extend({ buyer: z.object({ userId: z.string().nullable(), name: z.string(), email: z.string() }) });
 export type AccountOrder = z.infer<typeof accountOrderSchema>;

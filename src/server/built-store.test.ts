@@ -7,7 +7,7 @@
  *   sign-in against a stand-in OpenID provider, photos in UPLOAD_DIR, a trusted proxy.
  * - Two instances on one Postgres and one Redis (REDIS_URL): shared sessions and sign-in limits,
  *   sign-out on one ends the session on both, racing checkouts never oversell, racing accepts of a
- *   quote make one order, and a Redis outage.
+ *   quote make one order, racing terms orders never pass a trade account's credit limit, and a Redis outage.
  * - Bad configuration: one line naming the variable, exit 1.
  *
  * Every store runs under tests/support/record-imports.mjs, so the last test can check that every
@@ -621,6 +621,52 @@ postgresSuite("two built instances on one Postgres and one Redis (REDIS_URL)", (
     expect(await firstRow(db.url, "select count(*)::int as n, coalesce(sum(quantity), 0)::int as units from orders where quote_id = any($1)", [quoteIds])).toEqual({ n: 2, units: 40 });
     expect(await firstRow(db.url, "select available_quantity::int as stock from tools where id = $1", [tool._id])).toEqual({ stock: 60 });
   }, 60_000);
+
+  it("never pass a trade account's credit limit with terms orders racing on both (issue 43)", async () => {
+    const [a, b] = pair();
+    const owner = new HttpClient(a.url);
+    if ((await owner.signUp("Admin", admin)).statusCode !== 200) expect((await owner.signIn(admin)).statusCode).toBe(200);
+    const created = await owner.post("/api/tool", {
+      name: "Crew hedge trimmer",
+      image: "/images/tools/chainsaw.svg",
+      price: 100,
+      availableQuantity: 1000,
+      minimumQuantity: 1,
+      description: "One per crew lead.",
+      category: "power-tools",
+    });
+    expect(created.statusCode).toBe(201);
+    const tool = created.json() as Tool;
+    const account = await owner.post("/api/admin/accounts", { name: "Racing Landscapes", terms: "net30", creditLimit: 0 });
+    expect(account.statusCode, account.body).toBe(201);
+    const accountId = (account.json() as { _id: string })._id;
+    const buyers = await Promise.all(
+      Array.from({ length: 16 }, async (_, i) => {
+        const email = uniqueEmail("pair-terms");
+        const c = new HttpClient((i % 2 === 0 ? a : b).url);
+        expect((await c.signUp(`Crew lead ${i}`, email)).statusCode).toBe(200);
+        expect((await owner.post(`/api/admin/accounts/${accountId}/members`, { email, role: "buyer" })).statusCode).toBe(201);
+        expect((await c.put(`/api/cart/lines/${tool._id}`, { quantity: 1 })).statusCode).toBe(200);
+        return c;
+      }),
+    );
+    // Credit for exactly 10 orders: one order is the cart's total (pickup, taxed at the store's address).
+    const total = ((await (buyers[0] as HttpClient).get("/api/cart")).json() as { total: number }).total;
+    expect((await owner.request("PATCH", `/api/admin/accounts/${accountId}`, { payload: { creditLimit: Number((total * 10).toFixed(2)) } })).statusCode).toBe(200);
+    const results = await Promise.all(
+      buyers.map((c, i) =>
+        i % 4 === 0
+          ? c.post("/api/order", { toolId: tool._id, quantity: 1, paymentMethod: "terms" })
+          : c.post("/api/checkout", { address: "1 Main St", phone: "+1 555 0100", paymentMethod: "terms" }, { "idempotency-key": `terms-${i}-${tool._id}` }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([...Array(10).fill(201), ...Array(6).fill(409)]);
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json()).toMatchObject({ error: "CREDIT_LIMIT", available: 0 });
+    expect(await firstRow(db.url, "select count(*)::int as n, sum(total_cents)::int as cents from orders where account_id = $1 and payment_method = 'terms'", [accountId])).toEqual({
+      n: 10,
+      cents: Math.round(total * 100) * 10,
+    });
+  }, 90_000);
 
   it("answer what needs Redis with 503 and Retry-After while it is away, keep the catalogue open, and recover", async () => {
     const [a] = pair();

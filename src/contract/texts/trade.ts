@@ -41,8 +41,7 @@ export const TRADE_TEXT = {
   rejectedText: (number: number, reason: string) => `Your order #${number} was rejected: ${reason}`,
   approvedText: (number: number) => `Your order #${number} was approved and is on its way to being fulfilled.`,
   reminderSubject: (invoice: string, days: number) => (days === 0 ? `Invoice ${invoice} is due today` : `Invoice ${invoice} is ${days} days overdue`),
-  reminderText: (invoice: string, due: string, balance: number, url: string) =>
-    `Invoice ${invoice} was due on ${due}; ${formatDollars(balance)} is still open. Pay it here: ${url}`,
+  reminderText: (invoice: string, due: string, balance: number) => `Invoice ${invoice} is due on ${due}; ${formatDollars(balance)} of it is still open.`,
   applicationSubject: (name: string) => `Trade account application: ${name}`,
   applicationsLink: "Trade accounts in the console",
   applicationText: (name: string, email: string, message: string) => `${email} applied for a trade account for ${name}.${message ? `\n\n${message}` : ""}`,
@@ -53,4 +52,6 @@ export const TRADE_TEXT = {
   statementTypes: { invoice: "Invoice", payment: "Payment", credit_note: "Credit note" },
   ageing: { current: "Current", days1to30: "1–30 days", days31to60: "31–60 days", over60: "Over 60 days" },
   balance: "Balance",
+  pdf: { taxId: "Tax ID", date: "Date", dateColumn: "Date", type: "Type", number: "Number", amount: "Amount", ageing: "Ageing of open invoices" },
+  certificateRequired: "Please enter the certificate's number",
 } as const;

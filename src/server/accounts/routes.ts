@@ -9,7 +9,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { idParamsSchema, orderSchema, orderStatusSchema } from "../../contract/schemas";
 import { TRADE_TEXT } from "../../contract/texts/trade";
-import { accountOrderSchema, applicationInputSchema, applicationSchema, memberInputSchema, memberUserParamsSchema, myAccountSchema, rejectInputSchema } from "../../contract/trade";
+import { accountOrderSchema, applicationInputSchema, applicationSchema, memberInputSchema, memberUserParamsSchema, myAccountSchema, rejectInputSchema, statementSchema } from "../../contract/trade";
 import { mailOutbox } from "../db/schema";
 import { errorResponses } from "../http/schemas";
 import { render, storeLink } from "../mail/templates";
@@ -17,13 +17,36 @@ import { startPayment } from "../orders/placement";
 import { getOrder } from "../orders/service";
 import { approveOrder, listAccountOrders, rejectOrder } from "./approvals";
 import { addMember, applyForAccount, myAccount, removeMember, requireAccountAdmin } from "./service";
+import { statementOf } from "./ledger";
+import { sendDueReminders } from "./reminders";
+import { renderStatementPdf } from "./statement-pdf";
+import { storeDate } from "../../contract/store-calendar";
 
 const tags = ["account"];
+/** How often each instance looks for invoice reminders due (each is sent once across instances: reminders.ts). */
+const REMINDER_SWEEP_MS = 60_000;
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const admins = sql`(select lower(email) as email from "user" where role = 'admin'
                       union select unnest(${`{${app.config.adminEmails.map((e) => `"${e.replace(/["\\]/g, "")}"`).join(",")}}`}::text[]))`;
+
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const log = app.log.child({ module: "accounts" });
+  app.addHook("onReady", () => {
+    timer = setInterval(() => {
+      sweeping = sendDueReminders(db, app.clock(), app.config.publicUrl).then(
+        (n) => n > 0 && log.info({ reminded: n }, "invoice reminders sent"),
+        (error: unknown) => log.warn({ err: error }, "the invoice reminders' sweep failed; it runs again shortly"),
+      );
+    }, REMINDER_SWEEP_MS);
+    timer.unref();
+  });
+  app.addHook("onClose", async () => {
+    if (timer) clearInterval(timer);
+    await sweeping;
+  });
 
   app.get(
     "/account",
@@ -137,6 +160,33 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const row = await rejectOrder(db, request.viewer.id, request.params.id, request.body.reason, app.mail.orders);
       return getOrder(db, row.userId ?? "", row.id);
+    },
+  );
+
+  app.get(
+    "/account/statement",
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: "The account's statement (the account's admin): invoices, payments and credit notes with a running balance, and the ageing", response: { 200: statementSchema, ...errorResponses(401, 403, 404) } },
+    },
+    async (request) => {
+      const accountId = await requireAccountAdmin(db, request.viewer.id);
+      const { account: _account, ...statement } = await statementOf(db, accountId, app.clock());
+      return statement;
+    },
+  );
+
+  app.get(
+    "/account/statement.pdf",
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: "The account's statement as a PDF (the account's admin)", response: { 200: z.unknown().describe("The PDF (application/pdf)"), ...errorResponses(401, 403, 404) } },
+    },
+    async (request, reply) => {
+      const accountId = await requireAccountAdmin(db, request.viewer.id);
+      const now = app.clock();
+      const pdf = await renderStatementPdf(db, await statementOf(db, accountId, now), storeDate(now));
+      return reply.type("application/pdf").header("content-disposition", `inline; filename="statement.pdf"`).send(pdf);
     },
   );
 };

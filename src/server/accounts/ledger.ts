@@ -1,0 +1,174 @@
+/**
+ * A trade account's money (DESIGN "Trade accounts"): payments the owner records against its
+ * invoices (oldest first unless named), its statement (invoices, payments and credit notes with a
+ * running balance, and the open invoices' ageing: current, 1–30, 31–60, over 60 days past due), and
+ * its exemption certificates. Only terms orders are on the account: every other order is paid
+ * otherwise (on delivery, by transfer, by card).
+ */
+import { and, asc, eq, gt, isNotNull, ne, sql } from "drizzle-orm";
+import { centsToDollars, dollarsToCents } from "../../contract/money";
+import { daysBetween, storeDate } from "../../contract/store-calendar";
+import { TRADE_TEXT } from "../../contract/texts/trade";
+import type { AccountPaymentInput, Statement } from "../../contract/trade";
+import type { Db, Tx } from "../db/client";
+import { accountExemptions, accountPayments, orders, tradeAccounts } from "../db/schema";
+import { ApiError, notFound } from "../http/errors";
+
+type PaymentRow = typeof accountPayments.$inferSelect;
+
+export interface PaymentView {
+  _id: string;
+  amount: number;
+  reference: string;
+  applied: { invoiceNumber: string; amount: number }[];
+  unapplied: number;
+  createdAt: string;
+}
+
+const paymentView = (row: PaymentRow): PaymentView => {
+  const appliedCents = row.applied.reduce((s, a) => s + a.amountCents, 0);
+  return {
+    _id: row.id,
+    amount: centsToDollars(row.amountCents),
+    reference: row.reference,
+    applied: row.applied.map((a) => ({ invoiceNumber: a.invoiceNumber, amount: centsToDollars(a.amountCents) })),
+    unapplied: centsToDollars(row.amountCents - appliedCents),
+    createdAt: row.createdAt.toISOString(),
+  };
+};
+
+/** The account's open invoices (terms orders invoiced, not cancelled, not paid in full), oldest first. */
+const openInvoices = (tx: Db | Tx, accountId: string) =>
+  tx
+    .select({ id: orders.id, invoiceNumber: orders.invoiceNumber, totalCents: orders.totalCents, paidCents: orders.paidCents })
+    .from(orders)
+    .where(
+      and(eq(orders.accountId, accountId), eq(orders.paymentMethod, "terms"), ne(orders.status, "cancelled"), isNotNull(orders.invoiceNumber), gt(orders.totalCents, orders.paidCents)),
+    )
+    .orderBy(asc(orders.invoiceDate), asc(orders.invoiceNumber));
+
+/**
+ * Records a payment against the account's open invoices, with the account's row locked (a
+ * placement reserving credit waits for it, and sees the invoices paid): the named invoices in the
+ * order given, else the oldest first; what is left over stays on the account (the statement
+ * counts it). An invoice named that is not open on this account is 400, nothing recorded.
+ */
+export async function recordPayment(db: Db, accountId: string, input: AccountPaymentInput, recordedBy: string | null): Promise<PaymentView> {
+  return db.transaction(async (tx) => {
+    const [account] = await tx.select({ id: tradeAccounts.id }).from(tradeAccounts).where(eq(tradeAccounts.id, accountId)).for("update");
+    if (!account) throw notFound(TRADE_TEXT.accountNotFound);
+    const open = await openInvoices(tx, accountId).for("update");
+    let targets = open;
+    if (input.invoiceNumbers && input.invoiceNumbers.length > 0) {
+      const byNumber = new Map(open.map((o) => [o.invoiceNumber, o]));
+      targets = input.invoiceNumbers.map((n, i) => {
+        const found = byNumber.get(n);
+        if (!found) throw new ApiError(400, "VALIDATION", TRADE_TEXT.invoiceUnknown(n), { details: [{ path: `body.invoiceNumbers.${i}`, message: TRADE_TEXT.invoiceUnknown(n) }] });
+        return found;
+      });
+    }
+    let left = dollarsToCents(input.amount);
+    const applied: PaymentRow["applied"] = [];
+    for (const invoice of targets) {
+      if (left === 0) break;
+      const take = Math.min(left, invoice.totalCents - invoice.paidCents);
+      if (take <= 0) continue;
+      applied.push({ orderId: invoice.id, invoiceNumber: invoice.invoiceNumber as string, amountCents: take });
+      left -= take;
+    }
+    if (applied.length > 0) {
+      const paid = JSON.stringify(applied.map((a) => ({ id: a.orderId, cents: a.amountCents })));
+      await tx.execute(sql`update ${orders} o set paid_cents = o.paid_cents + p.cents from jsonb_to_recordset(${paid}::jsonb) as p(id text, cents bigint) where o.id = p.id`);
+    }
+    const [row] = await tx.insert(accountPayments).values({ accountId, amountCents: dollarsToCents(input.amount), reference: input.reference, applied, recordedBy }).returning();
+    return paymentView(row as PaymentRow);
+  });
+}
+
+/** The account's statement at `now` (the store's calendar): every invoice, credit note and payment, oldest first, with the running balance and the ageing. */
+export async function statementOf(db: Db, accountId: string, now: Date): Promise<Statement & { account: { name: string; taxId: string } }> {
+  const [account] = await db.select().from(tradeAccounts).where(eq(tradeAccounts.id, accountId));
+  if (!account) throw notFound(TRADE_TEXT.accountNotFound);
+  const [invoiced, paid] = await Promise.all([
+    db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.accountId, accountId), eq(orders.paymentMethod, "terms"), isNotNull(orders.invoiceNumber))),
+    db.select().from(accountPayments).where(eq(accountPayments.accountId, accountId)),
+  ]);
+  type Entry = { date: string; type: "invoice" | "payment" | "credit_note"; number: string; cents: number; at: number };
+  const entries: Entry[] = [];
+  for (const o of invoiced) {
+    const date = o.invoiceDate ?? storeDate(o.createdAt);
+    entries.push({ date, type: "invoice", number: o.invoiceNumber as string, cents: o.totalCents, at: o.createdAt.getTime() });
+    if (o.creditNoteNumber) {
+      const at = o.creditedAt ?? o.cancelledAt ?? o.createdAt;
+      entries.push({ date: storeDate(at), type: "credit_note", number: o.creditNoteNumber, cents: -o.totalCents, at: at.getTime() });
+    }
+  }
+  for (const p of paid) entries.push({ date: storeDate(p.createdAt), type: "payment", number: p.reference, cents: -p.amountCents, at: p.createdAt.getTime() });
+  entries.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.at - b.at));
+  let balance = 0;
+  const lines = entries.map((e) => {
+    balance += e.cents;
+    return { date: e.date, type: e.type, number: e.number, amount: centsToDollars(e.cents), balance: centsToDollars(balance) };
+  });
+
+  const today = storeDate(now);
+  const ageing = { current: 0, days1to30: 0, days31to60: 0, over60: 0 };
+  for (const o of invoiced) {
+    const open = o.status === "cancelled" ? 0 : o.totalCents - o.paidCents;
+    if (open <= 0 || !o.dueDate) continue;
+    const late = daysBetween(o.dueDate, today);
+    const bucket = late <= 0 ? "current" : late <= 30 ? "days1to30" : late <= 60 ? "days31to60" : "over60";
+    ageing[bucket] += open;
+  }
+  return {
+    account: { name: account.name, taxId: account.taxId },
+    lines,
+    balance: centsToDollars(balance),
+    ageing: { current: centsToDollars(ageing.current), days1to30: centsToDollars(ageing.days1to30), days31to60: centsToDollars(ageing.days31to60), over60: centsToDollars(ageing.over60) },
+  };
+}
+
+export interface ExemptionView {
+  _id: string;
+  country: string;
+  region: string;
+  certificate: string;
+  expiresOn: string;
+}
+
+export async function addExemption(db: Db, accountId: string, input: { country: string; region: string; certificate: string; expiresOn: string }): Promise<ExemptionView> {
+  const [account] = await db.select({ id: tradeAccounts.id }).from(tradeAccounts).where(eq(tradeAccounts.id, accountId));
+  if (!account) throw notFound(TRADE_TEXT.accountNotFound);
+  const [row] = await db.insert(accountExemptions).values({ accountId, ...input }).returning();
+  const r = row as typeof accountExemptions.$inferSelect;
+  return { _id: r.id, country: r.country, region: r.region, certificate: r.certificate, expiresOn: r.expiresOn };
+}
+
+export async function removeExemption(db: Db, accountId: string, exemptionId: string): Promise<void> {
+  const removed = await db
+    .delete(accountExemptions)
+    .where(and(eq(accountExemptions.accountId, accountId), eq(accountExemptions.id, exemptionId)))
+    .returning({ id: accountExemptions.id });
+  if (removed.length === 0) throw notFound();
+}
+
+export async function listExemptions(db: Db, accountId: string): Promise<ExemptionView[]> {
+  const rows = await db.select().from(accountExemptions).where(eq(accountExemptions.accountId, accountId)).orderBy(asc(accountExemptions.expiresOn));
+  return rows.map((r) => ({ _id: r.id, country: r.country, region: r.region, certificate: r.certificate, expiresOn: r.expiresOn }));
+}
+
+/** Certificates of every account that expire within `days` days of `now` (or have expired within them), soonest first: what the owner must renew. */
+export async function expiringExemptions(db: Db, now: Date, days: number): Promise<(ExemptionView & { accountId: string; accountName: string })[]> {
+  const today = storeDate(now);
+  const rows = await db
+    .select({ e: accountExemptions, name: tradeAccounts.name })
+    .from(accountExemptions)
+    .innerJoin(tradeAccounts, eq(tradeAccounts.id, accountExemptions.accountId))
+    .orderBy(asc(accountExemptions.expiresOn));
+  return rows
+    .filter(({ e }) => Math.abs(daysBetween(today, e.expiresOn)) <= days)
+    .map(({ e, name }) => ({ _id: e.id, country: e.country, region: e.region, certificate: e.certificate, expiresOn: e.expiresOn, accountId: e.accountId, accountName: name }));
+}
