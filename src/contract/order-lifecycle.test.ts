@@ -13,13 +13,18 @@ const ALLOWED: [OrderStatus, OrderStatus, OrderActor][] = [
   ["awaiting_payment", "paid", "store"],
   ["awaiting_payment", "cancelled", "store"],
   ["awaiting_payment", "cancelled", "admin"],
+  // DESIGN "Trade accounts": an approver or the account's admin decides (never the buyer); the owner may cancel.
+  ["awaiting_approval", "pending", "approver"],
+  ["awaiting_approval", "awaiting_payment", "approver"],
+  ["awaiting_approval", "cancelled", "approver"],
+  ["awaiting_approval", "cancelled", "admin"],
 ];
 
 describe("the order lifecycle", () => {
   it("allows exactly the moves of DESIGN 'Orders' and 'Payments', and nothing else", () => {
     for (const from of ORDER_STATUSES) {
       for (const to of ORDER_STATUSES) {
-        for (const actor of ["customer", "admin", "store"] as const) {
+        for (const actor of ["customer", "admin", "store", "approver"] as const) {
           const expected = ALLOWED.some(([f, t, a]) => f === from && t === to && a === actor);
           expect(canMove(from, to, actor), `${actor}: ${from} → ${to}`).toBe(expected);
         }
