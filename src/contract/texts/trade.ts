@@ -48,6 +48,8 @@ export const TRADE_TEXT = {
 
   // Pages.
   tradePrice: "Trade price",
+  poNumberOptional: "Purchase order number (optional)",
+  poNumberRequired: "Purchase order number (your company requires one)",
   statementTitle: "Statement",
   statementTypes: { invoice: "Invoice", payment: "Payment", credit_note: "Credit note" },
   ageing: { current: "Current", days1to30: "1–30 days", days31to60: "31–60 days", over60: "Over 60 days" },

@@ -5,7 +5,7 @@ import { useForm, useWatch, type UseFormRegisterReturn } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import { formatDollars } from "../../../contract/money";
 import { PICKUP, promoCodeSchema, type CartEstimate, type ShippingOption } from "../../../contract/money-schemas";
-import { checkoutFormSchema, type Cart, type CheckoutFormInput, type CheckoutFormValues, type Profile } from "../../../contract/schemas";
+import { checkoutFormSchema, PO_NUMBER_MAX, type Cart, type CheckoutFormInput, type CheckoutFormValues, type Profile } from "../../../contract/schemas";
 import { CART_TEXT, CHECKOUT_TEXT } from "../../../contract/texts/cart";
 import { MONEY_TEXT } from "../../../contract/texts/money";
 import { ORDER_TEXT } from "../../../contract/texts/orders";
@@ -18,6 +18,8 @@ import { AddressFields, PickupPlace, profileQuery } from "../account";
 import { cartQuery, newIdempotencyKey, useCheckout } from "./api";
 import { ESTIMATE_DEBOUNCE_MS, estimateInput, estimateQuery, servedMethod, useDebounced } from "./estimate";
 import { offeredMethods, openPaymentPage, paymentMethodsQuery } from "./payment-methods";
+import { myTradeAccountQuery } from "../trade";
+import { TRADE_TEXT } from "../../../contract/texts/trade";
 import { problemText } from "./problems";
 import { PageTitle } from "../../lib/page-title";
 
@@ -65,6 +67,8 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
   const navigate = useNavigate();
   const checkout = useCheckout();
   const methods = useQuery(paymentMethodsQuery());
+  const trade = useQuery(myTradeAccountQuery());
+  const onTerms = !!trade.data && trade.data.terms !== "none";
   // A card order is paid on the provider's page: from the 201 on, the browser is on its way there.
   const [leaving, setLeaving] = useState(false);
   // One key per attempt: a double click or a retry after a lost answer is the same checkout.
@@ -205,7 +209,7 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
 
         <fieldset className="flex flex-col gap-3">
           <legend className="mb-2 text-lg font-semibold">{CHECKOUT_TEXT.payment}</legend>
-          {offeredMethods(methods.data).map((method) => (
+          {offeredMethods(methods.data, onTerms).map((method) => (
             <label key={method} className="border-base-300 rounded-box flex cursor-pointer items-start gap-3 border p-3">
               <input type="radio" value={method} className="radio radio-sm mt-1" {...form.register("paymentMethod")} />
               <span>
@@ -220,6 +224,16 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
             </span>
           )}
         </fieldset>
+
+        <label className="block">
+          <span className="mb-1 block text-sm font-medium">{trade.data?.poRequired ? TRADE_TEXT.poNumberRequired : TRADE_TEXT.poNumberOptional}</span>
+          <input type="text" className="input input-bordered w-full" maxLength={PO_NUMBER_MAX} aria-invalid={!!errors.poNumber} {...form.register("poNumber")} />
+          {errors.poNumber && (
+            <span role="alert" className="text-error mt-1 block text-sm">
+              {errors.poNumber.message}
+            </span>
+          )}
+        </label>
 
         <label className="block">
           <span className="mb-1 block text-sm font-medium">{CHECKOUT_TEXT.note}</span>

@@ -24,8 +24,9 @@ export const paymentMethodsQuery = () =>
  * could not), the offline methods alone: a card offered and then refused would cost the customer
  * a round trip, and the checkout works without it.
  */
-export function offeredMethods(answer: PaymentMethods | undefined): PaymentMethod[] {
-  const listed = new Set<PaymentMethod>([...OFFLINE, ...(answer?.methods ?? [])]);
+export function offeredMethods(answer: PaymentMethods | undefined, onTerms = false): PaymentMethod[] {
+  // Terms are a trade account member's, where the account has them (GET /api/account), never the store's list.
+  const listed = new Set<PaymentMethod>([...OFFLINE, ...(answer?.methods ?? []), ...(onTerms ? (["terms"] as const) : [])]);
   return PAYMENT_METHODS.filter((m) => listed.has(m));
 }
 

@@ -1,0 +1,1 @@
+export { myTradeAccountQuery } from "./api";
