@@ -4,10 +4,10 @@
  */
 import type { FastifyInstance } from "fastify";
 import { syncAdminRoles } from "./auth/roles";
-import { seedIfEmpty } from "./db/seed";
+import { seedIfEmpty, type SeedOptions } from "./db/seed";
 
-export async function prepareStore(app: FastifyInstance): Promise<void> {
+export async function prepareStore(app: FastifyInstance, seed: SeedOptions = {}): Promise<void> {
   const { db } = app.store;
-  if (app.config.seed) await seedIfEmpty(db);
+  if (app.config.seed) await seedIfEmpty(db, seed);
   await syncAdminRoles(db, app.config.adminEmails);
 }

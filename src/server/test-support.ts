@@ -85,7 +85,12 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-export async function startTestApp(driver: Driver, env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestApp> {
+/**
+ * `demoMoney`: the demo's delivery methods, tax rates and code too (as `npm start` seeds them).
+ * Off by default: each API test sets up the money it is about, and its totals are its own.
+ */
+export async function startTestApp(driver: Driver, env: Record<string, string> = {}, options: BuildOptions & { demoMoney?: boolean } = {}): Promise<TestApp> {
+  const { demoMoney = false, ...buildOptions } = options;
   const pgDb = driver === "postgres" ? await createPostgresDatabase() : undefined;
   const config = loadConfig({
     NODE_ENV: "test",
@@ -95,8 +100,8 @@ export async function startTestApp(driver: Driver, env: Record<string, string> =
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
-  const app = await buildApp(config, { ...(await harnessOptions(config)), ...options });
-  await prepareStore(app);
+  const app = await buildApp(config, { ...(await harnessOptions(config)), ...buildOptions });
+  await prepareStore(app, { money: demoMoney });
   await app.ready();
   return {
     app,

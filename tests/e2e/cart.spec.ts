@@ -75,7 +75,12 @@ test.describe("cart and checkout", () => {
     const spannerCount = 2 * spanners.minimumQuantity;
     await expect(page.getByTestId("checkout-lines").getByRole("listitem")).toHaveCount(2);
     await expect(page.getByTestId("checkout-lines")).toContainText(`${spanners.name} × ${spannerCount}`);
-    const total = (cents(hammer.price) + cents(spanners.price) * spannerCount) / 100;
+    const subtotal = (cents(hammer.price) + cents(spanners.price) * spannerCount) / 100;
+    // Pickup is taxed at the store's address (the demo's Brooklyn: New York City's rate): the total is the estimate's.
+    const estimate = (await (await page.request.post("/api/cart/estimate", { data: {} })).json()) as { subtotal: number; tax: number; total: number };
+    expect(estimate.subtotal).toBe(subtotal);
+    expect(estimate.tax).toBeGreaterThan(0);
+    const total = estimate.total;
     await expect(page.getByTestId("checkout-total")).toHaveText(usd(total));
     await expect(page.getByTestId("cart-count")).toHaveText(String(1 + spannerCount));
     // The browser's cart is gone: it lives on the server now.

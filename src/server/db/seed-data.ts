@@ -220,3 +220,67 @@ export const SEED_REVIEWS = [
   { name: "Priya Nair", rating: 5, description: "Helpful advice on the phone about which pole saw fits our apple trees. Exactly right." },
   { name: "Daniel Kim", rating: 3, description: "The jigsaw cuts well, but I had to buy finer blades for laminate. Delivery was quick." },
 ];
+
+/**
+ * The demo's money (DESIGN "Running contract": the demo shows the whole shop). The store itself
+ * is in Brooklyn, NY (migration 0009 writes its address), so pickup is taxed at New York City's rate.
+ */
+export const SEED_SHIPPING_METHODS = [
+  {
+    name: "Standard delivery",
+    /** Free from $150 of goods. */
+    freeOverCents: 15_000,
+    zones: [
+      {
+        name: "United States",
+        destinations: [{ country: "US", region: "" }],
+        // Up to 30 kg: a parcel service's weight bands. Heavier carts go by freight.
+        bands: [
+          { maxGrams: 2_000, priceCents: 695 },
+          { maxGrams: 5_000, priceCents: 995 },
+          { maxGrams: 10_000, priceCents: 1_495 },
+          { maxGrams: 30_000, priceCents: 2_995 },
+        ],
+      },
+    ],
+  },
+  {
+    name: "Freight",
+    /** Mowers and other heavy tools: a pallet, never free. */
+    freeOverCents: null,
+    zones: [
+      {
+        name: "United States",
+        destinations: [{ country: "US", region: "" }],
+        bands: [
+          { maxGrams: 50_000, priceCents: 7_900 },
+          { maxGrams: 250_000, priceCents: 14_900 },
+          { maxGrams: 1_000_000, priceCents: 29_900 },
+        ],
+      },
+    ],
+  },
+];
+
+/**
+ * New York's sales tax: the state's 4 % everywhere in NY, and New York City's combined 8.875 %
+ * where the postal code starts with one of the city's prefixes (Manhattan 100–102, Staten Island
+ * 103, the Bronx 104, Queens 111, 113, 114 and 116, Brooklyn 112). Rates are whole basis points
+ * (tax_rates_range), so the city's is 888 (8.88 %); the owner edits it in the console. New York
+ * taxes delivery charges too.
+ */
+export const NYC_POSTAL_PREFIXES = ["100", "101", "102", "103", "104", "111", "112", "113", "114", "116"];
+export const SEED_TAX_RATES = [
+  { country: "US", region: "NY", postalPrefix: "", name: "New York State sales tax", rateBasisPoints: 400, taxShipping: true },
+  ...NYC_POSTAL_PREFIXES.map((postalPrefix) => ({
+    country: "US",
+    region: "NY",
+    postalPrefix,
+    name: "New York City sales tax",
+    rateBasisPoints: 888,
+    taxShipping: true,
+  })),
+];
+
+/** A sample code a new user can try at the checkout: 10 % off from $50 of goods. */
+export const SEED_PROMOTION = { code: "WELCOME10", kind: "percent" as const, value: 10, minSubtotalCents: 5_000 };

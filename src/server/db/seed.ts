@@ -1,14 +1,32 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "./client";
-import { reviews, stockMovements, tools } from "./schema";
-import { SEED_REVIEWS, SEED_TOOLS } from "./seed-data";
+import type { Db, Tx } from "./client";
+import { promotions, reviews, shippingMethods, stockMovements, taxRates, tools } from "./schema";
+import { SEED_PROMOTION, SEED_REVIEWS, SEED_SHIPPING_METHODS, SEED_TAX_RATES, SEED_TOOLS } from "./seed-data";
 
-/** Fills an empty store with the demo catalogue; a store that has tools is left alone. */
-export async function seedIfEmpty(db: Db): Promise<{ tools: number; reviews: number }> {
+export interface SeedOptions {
+  /**
+   * The demo's delivery methods, New York's tax rates and the sample code (true: what `npm start`
+   * seeds). The API tests' stores leave them out and set up the money each test is about.
+   */
+  money?: boolean;
+}
+
+export interface Seeded {
+  tools: number;
+  reviews: number;
+  shippingMethods: number;
+  taxRates: number;
+  promotions: number;
+}
+
+const NOTHING: Seeded = { tools: 0, reviews: 0, shippingMethods: 0, taxRates: 0, promotions: 0 };
+
+/** Fills an empty store with the demo; a store that has tools is left alone, whatever else it has. */
+export async function seedIfEmpty(db: Db, options: SeedOptions = {}): Promise<Seeded> {
   return db.transaction(async (tx) => {
     // Two instances starting together must not both seed.
     await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
-    if ((await tx.$count(tools)) > 0) return { tools: 0, reviews: 0 };
+    if ((await tx.$count(tools)) > 0) return NOTHING;
     const now = Date.now();
     const seeded = await tx
       .insert(tools)
@@ -26,6 +44,18 @@ export async function seedIfEmpty(db: Db): Promise<{ tools: number; reviews: num
     await tx.insert(reviews).values(
       SEED_REVIEWS.map((review, i) => ({ ...review, createdAt: new Date(now - (SEED_REVIEWS.length - i) * 60_000) })),
     );
-    return { tools: SEED_TOOLS.length, reviews: SEED_REVIEWS.length };
+    const money = options.money === false ? { shippingMethods: 0, taxRates: 0, promotions: 0 } : await seedMoney(tx);
+    return { tools: SEED_TOOLS.length, reviews: SEED_REVIEWS.length, ...money };
   });
+}
+
+/**
+ * Delivery, tax and a code, each only where the owner has set none up yet: a store may have
+ * been configured before its first tool was added.
+ */
+async function seedMoney(tx: Tx): Promise<Pick<Seeded, "shippingMethods" | "taxRates" | "promotions">> {
+  const methods = (await tx.$count(shippingMethods)) > 0 ? [] : await tx.insert(shippingMethods).values(SEED_SHIPPING_METHODS).returning({ id: shippingMethods.id });
+  const rates = (await tx.$count(taxRates)) > 0 ? [] : await tx.insert(taxRates).values(SEED_TAX_RATES).returning({ id: taxRates.id });
+  const codes = await tx.insert(promotions).values(SEED_PROMOTION).onConflictDoNothing({ target: promotions.code }).returning({ id: promotions.id });
+  return { shippingMethods: methods.length, taxRates: rates.length, promotions: codes.length };
 }
