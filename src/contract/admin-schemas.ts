@@ -105,6 +105,10 @@ export type DeleteToolResult = z.infer<typeof deleteToolResultSchema>;
 export const adminReviewSchema = reviewSchema.extend({
   hidden: z.boolean(),
   authorEmail: z.string().nullable(),
+  /** A tool's review (issue 42): which tool, and its title; absent for the store-wide ones. */
+  toolId: z.string().optional(),
+  toolName: z.string().optional(),
+  title: z.string().optional(),
 });
 export type AdminReview = z.infer<typeof adminReviewSchema>;
 const booleanQuery = z.enum(["true", "false"]).transform((v) => v === "true");

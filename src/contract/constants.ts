@@ -34,7 +34,7 @@ export const PAGE_SIZE_MAX = 100;
 export const MAX_PAGE = 400;
 export const COUNT_CAP = 1000;
 /** The tool list's orders: `oldest` is the spec's (and the default without a search), `relevance` the default with one. */
-export const TOOL_SORTS = ["oldest", "newest", "price-asc", "price-desc", "relevance"] as const;
+export const TOOL_SORTS = ["oldest", "newest", "price-asc", "price-desc", "rating", "relevance"] as const;
 export type ToolSort = (typeof TOOL_SORTS)[number];
 /** Search-as-you-type: at most this many names. */
 export const SUGGESTIONS_MAX = 8;
@@ -69,6 +69,7 @@ export const LIMITS = {
   name: 80,
   email: 254,
   reviewDescription: 1000,
+  reviewTitle: 120,
   search: 100,
   address: 300,
   phone: 30,

@@ -86,6 +86,8 @@ export const toolSchema = z.object({
   category: categorySchema,
   /** Volume prices, ascending `minQuantity`, prices falling; empty when the tool has none. */
   priceTiers: z.array(priceTierSchema),
+  /** The tool's visible reviews: their average to one decimal (0 without any) and how many (issue 42). */
+  rating: z.object({ average: z.number(), count: z.number().int() }),
 });
 export type Tool = z.infer<typeof toolSchema>;
 

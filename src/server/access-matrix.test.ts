@@ -164,6 +164,8 @@ const ACCESS: Record<string, Classified> = {
     check: (ctx, _who, res) => expect(json<Tool>(res)._id).toBe(ctx.stocked),
   },
   "GET /api/review": publicGet("/api/review"),
+  "GET /api/tool/:id/reviews": { access: "public", ok: 200, request: (ctx) => get(`/api/tool/${ctx.stocked}/reviews`) },
+  "GET /api/tool/:id/reviews/summary": { access: "public", ok: 200, request: (ctx) => get(`/api/tool/${ctx.stocked}/reviews/summary`) },
   "GET /api/payments/methods": publicGet("/api/payments/methods"),
   // Stripe's, verified by its signature (payments/payments.test.ts); without card payments set up, none has it.
   "POST /api/payments/stripe/webhook": {
@@ -465,6 +467,20 @@ const ACCESS: Record<string, Classified> = {
     ok: 201,
     request: (_ctx, who) => ({ method: "POST", url: "/api/review", payload: { name: who.name, rating: 5, description: "Checked by the access matrix." } }),
     check: (_ctx, who, res) => expect(json<{ name: string }>(res).name).toBe(who.name),
+  },
+
+  // A tool's review needs a delivered order of it, which no caller of the matrix has (tool-reviews.test.ts has those who do).
+  "POST /api/tool/:id/reviews": {
+    access: "signed-in",
+    ok: 403,
+    request: (ctx) => ({ method: "POST", url: `/api/tool/${ctx.stocked}/reviews`, payload: { rating: 5, body: "Checked by the access matrix." } }),
+    check: (_ctx, _who, res) => expect(json<{ error: string }>(res).error).toBe("NOT_A_BUYER"),
+  },
+  "GET /api/tool/:id/reviews/eligibility": {
+    access: "signed-in",
+    ok: 200,
+    request: (ctx) => get(`/api/tool/${ctx.stocked}/reviews/eligibility`),
+    check: (_ctx, _who, res) => expect(json<{ canReview: boolean }>(res)).toEqual({ canReview: false, reason: "NOT_A_BUYER" }),
   },
 
   "GET /api/me/profile": {

@@ -29,6 +29,7 @@ export const CATALOG_TEXT = {
     newest: "Newest first",
     "price-asc": "Price: low to high",
     "price-desc": "Price: high to low",
+    rating: "Best rated",
     relevance: "Best match",
   },
   priceRange: "Price range",

@@ -286,7 +286,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         return changed;
       });
-      announceChange(db, "reviews");
+      // A tool review's hiding moves its tool's average (the cards and the tool page show it).
+      announceChange(db, "reviews", ...(result.after.toolId ? (["tools"] as const) : []));
       return result.after;
     },
   );

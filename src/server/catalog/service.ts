@@ -28,7 +28,11 @@ export const toToolDto = (row: ToolRow): Tool => ({
   description: row.description,
   category: row.category,
   priceTiers: row.priceTiers.map((t) => ({ minQuantity: t.minQuantity, price: centsToDollars(t.priceCents) })),
+  rating: ratingOf(row),
 });
+
+/** The average to one decimal as Postgres rounds it (rating_tenths), and the count of visible reviews. */
+export const ratingOf = (row: Pick<ToolRow, "ratingTenths" | "ratingCount">) => ({ average: (row.ratingTenths ?? 0) / 10, count: row.ratingCount });
 
 const tiersInCents = (tiers: PriceTier[]): TierCents[] => tiers.map((t) => ({ minQuantity: t.minQuantity, priceCents: dollarsToCents(t.price) }));
 
@@ -61,6 +65,8 @@ const TOOL_ORDERS = {
   newest: { columns: [tools.createdAt, tools.id], descending: true },
   "price-asc": { columns: [tools.priceCents, tools.id], descending: false },
   "price-desc": { columns: [tools.priceCents, tools.id], descending: true },
+  // Best rated first: the exact average, then how many reviews (rating_rank, migration 0019).
+  rating: { columns: [tools.ratingRank, tools.id], descending: true },
 } as const;
 type KeyedSort = keyof typeof TOOL_ORDERS;
 
@@ -89,7 +95,8 @@ interface KeyedRow {
   row: ToolRow;
   created: string;
 }
-const cursorKeyOf = (sort: KeyedSort, { row, created }: KeyedRow) => (byDate(sort) ? [created, row.id] : [row.priceCents, row.id]);
+const cursorKeyOf = (sort: KeyedSort, { row, created }: KeyedRow) =>
+  byDate(sort) ? [created, row.id] : [sort === "rating" ? (row.ratingRank ?? 0) : row.priceCents, row.id];
 
 /**
  * The shop's tool list. Without a search it reads the index of its order from the first row of
@@ -434,6 +441,11 @@ function fromAdmin(tool: AdminTool): ToolRow {
     lowStockThreshold: tool.lowStockThreshold,
     weightGrams: tool.weightGrams,
     priceTiers: tiersInCents(tool.priceTiers),
+    // Only the DTO's rating is read back from here (toToolDto): the sum and rank are not.
+    ratingCount: tool.rating.count,
+    ratingSum: 0,
+    ratingTenths: Math.round(tool.rating.average * 10),
+    ratingRank: null,
     createdAt: new Date(tool.createdAt),
     updatedAt: new Date(tool.updatedAt),
   };

@@ -148,6 +148,20 @@ export const tools = pgTable(
      * `priceCents` falling below the list price (contract/price-tiers.ts checks them on every write).
      */
     priceTiers: jsonb("price_tiers").$type<TierCents[]>().notNull().default([]),
+    /**
+     * The tool's visible reviews: how many and their ratings' sum, kept by a trigger on reviews
+     * (migration 0020) with one atomic update per review, so racing reviews never lose one.
+     */
+    ratingCount: integer("rating_count").notNull().default(0),
+    ratingSum: integer("rating_sum").notNull().default(0),
+    /** The average to one decimal, × 10 (43 = 4.3; 0 without reviews), rounded half away from zero by Postgres. */
+    ratingTenths: smallint("rating_tenths").generatedAlwaysAs(
+      sql`(case when rating_count = 0 then 0 else round(rating_sum * 10.0 / rating_count) end)::smallint`,
+    ),
+    /** The catalogue's "best rated" key: the exact average first, then how many reviews (one number, so a cursor is one key). */
+    ratingRank: bigint("rating_rank", { mode: "number" }).generatedAlwaysAs(
+      sql`(case when rating_count = 0 then 0 else (rating_sum * 100000000::bigint / rating_count) * 10000 + least(rating_count, 9999) end)`,
+    ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -166,6 +180,9 @@ export const tools = pgTable(
     index("tools_active_category_price_idx").on(t.category, t.priceCents, t.id).where(sql`${t.active}`),
     // The console's list: archived tools too, newest first.
     index("tools_created_idx").on(t.createdAt, t.id),
+    // The catalogue sorted by rating (read backwards: best first).
+    index("tools_active_rating_idx").on(t.ratingRank, t.id).where(sql`${t.active}`),
+    index("tools_active_category_rating_idx").on(t.category, t.ratingRank, t.id).where(sql`${t.active}`),
   ],
 );
 
@@ -176,16 +193,31 @@ export const reviews = pgTable(
     userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     name: text("name").notNull(),
     rating: smallint("rating").notNull(),
+    /** The text: the spec's `description`, a tool review's `body`. */
     description: text("description").notNull(),
     /** Moderation: hidden reviews stay in the table but leave the public list. */
     hidden: boolean("hidden").notNull().default(false),
+    /**
+     * A review of one tool (issue 42), or null for the spec's store-wide reviews (the home page's
+     * 'Reviews Here'). One per customer and tool.
+     */
+    toolId: text("tool_id").references(() => tools.id, { onDelete: "cascade" }),
+    /** A tool review's title ("" for none, and for store-wide reviews). */
+    title: text("title").notNull().default(""),
+    /** Written by a customer with a delivered order of the tool ('Verified purchase'); the demo's reviews are not. */
+    verified: boolean("verified").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
     index("reviews_created_idx").on(t.createdAt),
-    // The public list: visible reviews, newest first.
-    index("reviews_visible_created_idx").on(t.createdAt, t.id).where(sql`not ${t.hidden}`),
+    // The public list: visible store-wide reviews, newest first.
+    index("reviews_visible_created_idx").on(t.createdAt, t.id).where(sql`not ${t.hidden} and ${t.toolId} is null`),
+    // A tool's reviews: newest first, and by rating.
+    index("reviews_tool_visible_created_idx").on(t.toolId, t.createdAt, t.id).where(sql`not ${t.hidden} and ${t.toolId} is not null`),
+    index("reviews_tool_visible_rating_idx").on(t.toolId, t.rating, t.createdAt, t.id).where(sql`not ${t.hidden} and ${t.toolId} is not null`),
+    // One review per customer and tool: racing second reviews find the row (409 ALREADY_REVIEWED).
+    uniqueIndex("reviews_tool_user_idx").on(t.toolId, t.userId).where(sql`${t.toolId} is not null and ${t.userId} is not null`),
   ],
 );
 

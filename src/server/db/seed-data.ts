@@ -284,3 +284,44 @@ export const SEED_TAX_RATES = [
 
 /** A sample code a new user can try at the checkout: 10 % off from $50 of goods. */
 export const SEED_PROMOTION = { code: "WELCOME10", kind: "percent" as const, value: 10, minSubtotalCents: 5_000 };
+
+export interface SeedToolReview {
+  name: string;
+  rating: number;
+  title: string;
+  body: string;
+}
+
+/** What the demo's customers say about each category's tools; each tool gets three of its category's. */
+const CATEGORY_REVIEWS: Record<Category, SeedToolReview[]> = {
+  "hand-tools": [
+    { name: "Sam Ortega", rating: 5, title: "Feels like it will outlast me", body: "Solid weight, clean finish and no play anywhere. It has been in my bag every day for two months." },
+    { name: "Lena Fischer", rating: 4, title: "Good value", body: "Does exactly what it should. The grip could be a touch thicker for big hands." },
+    { name: "Marcus Reed", rating: 5, title: "Bought a second one", body: "Lent the first to my brother-in-law and never saw it again, so I ordered another. Says it all." },
+    { name: "Hannah Brooks", rating: 3, title: "Fine for the price", body: "Works well enough for weekend jobs around the house; a pro might want something heavier." },
+  ],
+  "lawn-mowers": [
+    { name: "Gloria Chen", rating: 5, title: "Lawn looks like a golf course", body: "Even cut, easy height adjustment and it starts first time, every time." },
+    { name: "Peter Walsh", rating: 4, title: "Great mower, heavy box", body: "Cuts beautifully. The grass box is heavy when full, so empty it a little early." },
+    { name: "Ines Moreau", rating: 4, title: "Quiet and tidy", body: "The neighbours no longer glare on Saturday mornings. Folding it away takes a minute." },
+    { name: "Oscar Lindqvist", rating: 2, title: "Struggles on slopes", body: "Fine on the flat, but our steep bank is hard work. Check your garden before buying." },
+  ],
+  "power-tools": [
+    { name: "Tom Becker", rating: 5, title: "Plenty of power", body: "Went through a whole deck build without complaint. The batteries last all day." },
+    { name: "Amara Okafor", rating: 4, title: "Light and precise", body: "Easy to control, and the light on the front really helps in dark corners." },
+    { name: "Diego Alvarez", rating: 5, title: "Pro quality", body: "I use it on site daily. Still running like new after three months of abuse." },
+    { name: "Katie Moss", rating: 3, title: "Loud but effective", body: "Gets the job done quickly. Wear ear protection, it is louder than I expected." },
+  ],
+  chainsaws: [
+    { name: "Aisha Khan", rating: 5, title: "Arrived sharp and oiled", body: "Ordered on Monday, cutting firewood on Wednesday. The chain brake gives real peace of mind." },
+    { name: "Bjorn Larsen", rating: 4, title: "Strong saw", body: "Cuts through oak without bogging down. A little heavy for overhead work." },
+    { name: "Priya Nair", rating: 5, title: "Exactly right for our trees", body: "The shop's advice on the phone was spot on; it handles our apple trees easily." },
+    { name: "Frank Dolan", rating: 3, title: "Read the manual first", body: "Tensioning the chain took me a while to get right. Once set up it runs well." },
+  ],
+};
+
+/** Three reviews per tool, taken round the category's list so neighbouring tools read differently. */
+export function seedToolReviews(tool: SeedTool, indexInCategory: number): SeedToolReview[] {
+  const pool = CATEGORY_REVIEWS[tool.category];
+  return [0, 1, 2].map((k) => pool[(indexInCategory + k) % pool.length] as SeedToolReview);
+}

@@ -70,6 +70,19 @@ describe.each(drivers())("the demo store (%s)", (driver) => {
     ]);
   });
 
+  it("gives every tool a handful of reviews, counted in its rating (none a verified purchase: the demo's authors have no orders)", async () => {
+    const all = (await t.app.inject({ url: "/api/tool?limit=100" })).json() as { _id: string; rating: { average: number; count: number } }[];
+    expect(all).toHaveLength(SEED_TOOLS.length);
+    for (const tool of all) {
+      expect(tool.rating.count).toBeGreaterThanOrEqual(3);
+      const listed = (await t.app.inject({ url: `/api/tool/${tool._id}/reviews?limit=100` })).json() as { rating: number; verified: boolean }[];
+      expect(listed).toHaveLength(tool.rating.count);
+      const exact = listed.reduce((sum, r) => sum + r.rating, 0) / listed.length;
+      expect(tool.rating.average).toBeCloseTo(exact, 1);
+      expect(listed.every((r) => !r.verified)).toBe(true);
+    }
+  });
+
   it("fills only an empty store: a second start, or a store with its own rates, keeps what it has", async () => {
     const db = t.app.store.db;
     expect(await db.$count(shippingMethods)).toBe(SEED_SHIPPING_METHODS.length);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db, Tx } from "./client";
 import { promotions, reviews, shippingMethods, stockMovements, taxRates, tools } from "./schema";
-import { SEED_PROMOTION, SEED_REVIEWS, SEED_SHIPPING_METHODS, SEED_TAX_RATES, SEED_TOOLS } from "./seed-data";
+import { SEED_PROMOTION, SEED_REVIEWS, SEED_SHIPPING_METHODS, SEED_TAX_RATES, SEED_TOOLS, seedToolReviews } from "./seed-data";
 
 export interface SeedOptions {
   /**
@@ -38,14 +38,29 @@ export async function seedIfEmpty(db: Db, options: SeedOptions = {}): Promise<Se
           createdAt: new Date(now - (SEED_TOOLS.length - i) * 60_000),
         })),
       )
-      .returning({ id: tools.id, stock: tools.availableQuantity });
+      .returning({ id: tools.id, stock: tools.availableQuantity, category: tools.category });
     // Each tool's stock starts the ledger.
     await tx.insert(stockMovements).values(seeded.map((t) => ({ toolId: t.id, delta: t.stock, reason: "initial" as const })));
     await tx.insert(reviews).values(
       SEED_REVIEWS.map((review, i) => ({ ...review, createdAt: new Date(now - (SEED_REVIEWS.length - i) * 60_000) })),
     );
+    // A handful of reviews of each tool (issue 42), a day apart; the demo's authors have no orders, so none is a verified purchase.
+    const inCategory = new Map<string, number>();
+    const toolReviews = seeded.flatMap((tool, i) => {
+      const k = inCategory.get(tool.category) ?? 0;
+      inCategory.set(tool.category, k + 1);
+      return seedToolReviews(SEED_TOOLS[i] as (typeof SEED_TOOLS)[number], k).map((r, j) => ({
+        toolId: tool.id,
+        name: r.name,
+        rating: r.rating,
+        title: r.title,
+        description: r.body,
+        createdAt: new Date(now - (j + 1) * 86_400_000 - i * 60_000),
+      }));
+    });
+    await tx.insert(reviews).values(toolReviews);
     const money = options.money === false ? { shippingMethods: 0, taxRates: 0, promotions: 0 } : await seedMoney(tx);
-    return { tools: SEED_TOOLS.length, reviews: SEED_REVIEWS.length, ...money };
+    return { tools: SEED_TOOLS.length, reviews: SEED_REVIEWS.length + toolReviews.length, ...money };
   });
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Review, ReviewInput } from "../../contract/schemas";
 import type { AdminReview } from "../../contract/admin-schemas";
 import { announceChange } from "../db/changes";
@@ -6,7 +6,7 @@ import type { Db, Tx } from "../db/client";
 import { after, cappedCount, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
 import { badQuery } from "../http/errors";
 import { VALIDATION_TEXT } from "../../contract/texts/validation";
-import { orders, reviews, user } from "../db/schema";
+import { orders, reviews, tools, user } from "../db/schema";
 
 type ReviewRow = typeof reviews.$inferSelect;
 
@@ -49,7 +49,8 @@ async function verifiedAuthors(db: Db, userIds: (string | null)[]): Promise<Set<
 }
 
 export async function listReviews(db: Db, query: { page: number; limit: number; cursor?: string | undefined }): Promise<Page<Review>> {
-  const conditions = [eq(reviews.hidden, false)];
+  // The spec's store-wide reviews: a tool's own reviews are on its page (issue 42).
+  const conditions = [eq(reviews.hidden, false), isNull(reviews.toolId)];
   if (query.cursor) {
     const [created, id] = decodeCursor(query.cursor, ["string", "string"]);
     if (Number.isNaN(Date.parse(String(created)))) throw badQuery("cursor", VALIDATION_TEXT.cursorInvalid);
@@ -78,6 +79,10 @@ export async function addReview(db: Db, userId: string, input: ReviewInput): Pro
   return toReviewDto(row, verified?.verified ?? false);
 }
 
+/** A tool review's tool and title for the console (issue 42); nothing for a store-wide review. */
+const toolOf = (review: ReviewRow, toolName: string | null) =>
+  review.toolId === null ? {} : { toolId: review.toolId, toolName: toolName ?? "", title: review.title };
+
 /** Every review, hidden ones too, newest first, for the console. */
 export async function listAdminReviews(
   db: Db,
@@ -86,9 +91,10 @@ export async function listAdminReviews(
   const where = query.hidden === undefined ? undefined : eq(reviews.hidden, query.hidden);
   const [rows, total] = await Promise.all([
     db
-      .select({ review: reviews, email: user.email })
+      .select({ review: reviews, email: user.email, toolName: tools.name })
       .from(reviews)
       .leftJoin(user, eq(user.id, reviews.userId))
+      .leftJoin(tools, eq(tools.id, reviews.toolId))
       .where(where)
       .orderBy(desc(reviews.createdAt), desc(reviews.id))
       .limit(query.limit)
@@ -97,10 +103,11 @@ export async function listAdminReviews(
   ]);
   const verified = await verifiedAuthors(db, rows.map((r) => r.review.userId));
   return {
-    items: rows.map(({ review, email }) => ({
+    items: rows.map(({ review, email, toolName }) => ({
       ...toReviewDto(review, review.userId !== null && verified.has(review.userId)),
       hidden: review.hidden,
       authorEmail: email,
+      ...toolOf(review, toolName),
     })),
     ...total,
   };
@@ -108,11 +115,12 @@ export async function listAdminReviews(
 
 export async function getAdminReview(db: Db | Tx, id: string): Promise<AdminReview | undefined> {
   const [row] = await db
-    .select({ review: reviews, verified: verifiedBuyer(), email: user.email })
+    .select({ review: reviews, verified: verifiedBuyer(), email: user.email, toolName: tools.name })
     .from(reviews)
     .leftJoin(user, eq(user.id, reviews.userId))
+    .leftJoin(tools, eq(tools.id, reviews.toolId))
     .where(eq(reviews.id, id));
-  return row ? { ...toReviewDto(row.review, row.verified), hidden: row.review.hidden, authorEmail: row.email } : undefined;
+  return row ? { ...toReviewDto(row.review, row.verified), hidden: row.review.hidden, authorEmail: row.email, ...toolOf(row.review, row.toolName) } : undefined;
 }
 
 /** Hides or restores a review; returns it as it was and as it is, or undefined for an unknown id. */

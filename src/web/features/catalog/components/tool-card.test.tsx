@@ -18,6 +18,7 @@ describe("ToolCard", () => {
             description: "Cuts big lawns.",
             category: "lawn-mowers",
             priceTiers: [],
+            rating: { average: 4.3, count: 7 },
           }}
         />
       </MemoryRouter>,
