@@ -17,7 +17,8 @@ import { API_TEXT } from "../contract/texts/api";
 import { matchPage as matchIn } from "./app/match-page";
 import { makeQueryClient, Providers } from "./app/providers";
 import { AppRoutes } from "./app/router";
-import { catalogueQuery, relatedList, toolQuery, toolsQuery } from "./features/catalog";
+import { catalogueQuery, relatedList, toolQuery, toolRatingQuery, toolReviewsQuery, toolReviewViewOf, toolsQuery, type ToolReviewView } from "./features/catalog";
+import type { ToolRatingSummary, ToolReview } from "../contract/review-schemas";
 import { reviewsQuery } from "./features/reviews";
 import { ApiRequestError } from "./lib/api";
 import { PageHeadContext, type PageHead, type PageHeadRecorder } from "./lib/page-title";
@@ -28,6 +29,9 @@ export interface PageLoaders {
   /** undefined: no such tool in the catalogue. */
   tool(id: string): Promise<Tool | undefined>;
   reviews(limit: number): Promise<{ items: Review[]; total: number; exact: boolean }>;
+  /** A page of a tool's reviews, as `api.list` gives it. */
+  toolReviews(toolId: string, view: ToolReviewView): Promise<{ items: ToolReview[]; total: number; exact: boolean }>;
+  toolRating(toolId: string): Promise<ToolRatingSummary>;
 }
 
 export interface RenderedPage {
@@ -120,14 +124,20 @@ const PAGE_LOADERS = {
     const query = catalogueQuery(new URLSearchParams(search));
     return seed(client, toolsQuery(query).queryKey, () => loaders.tools(query));
   },
-  "/tools/:id": async ({ client, params, loaders }) => {
+  "/tools/:id": async ({ client, params, search, loaders }) => {
     const id = params.id ?? "";
     let found: Tool | undefined;
     const ok = await seed(client, toolQuery(id).queryKey, async () => (found = await loaders.tool(id)), API_TEXT.toolNotFound);
     if (!found) return ok;
     const related = relatedList(found.category);
-    // The page is whole without its related tools: a failure there shows none, and is not kept.
-    return seed(client, toolsQuery(related).queryKey, () => loaders.tools(related));
+    const view = toolReviewViewOf(new URLSearchParams(search));
+    const [reviews, rating, relatedOk] = await Promise.all([
+      seed(client, toolReviewsQuery(id, view).queryKey, () => loaders.toolReviews(id, view)),
+      seed(client, toolRatingQuery(id).queryKey, () => loaders.toolRating(id)),
+      // The page is whole without its related tools: a failure there shows none, and is not kept.
+      seed(client, toolsQuery(related).queryKey, () => loaders.tools(related)),
+    ]);
+    return reviews && rating && relatedOk;
   },
   "/about": noData,
   "/blogs": noData,

@@ -8,6 +8,8 @@ import { formatDollars } from "../../contract/money";
 import type { Review, Tool } from "../../contract/schemas";
 import { buildApp } from "../app";
 import { createTool, retireTool, updateTool } from "../catalog/service";
+import { announceChange } from "../db/changes";
+import { reviews as reviewsTable } from "../db/schema";
 import { loadConfig } from "../config";
 import { prepareStore } from "../start-up";
 import { createPostgresDatabase, drivers, harnessOptions } from "../test-support";
@@ -132,6 +134,44 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
     expect(Number(ld.offers.price)).toBe(fromApi.price);
     const expected = fromApi.availableQuantity < Math.max(1, fromApi.minimumQuantity) ? "OutOfStock" : fromApi.availableQuantity <= 10 ? "LimitedAvailability" : "InStock";
     expect(ld.offers.availability).toBe(`https://schema.org/${expected}`);
+  });
+
+  it("renders a tool's reviews with the page: average, count, stars, newest first, paged and sorted by its address; HTML in a review stays text, in the JSON-LD too", async () => {
+    const tool = tools[1] as Tool;
+    const evil = `<script>alert("x")</script><b>bold</b>`;
+    // Three more of the demo's kind (older), so there are two pages; then the newest, with HTML in it.
+    await app.store.db.insert(reviewsTable).values(
+      [4, 5, 4].map((rating, i) => ({ toolId: tool._id, name: `Reader ${i}`, rating, description: "Fine tool.", createdAt: new Date(Date.now() - (10 + i) * 86_400_000) })),
+    );
+    await app.store.db.insert(reviewsTable).values({ toolId: tool._id, name: "Mallory <i>", rating: 1, title: "<img src=x onerror=alert(1)>", description: evil });
+    announceChange(app.store.db, "tools");
+    const fromApi = (await app.inject({ url: `/api/tool/${tool._id}` })).json<Tool>();
+    expect(fromApi.rating.count).toBeGreaterThanOrEqual(4);
+    const { html } = await get(`/tools/${tool._id}`);
+    const root = rootOf(html);
+    const text = visibleText(root);
+    expect(text).toContain(`${fromApi.rating.average.toFixed(1)} out of 5 from ${fromApi.rating.count} reviews`);
+    expect(text).toContain("Customer reviews");
+    expect(text).toContain("1 star");
+    // Newest first: the one just written, its words as text.
+    expect(text).toContain(evil);
+    expect(root).not.toContain("<script>alert");
+    expect(root).not.toContain("<b>bold</b>");
+    expect(root).not.toContain("<img src=x");
+    // The sort is a GET form, the pager links (five a page).
+    expect(root).toMatch(new RegExp(`<form[^>]*action="/tools/${tool._id}#reviews" method="get"`));
+    expect(root).toContain('name="reviewSort"');
+    expect(root).toContain(`href="/tools/${tool._id}?reviewPage=2#reviews"`);
+    const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "null") as Record<string, unknown> & { review: { reviewBody: string }[] };
+    expect(ld.aggregateRating).toEqual({ "@type": "AggregateRating", ratingValue: fromApi.rating.average, reviewCount: fromApi.rating.count, bestRating: 5, worstRating: 1 });
+    expect(ld.review[0]?.reviewBody).toBe(evil);
+    expect(html).not.toContain("</script><b>");
+
+    // Highest rated first, from the address alone: the 1-star review is not on its first page.
+    const sorted = visibleText(rootOf((await get(`/tools/${tool._id}?reviewSort=rating-asc`)).html));
+    expect(sorted).toContain(evil);
+    const best = visibleText(rootOf((await get(`/tools/${tool._id}?reviewSort=rating-desc&reviewPage=1`)).html));
+    expect(best).not.toContain(evil);
   });
 
   it("gives every public page its own title, description, canonical, OpenGraph and Twitter tags", async () => {

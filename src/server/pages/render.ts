@@ -32,6 +32,8 @@ import { reviewListKey, toolListKey } from "../plugins/caches";
 import { TtlCache } from "../http/ttl-cache";
 import { ENTRY_ON_LOAD_SCRIPT, ENTRY_TEMPLATE_ID } from "./deferred-entry";
 import { listReviews } from "../reviews/service";
+import { listToolReviews, toolRatingSummary } from "../reviews/tool-reviews";
+import { TOOL_REVIEWS_PAGE_SIZE } from "../../contract/review-schemas";
 
 /**
  * A rendered page, and its bytes in the encoding a browser asked for: each encoding is compressed
@@ -193,6 +195,11 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       return { items, total, exact };
     },
     tool: (id) => getTool(db, id),
+    toolReviews: async (toolId, view) => {
+      const { items, total } = await listToolReviews(db, toolId, { ...view, limit: TOOL_REVIEWS_PAGE_SIZE });
+      return { items, total, exact: true };
+    },
+    toolRating: (toolId) => toolRatingSummary(db, toolId),
     reviews: async (limit) => {
       const { items, total, exact } = await app.lists.reviews.get(reviewListKey({ page: 1, limit }), () => listReviews(db, { page: 1, limit }));
       return { items, total, exact };

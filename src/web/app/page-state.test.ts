@@ -13,6 +13,8 @@ const loaders: PageLoaders = {
   tools: () => Promise.resolve({ items: [], total: 0, exact: true }),
   tool: () => Promise.resolve(undefined),
   reviews: () => Promise.reject(new Error("connection refused")),
+  toolReviews: () => Promise.resolve({ items: [], total: 0, exact: true }),
+  toolRating: () => Promise.reject(new Error("not asked for on the home page")),
 };
 
 /** The page's HTML as the browser gets it: the state in its script tag. */

@@ -13,11 +13,33 @@ import { ApiRequestError } from "../../lib/api";
 import { accountKeys, DeliveryAndPayment, OrderLines, orderQuery, useCancelOrder } from "../account";
 import { StatusBadge, orderDate } from "./order-status";
 import { PageTitle } from "../../lib/page-title";
+import { REVIEW_TEXT } from "../../../contract/texts/reviews";
+import { ToolReviewForm } from "../catalog";
 
 /** How often a card order awaiting its payment is asked for again. */
 const PAYMENT_POLL_MS = 2_000;
 
 /** One of the customer's orders: its lines, delivery, payment and history; cancel while the lifecycle allows. */
+/** A delivered order's tools, each with its review form behind a disclosure (the server checks again: once per tool). */
+function ReviewWhatYouReceived({ order }: { order: Order }) {
+  const tools = [...new Map(order.lines.map((line) => [line.toolId, line.name])).entries()];
+  return (
+    <section aria-labelledby="order-reviews" className="flex flex-col gap-2" data-testid="order-reviews">
+      <h2 id="order-reviews" className="text-lg font-semibold">
+        {REVIEW_TEXT.write}
+      </h2>
+      {tools.map(([toolId, name]) => (
+        <details key={toolId} className="border-base-300 rounded-box border p-3">
+          <summary className="cursor-pointer font-medium">{`${REVIEW_TEXT.reviewFromOrder}: ${name}`}</summary>
+          <div className="mt-3">
+            <ToolReviewForm tool={{ _id: toolId, name }} />
+          </div>
+        </details>
+      ))}
+    </section>
+  );
+}
+
 export default function OrderPage() {
   const { id = "" } = useParams();
   const order = useQuery({
@@ -88,6 +110,7 @@ export default function OrderPage() {
         </div>
       </header>
       <OrderLines order={current} />
+      {current.status === "delivered" && <ReviewWhatYouReceived order={current} />}
       <DeliveryAndPayment order={current} />
       <OrderDocuments order={current} />
       <section aria-labelledby="order-history">

@@ -15,7 +15,18 @@ import { useTypedEarly, valueOf } from "../../../lib/typed-early";
  * Before the app's code runs it is a plain GET form to /tools; `children` are the hidden fields
  * that keep the rest of the view.
  */
-export function SearchBox({ q, onSearch, children }: { q: string | undefined; onSearch: (q: string | undefined) => void; children?: ReactNode }) {
+export function SearchBox({
+  q,
+  onSearch,
+  children,
+  formId,
+}: {
+  q: string | undefined;
+  onSearch: (q: string | undefined) => void;
+  children?: ReactNode;
+  /** Before the app runs: the catalogue's one form that the box and its button belong to (tools-page.tsx). */
+  formId?: string | undefined;
+}) {
   const navigate = useNavigate();
   const [draft, setDraft] = useState(q ?? "");
   // Typed before the app took the page over: kept for its Search.
@@ -84,6 +95,7 @@ export function SearchBox({ q, onSearch, children }: { q: string | undefined; on
             ref={draftRef}
             type="search"
             name="q"
+            form={formId}
             className="input input-bordered w-full"
             placeholder={CATALOG_TEXT.searchPlaceholder}
             value={draft}
@@ -129,7 +141,7 @@ export function SearchBox({ q, onSearch, children }: { q: string | undefined; on
           {open && typed !== "" && suggestions.isFetched ? CATALOG_TEXT.suggestionsCount(items.length) : ""}
         </div>
       </div>
-      <button type="submit" className="btn btn-primary">
+      <button type="submit" form={formId} className="btn btn-primary">
         {CATALOG_TEXT.search}
       </button>
     </form>

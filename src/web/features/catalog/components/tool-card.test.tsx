@@ -32,5 +32,8 @@ describe("ToolCard", () => {
     expect(bookNow).toHaveAttribute("href", "/purchase/abc-123");
     // The name leads to the tool's public page.
     expect(screen.getByRole("link", { name: "Ride-On Tractor" })).toHaveAttribute("href", "/tools/abc-123");
+    // Its rating (issue 42): the average to one decimal and how many reviews, said in words too.
+    expect(screen.getByTestId("tool-rating")).toHaveTextContent("★ 4.3 (7)");
+    expect(screen.getByText("Rated 4.3 out of 5, 7 reviews")).toBeInTheDocument();
   });
 });

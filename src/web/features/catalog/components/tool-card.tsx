@@ -5,6 +5,7 @@ import type { Tool } from "../../../../contract/schemas";
 import { HydrationPart, PHONE_HIDDEN } from "../../../lib/responsive";
 import { formatDollars } from "../../../../contract/money";
 import { TEXT } from "../../../../contract/texts/site";
+import { REVIEW_TEXT } from "../../../../contract/texts/reviews";
 
 /** A button is pressed with Space as well as Enter; a link only follows Enter by itself. */
 function pressOnSpace(event: KeyboardEvent<HTMLAnchorElement>) {
@@ -33,6 +34,18 @@ export function ToolCard({ tool, headingLevel = 3, className = "", eager = false
         </Heading>
         <p className="text-primary text-xl font-bold" data-testid="tool-price">
           {formatDollars(tool.price)}
+        </p>
+        <p className="text-sm" data-testid="tool-rating">
+          {tool.rating.count > 0 ? (
+            <>
+              <span aria-hidden="true">
+                <span className="text-warning">★</span> {tool.rating.average.toFixed(1)} ({tool.rating.count})
+              </span>
+              <span className="sr-only">{REVIEW_TEXT.cardRating(tool.rating.average, tool.rating.count)}</span>
+            </>
+          ) : (
+            REVIEW_TEXT.noRatingYet
+          )}
         </p>
         <p className="text-base-content/80 line-clamp-3 text-sm">{tool.description}</p>
         <div className="card-actions mt-2 justify-end">

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { photoSrcSet } from "../../../../contract/images";
-import { Link, useParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
+import { JSON_LD_REVIEWS, type ToolReview } from "../../../../contract/review-schemas";
 import { CATEGORY_LABELS, LOW_STOCK } from "../../../../contract/constants";
 import { formatDollars } from "../../../../contract/money";
 import type { Tool } from "../../../../contract/schemas";
@@ -12,6 +13,8 @@ import { ApiRequestError } from "../../../lib/api";
 import { AddToCartButton } from "../../cart";
 import { RELATED_COUNT, relatedQuery, toolQuery } from "../api";
 import { ToolGrid } from "../components/tool-card";
+import { ToolReviews } from "../components/tool-reviews";
+import { toolReviewsQuery, toolReviewViewOf } from "../tool-reviews-api";
 import { stockState } from "../stock";
 import { PageTitle, usePageHead } from "../../../lib/page-title";
 
@@ -22,8 +25,26 @@ function availability(tool: Tool): string {
   return "https://schema.org/InStock";
 }
 
-/** The tool as schema.org `Product` data (the server writes it into the page's head; it makes paths absolute). */
-export function productJsonLd(tool: Tool): Record<string, unknown> {
+/**
+ * The tool as schema.org `Product` data (the server writes it into the page's head; it makes paths
+ * absolute), with its rating and first reviews. Their words are JSON strings, never markup: the
+ * server escapes `<` and `>` inside the script element.
+ */
+export function productJsonLd(tool: Tool, reviews: ToolReview[] = []): Record<string, unknown> {
+  const rated =
+    tool.rating.count > 0
+      ? {
+          aggregateRating: { "@type": "AggregateRating", ratingValue: tool.rating.average, reviewCount: tool.rating.count, bestRating: 5, worstRating: 1 },
+          review: reviews.slice(0, JSON_LD_REVIEWS).map((r) => ({
+            "@type": "Review",
+            author: { "@type": "Person", name: r.name },
+            datePublished: r.createdAt.slice(0, 10),
+            ...(r.title ? { name: r.title } : {}),
+            reviewBody: r.body,
+            reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+          })),
+        }
+      : {};
   return {
     "@context": "https://schema.org",
     "@type": "Product",
@@ -40,6 +61,7 @@ export function productJsonLd(tool: Tool): Record<string, unknown> {
       availability: availability(tool),
       url: `/tools/${encodeURIComponent(tool._id)}`,
     },
+    ...rated,
   };
 }
 
@@ -62,8 +84,10 @@ function RelatedTools({ tool }: { tool: Tool }) {
 export default function ToolPage() {
   const { id = "" } = useParams();
   const tool = useQuery(toolQuery(id));
+  const [search] = useSearchParams();
+  const reviews = useQuery({ ...toolReviewsQuery(id, toolReviewViewOf(search)), enabled: tool.isSuccess });
   const missing = tool.isError && tool.error instanceof ApiRequestError && (tool.error.status === 404 || tool.error.status === 400);
-  usePageHead(tool.data ? { image: tool.data.image, jsonLd: productJsonLd(tool.data) } : {});
+  usePageHead(tool.data ? { image: tool.data.image, jsonLd: productJsonLd(tool.data, reviews.data?.items) } : {});
 
   if (tool.isPending) {
     return (
@@ -146,6 +170,7 @@ export default function ToolPage() {
           </div>
         </div>
       </div>
+      <ToolReviews tool={data} />
       <RelatedTools tool={data} />
     </>
   );

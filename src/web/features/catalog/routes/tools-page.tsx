@@ -11,6 +11,7 @@ import { SearchBox } from "../components/search-box";
 import { ToolGrid } from "../components/tool-card";
 import { PageTitle } from "../../../lib/page-title";
 import { useTypedEarly, valueOf } from "../../../lib/typed-early";
+import { useHydrated } from "../../../lib/hydrated";
 
 /**
  * Hidden fields carrying the rest of the view, so that each of the page's forms, sent without
@@ -40,6 +41,14 @@ export function ToolsPage() {
   // The same list (and query key) the server rendered this URL with (entry-server.tsx).
   const query = useQuery(toolsQuery(catalogueQuery(params)));
   const resultsRef = useRef<HTMLParagraphElement>(null);
+  /**
+   * One catalogue form before (and without) the app: category, sort, search and price range all
+   * belong to it (the `form` attribute), so any of its buttons sends every choice together. Once
+   * the app has taken the page over, each control is its own form again and acts at once.
+   */
+  const browseId = useId();
+  const hydrated = useHydrated();
+  const oneForm = hydrated ? undefined : browseId;
 
   const go = (next: BrowseState) => {
     const search = new URLSearchParams(browseSearch(next));
@@ -53,8 +62,9 @@ export function ToolsPage() {
   const filtersRef = useTypedEarly<HTMLFormElement>(
     `${category ?? ""} ${shownSort(state)}`,
     (form) => {
-      const chosen = new FormData(form);
-      return `${String(chosen.get("category") ?? "")} ${String(chosen.get("sort") ?? "")}`;
+      // By place, not by form: before the app ran, the selects belonged to the catalogue's one form.
+      const chosen = (name: string) => form.querySelector<HTMLSelectElement>(`select[name="${name}"]`)?.value ?? "";
+      return `${chosen("category")} ${chosen("sort")}`;
     },
     (chosen) => {
       // Against the address as it is now: a choice React caught while taking the page over has been sent already.
@@ -87,6 +97,7 @@ export function ToolsPage() {
             {/* The address is the truth: no value of an earlier visit restored over it (Back). */}
             <select
               name="category"
+              form={oneForm}
               autoComplete="off"
               className="select select-bordered"
               value={category ?? ""}
@@ -104,6 +115,7 @@ export function ToolsPage() {
             <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.sortLabel}</span>
             <select
               name="sort"
+              form={oneForm}
               autoComplete="off"
               className="select select-bordered"
               value={shownSort(state)}
@@ -118,16 +130,17 @@ export function ToolsPage() {
           </label>
           {/* The app sends a change at once; without it, this button does. */}
           <noscript>
-            <button type="submit" className="btn">
+            <button type="submit" form={browseId} className="btn">
               {CATALOG_TEXT.applyFilters}
             </button>
           </noscript>
         </form>
-        <SearchBox q={q} onSearch={(text) => go(changeBrowse(state, { q: text }))}>
+        <SearchBox q={q} formId={oneForm} onSearch={(text) => go(changeBrowse(state, { q: text }))}>
           <KeepBrowse state={state} except={["q"]} />
         </SearchBox>
       </div>
-      <PriceRange state={state} onApply={(range) => go(changeBrowse(state, range))} />
+      <PriceRange state={state} formId={oneForm} onApply={(range) => go(changeBrowse(state, range))} />
+      <form id={browseId} method="get" action="/tools" hidden />
       <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || state.minPrice !== undefined || state.maxPrice !== undefined ? CATALOG_TEXT.empty : TEXT.home.emptyCatalog}>
         {(data) => {
           const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE_DEFAULT));
@@ -172,7 +185,7 @@ export function ToolsPage() {
 }
 
 /** Min and max price, checked with the API's own rule before the URL changes. */
-function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: Pick<BrowseState, "minPrice" | "maxPrice">) => void }) {
+function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (range: Pick<BrowseState, "minPrice" | "maxPrice">) => void; formId: string | undefined }) {
   const fromUrl = `${state.minPrice ?? ""}|${state.maxPrice ?? ""}`;
   const [shown, setShown] = useState(fromUrl);
   const [min, setMin] = useState(state.minPrice === undefined ? "" : String(state.minPrice));
@@ -214,6 +227,7 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
       <input
         ref={ref}
         name={name}
+        form={formId}
         autoComplete="off"
         type="number"
         inputMode="decimal"
@@ -235,7 +249,7 @@ function PriceRange({ state, onApply }: { state: BrowseState; onApply: (range: P
         <KeepBrowse state={state} except={["minPrice", "maxPrice"]} />
         {field("minPrice", CATALOG_TEXT.minPrice, min, setMin, error?.field === "minPrice", minRef)}
         {field("maxPrice", CATALOG_TEXT.maxPrice, max, setMax, error?.field === "maxPrice", maxRef)}
-        <button type="submit" className="btn">
+        <button type="submit" form={formId} className="btn">
           {CATALOG_TEXT.applyPrice}
         </button>
         {set && (
