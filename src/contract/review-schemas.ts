@@ -3,7 +3,7 @@
  * used by the review form and the route alike.
  */
 import { LIMITS, MAX_PAGE, PAGE_SIZE_MAX, RATING_MAX, RATING_MIN } from "./constants";
-import { REVIEW_TEXT } from "./texts/reviews";
+import { TOOL_REVIEW_TEXT } from "./texts/tool-reviews";
 import { VALIDATION_TEXT } from "./texts/validation";
 import { z } from "./zod";
 
@@ -22,9 +22,9 @@ export const toolReviewInputSchema = z.object({
     .max(RATING_MAX, VALIDATION_TEXT.ratingRange),
   title: z.string().trim().max(LIMITS.reviewTitle, VALIDATION_TEXT.tooLong(LIMITS.reviewTitle)).default(""),
   body: z
-    .string({ error: REVIEW_TEXT.bodyRequired })
+    .string({ error: TOOL_REVIEW_TEXT.bodyRequired })
     .trim()
-    .min(1, REVIEW_TEXT.bodyRequired)
+    .min(1, TOOL_REVIEW_TEXT.bodyRequired)
     .max(LIMITS.reviewDescription, VALIDATION_TEXT.tooLong(LIMITS.reviewDescription)),
 });
 export type ToolReviewInput = z.input<typeof toolReviewInputSchema>;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToolSchema } from "../../contract/admin-schemas";
 import { toolRatingSummarySchema, toolReviewSchema, type ToolReview } from "../../contract/review-schemas";
 import type { Order, Review, Tool } from "../../contract/schemas";
-import { REVIEW_TEXT } from "../../contract/texts/reviews";
+import { TOOL_REVIEW_TEXT } from "../../contract/texts/tool-reviews";
 import { reviews } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 
@@ -82,7 +82,7 @@ describe.each(drivers())("a tool's reviews (%s)", (driver) => {
     for (const c of [waiting, stranger]) {
       const res = await c.post(`/api/tool/${tool._id}/reviews`, { rating: 4, body: "Looks good" });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: "NOT_A_BUYER", message: REVIEW_TEXT.notABuyer });
+      expect(res.json()).toEqual({ error: "NOT_A_BUYER", message: TOOL_REVIEW_TEXT.notABuyer });
       expect((await c.get(`/api/tool/${tool._id}/reviews/eligibility`)).json()).toEqual({ canReview: false, reason: "NOT_A_BUYER" });
     }
     // A delivered order of another tool does not count either.
@@ -99,7 +99,7 @@ describe.each(drivers())("a tool's reviews (%s)", (driver) => {
 
     const again = await c.post(`/api/tool/${tool._id}/reviews`, { rating: 1, body: "Changed my mind" });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: "ALREADY_REVIEWED", message: REVIEW_TEXT.alreadyReviewed });
+    expect(again.json()).toEqual({ error: "ALREADY_REVIEWED", message: TOOL_REVIEW_TEXT.alreadyReviewed });
     expect((await c.get(`/api/tool/${tool._id}/reviews/eligibility`)).json()).toEqual({ canReview: false, reason: "ALREADY_REVIEWED" });
 
     expect((await toolOf(tool._id)).rating).toEqual({ average: 4, count: 1 });

@@ -8,7 +8,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { ToolReview, ToolReviewInput, ToolRatingSummary, ToolReviewSort, ReviewEligibility } from "../../contract/review-schemas";
 import { RATING_MAX, RATING_MIN } from "../../contract/constants";
 import { API_TEXT } from "../../contract/texts/api";
-import { REVIEW_TEXT } from "../../contract/texts/reviews";
+import { TOOL_REVIEW_TEXT } from "../../contract/texts/tool-reviews";
 import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
 import { orderLines, orders, reviews, tools, user } from "../db/schema";
@@ -104,14 +104,14 @@ export async function reviewEligibility(db: Db, userId: string, toolId: string):
  */
 export async function addToolReview(db: Db, userId: string, toolId: string, input: ToolReviewInput & { title: string; body: string; rating: number }): Promise<ToolReview> {
   await activeTool(db, toolId);
-  if (!(await receivedTool(db, userId, toolId))) throw new ApiError(403, "NOT_A_BUYER", REVIEW_TEXT.notABuyer);
+  if (!(await receivedTool(db, userId, toolId))) throw new ApiError(403, "NOT_A_BUYER", TOOL_REVIEW_TEXT.notABuyer);
   const [author] = await db.select({ name: user.name }).from(user).where(eq(user.id, userId));
   const [row] = await db
     .insert(reviews)
     .values({ toolId, userId, name: author?.name ?? "", rating: input.rating, title: input.title, description: input.body, verified: true })
     .onConflictDoNothing({ target: [reviews.toolId, reviews.userId], where: sql`${reviews.toolId} is not null and ${reviews.userId} is not null` })
     .returning();
-  if (!row) throw conflict("ALREADY_REVIEWED", REVIEW_TEXT.alreadyReviewed);
+  if (!row) throw conflict("ALREADY_REVIEWED", TOOL_REVIEW_TEXT.alreadyReviewed);
   // The tool's rating changed: its page and the catalogue's cards show it.
   announceChange(db, "tools");
   return toToolReviewDto(row);

@@ -13,7 +13,7 @@ import { ApiRequestError } from "../../lib/api";
 import { accountKeys, DeliveryAndPayment, OrderLines, orderQuery, useCancelOrder } from "../account";
 import { StatusBadge, orderDate } from "./order-status";
 import { PageTitle } from "../../lib/page-title";
-import { REVIEW_TEXT } from "../../../contract/texts/reviews";
+import { TOOL_REVIEW_TEXT } from "../../../contract/texts/tool-reviews";
 import { ToolReviewForm } from "../catalog";
 
 /** How often a card order awaiting its payment is asked for again. */
@@ -26,11 +26,11 @@ function ReviewWhatYouReceived({ order }: { order: Order }) {
   return (
     <section aria-labelledby="order-reviews" className="flex flex-col gap-2" data-testid="order-reviews">
       <h2 id="order-reviews" className="text-lg font-semibold">
-        {REVIEW_TEXT.write}
+        {TOOL_REVIEW_TEXT.write}
       </h2>
       {tools.map(([toolId, name]) => (
         <details key={toolId} className="border-base-300 rounded-box border p-3">
-          <summary className="cursor-pointer font-medium">{`${REVIEW_TEXT.reviewFromOrder}: ${name}`}</summary>
+          <summary className="cursor-pointer font-medium">{`${TOOL_REVIEW_TEXT.reviewFromOrder}: ${name}`}</summary>
           <div className="mt-3">
             <ToolReviewForm tool={{ _id: toolId, name }} />
           </div>

@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { RATING_MAX } from "../../../../contract/constants";
 import { TOOL_REVIEW_SORTS, TOOL_REVIEWS_PAGE_SIZE, type ToolReview, type ToolReviewSort } from "../../../../contract/review-schemas";
 import type { Tool } from "../../../../contract/schemas";
-import { REVIEW_TEXT } from "../../../../contract/texts/reviews";
+import { TOOL_REVIEW_TEXT } from "../../../../contract/texts/tool-reviews";
 import { toolRatingQuery, toolReviewHref, toolReviewsQuery, toolReviewViewOf } from "../tool-reviews-api";
 import { WriteReview } from "./write-review";
 
@@ -28,12 +28,12 @@ function ToolReviewItem({ review }: { review: ToolReview }) {
         <div className="flex flex-wrap items-center gap-2">
           <StarsOf rating={review.rating} />
           <span className="text-sm" data-testid="tool-review-rating">
-            {REVIEW_TEXT.rating(review.rating)}
+            {TOOL_REVIEW_TEXT.rating(review.rating)}
           </span>
-          {review.verified && <span className="badge badge-success badge-soft badge-sm">{REVIEW_TEXT.verifiedPurchase}</span>}
+          {review.verified && <span className="badge badge-success badge-soft badge-sm">{TOOL_REVIEW_TEXT.verifiedPurchase}</span>}
         </div>
         {review.title && <h3 className="mt-1 font-semibold break-words">{review.title}</h3>}
-        <p className="text-base-content/70 text-sm">{REVIEW_TEXT.byOn(review.name, DAY.format(new Date(review.createdAt)))}</p>
+        <p className="text-base-content/70 text-sm">{TOOL_REVIEW_TEXT.byOn(review.name, DAY.format(new Date(review.createdAt)))}</p>
         <p className="mt-2 break-words whitespace-pre-line">{review.body}</p>
       </article>
     </li>
@@ -59,22 +59,22 @@ export function ToolReviews({ tool }: { tool: Tool }) {
   return (
     <section id="reviews" aria-labelledby="reviews-heading" className="mx-auto max-w-6xl px-4 pb-12" data-testid="tool-reviews">
       <h2 id="reviews-heading" className="mb-4 text-2xl font-bold">
-        {REVIEW_TEXT.heading}
+        {TOOL_REVIEW_TEXT.heading}
       </h2>
       {count === 0 ? (
-        <p data-testid="rating-summary">{REVIEW_TEXT.toolEmpty}</p>
+        <p data-testid="rating-summary">{TOOL_REVIEW_TEXT.toolEmpty}</p>
       ) : (
         <div className="grid gap-8 md:grid-cols-[16rem_1fr]">
           <div>
             <p className="flex items-center gap-2 text-lg" data-testid="rating-summary">
               <StarsOf rating={average} />
-              <span>{REVIEW_TEXT.average(average, count)}</span>
+              <span>{TOOL_REVIEW_TEXT.average(average, count)}</span>
             </p>
             <ul className="mt-3 flex flex-col gap-1" data-testid="rating-breakdown">
               {(summary.data?.stars ?? []).map((row) => (
                 <li key={row.stars} className="flex items-center gap-2 text-sm">
-                  <span className="w-14">{REVIEW_TEXT.starsRow(row.stars)}</span>
-                  <progress className="progress progress-warning w-32" value={row.count} max={count} aria-label={REVIEW_TEXT.starsCount(row.stars, row.count)} />
+                  <span className="w-14">{TOOL_REVIEW_TEXT.starsRow(row.stars)}</span>
+                  <progress className="progress progress-warning w-32" value={row.count} max={count} aria-label={TOOL_REVIEW_TEXT.starsCount(row.stars, row.count)} />
                   <span aria-hidden="true">{row.count}</span>
                 </li>
               ))}
@@ -92,7 +92,7 @@ export function ToolReviews({ tool }: { tool: Tool }) {
               }}
             >
               <label className="flex flex-col gap-1 text-sm">
-                <span className="font-medium">{REVIEW_TEXT.sortLabel}</span>
+                <span className="font-medium">{TOOL_REVIEW_TEXT.sortLabel}</span>
                 <select
                   name="reviewSort"
                   className="select select-bordered select-sm"
@@ -101,13 +101,13 @@ export function ToolReviews({ tool }: { tool: Tool }) {
                 >
                   {TOOL_REVIEW_SORTS.map((sort) => (
                     <option key={sort} value={sort}>
-                      {REVIEW_TEXT.sorts[sort]}
+                      {TOOL_REVIEW_TEXT.sorts[sort]}
                     </option>
                   ))}
                 </select>
               </label>
               <button type="submit" className="btn btn-sm btn-outline">
-                {REVIEW_TEXT.show}
+                {TOOL_REVIEW_TEXT.show}
               </button>
             </form>
             <ol className="mt-2" data-testid="tool-review-list">
@@ -116,18 +116,18 @@ export function ToolReviews({ tool }: { tool: Tool }) {
               ))}
             </ol>
             {pages > 1 && (
-              <nav aria-label={REVIEW_TEXT.heading} className="mt-4 flex items-center gap-4">
+              <nav aria-label={TOOL_REVIEW_TEXT.heading} className="mt-4 flex items-center gap-4">
                 {view.page > 1 && (
                   <Link to={toolReviewHref(tool._id, { ...view, page: view.page - 1 })} preventScrollReset className="btn btn-sm btn-outline">
-                    {REVIEW_TEXT.previous}
+                    {TOOL_REVIEW_TEXT.previous}
                   </Link>
                 )}
                 <span className="text-sm" data-testid="review-page">
-                  {REVIEW_TEXT.pageOf(view.page, pages)}
+                  {TOOL_REVIEW_TEXT.pageOf(view.page, pages)}
                 </span>
                 {view.page < pages && (
                   <Link to={toolReviewHref(tool._id, { ...view, page: view.page + 1 })} preventScrollReset className="btn btn-sm btn-outline">
-                    {REVIEW_TEXT.next}
+                    {TOOL_REVIEW_TEXT.next}
                   </Link>
                 )}
               </nav>

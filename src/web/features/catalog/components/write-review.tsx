@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { RATING_MAX, RATING_MIN } from "../../../../contract/constants";
 import { toolReviewInputSchema } from "../../../../contract/review-schemas";
 import type { Tool } from "../../../../contract/schemas";
-import { REVIEW_TEXT } from "../../../../contract/texts/reviews";
+import { TOOL_REVIEW_TEXT } from "../../../../contract/texts/tool-reviews";
 import { useHydrated } from "../../../lib/hydrated";
 import { useSession } from "../../../lib/session";
 import { usePostToolReview, useReviewEligibility } from "../tool-review-mutations";
@@ -33,14 +33,14 @@ export function ToolReviewForm({ tool, onPosted }: { tool: Pick<Tool, "_id" | "n
   if (posted) {
     return (
       <p role="status" className="text-success font-medium" data-testid="review-posted">
-        {REVIEW_TEXT.posted}
+        {TOOL_REVIEW_TEXT.posted}
       </p>
     );
   }
   return (
     <form
       noValidate
-      aria-label={REVIEW_TEXT.writeFor(tool.name)}
+      aria-label={TOOL_REVIEW_TEXT.writeFor(tool.name)}
       onSubmit={form.handleSubmit((values) => {
         setProblem(null);
         mutation.mutate(values);
@@ -48,12 +48,12 @@ export function ToolReviewForm({ tool, onPosted }: { tool: Pick<Tool, "_id" | "n
       className="flex max-w-xl flex-col gap-4"
     >
       <fieldset>
-        <legend className="mb-1 text-sm font-medium">{REVIEW_TEXT.ratingLabel}</legend>
+        <legend className="mb-1 text-sm font-medium">{TOOL_REVIEW_TEXT.ratingLabel}</legend>
         <div className="flex flex-wrap gap-4">
           {RATINGS.map((rating) => (
             <label key={rating} className="flex items-center gap-2">
               <input type="radio" className="radio radio-sm" value={rating} aria-invalid={Boolean(errors.rating)} {...form.register("rating")} />
-              {REVIEW_TEXT.starsRow(rating)}
+              {TOOL_REVIEW_TEXT.starsRow(rating)}
             </label>
           ))}
         </div>
@@ -64,7 +64,7 @@ export function ToolReviewForm({ tool, onPosted }: { tool: Pick<Tool, "_id" | "n
         )}
       </fieldset>
       <label className="block">
-        <span className="mb-1 block text-sm font-medium">{REVIEW_TEXT.titleLabel}</span>
+        <span className="mb-1 block text-sm font-medium">{TOOL_REVIEW_TEXT.titleLabel}</span>
         <input type="text" className="input input-bordered w-full" aria-invalid={Boolean(errors.title)} {...form.register("title")} />
         {errors.title && (
           <span role="alert" className="text-error mt-1 block text-sm">
@@ -73,7 +73,7 @@ export function ToolReviewForm({ tool, onPosted }: { tool: Pick<Tool, "_id" | "n
         )}
       </label>
       <label className="block">
-        <span className="mb-1 block text-sm font-medium">{REVIEW_TEXT.bodyLabel}</span>
+        <span className="mb-1 block text-sm font-medium">{TOOL_REVIEW_TEXT.bodyLabel}</span>
         <textarea rows={4} className="textarea textarea-bordered w-full" aria-invalid={Boolean(errors.body)} {...form.register("body")} />
         {errors.body && (
           <span role="alert" className="text-error mt-1 block text-sm">
@@ -88,7 +88,7 @@ export function ToolReviewForm({ tool, onPosted }: { tool: Pick<Tool, "_id" | "n
       )}
       <button type="submit" className="btn btn-primary self-start" disabled={mutation.isPending}>
         {mutation.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-        {REVIEW_TEXT.submit}
+        {TOOL_REVIEW_TEXT.submit}
       </button>
     </form>
   );
@@ -106,7 +106,7 @@ export function WriteReview({ tool }: { tool: Tool }) {
   if (!hydrated || !user) {
     content = (
       <Link to="/login" className="link link-primary">
-        {REVIEW_TEXT.signInToReview}
+        {TOOL_REVIEW_TEXT.signInToReview}
       </Link>
     );
   } else if (!eligibility.data) {
@@ -114,11 +114,11 @@ export function WriteReview({ tool }: { tool: Tool }) {
   } else if (eligibility.data.canReview) {
     content = <ToolReviewForm tool={tool} />;
   } else {
-    content = <p data-testid="review-not-allowed">{eligibility.data.reason === "ALREADY_REVIEWED" ? REVIEW_TEXT.alreadyReviewed : REVIEW_TEXT.notABuyer}</p>;
+    content = <p data-testid="review-not-allowed">{eligibility.data.reason === "ALREADY_REVIEWED" ? TOOL_REVIEW_TEXT.alreadyReviewed : TOOL_REVIEW_TEXT.notABuyer}</p>;
   }
   return (
     <div id="write-review" className="mt-8">
-      <h3 className="mb-3 text-xl font-semibold">{REVIEW_TEXT.write}</h3>
+      <h3 className="mb-3 text-xl font-semibold">{TOOL_REVIEW_TEXT.write}</h3>
       {content}
     </div>
   );
