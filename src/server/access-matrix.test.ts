@@ -312,6 +312,23 @@ const ACCESS: Record<string, Classified> = {
     request: () => get("/api/account/orders"),
     check: (_ctx, _who, res) => expect(Array.isArray(res.json())).toBe(true),
   },
+  "GET /api/account/statement": {
+    access: "owner",
+    ok: 200,
+    record: async (ctx) => ctx.tradeAccount,
+    request: () => get("/api/account/statement"),
+    check: (_ctx, _who, res) => expect(json<{ balance: number; lines: unknown[] }>(res)).toMatchObject({ balance: expect.any(Number), lines: expect.any(Array) }),
+  },
+  "GET /api/account/statement.pdf": {
+    access: "owner",
+    ok: 200,
+    record: async (ctx) => ctx.tradeAccount,
+    request: () => get("/api/account/statement.pdf"),
+    check: (_ctx, _who, res) => {
+      expect(res.headers["content-type"]).toBe("application/pdf");
+      expect(res.body.startsWith("%PDF-")).toBe(true);
+    },
+  },
   "POST /api/account/orders/:id/approve": {
     access: "owner",
     ok: 200,
