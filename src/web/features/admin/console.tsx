@@ -18,6 +18,7 @@ import ToolsPage, { ToolLedgerPage } from "./tools";
 import UsersPage from "./users";
 import { MAIL_ADMIN_TEXT } from "../../../contract/texts/mail";
 import { ADMIN_QUOTE_TEXT } from "../../../contract/texts/quotes";
+import { ADMIN_TRADE_TEXT } from "../../../contract/texts/trade";
 
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
 const Dashboard = lazy(() => import("./dashboard"));
@@ -29,6 +30,8 @@ const ShippingPage = lazy(() => import("./shipping"));
 const StoreSettingsPage = lazy(() => import("./store-settings"));
 /** Quotes (issue 41): a chunk of its own. */
 const QuotesSection = lazy(() => import("./quotes"));
+/** Trade accounts (issue 43): a chunk of its own. */
+const AccountsSection = lazy(() => import("./accounts"));
 
 const sectionsText = ADMIN_TEXT.sections;
 const SECTIONS = [
@@ -38,6 +41,7 @@ const SECTIONS = [
   { to: "/admin/reviews", label: sectionsText.reviews },
   { to: "/admin/users", label: sectionsText.users },
   { to: "/admin/quotes", label: ADMIN_QUOTE_TEXT.section },
+  { to: "/admin/accounts", label: ADMIN_TRADE_TEXT.section },
   { to: "/admin/tax-rates", label: ADMIN_MONEY_TEXT.sections.taxRates },
   { to: "/admin/promotions", label: ADMIN_MONEY_TEXT.sections.promotions },
   { to: "/admin/shipping", label: ADMIN_MONEY_TEXT.sections.shipping },
@@ -130,6 +134,14 @@ export default function AdminConsole() {
               element={
                 <Suspense fallback={<Spinner />}>
                   <QuotesSection />
+                </Suspense>
+              }
+            />
+            <Route
+              path="accounts/*"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <AccountsSection />
                 </Suspense>
               }
             />

@@ -1,1 +1,2 @@
 export { myTradeAccountQuery } from "./api";
+export { MemberForm, MembersTable, StatementTable } from "./parts";
