@@ -43,6 +43,8 @@ export const PAGES = {
   "/dashboard/review": { ssr: false, sitemap: false, private: true, module: "features/dashboard/add-review.tsx" },
   "/dashboard/profile": { ssr: false, sitemap: false, private: true, module: "features/dashboard/my-profile.tsx" },
   "/dashboard/orders/:id": { ssr: false, sitemap: false, private: true, module: "features/dashboard/order-page.tsx" },
+  /** The member's trade account (issue 43): approvals, members, statement; or the application. */
+  "/dashboard/account": { ssr: false, sitemap: false, private: true, module: "features/trade/account-page.tsx" },
   /**
    * My Quotes: the list, a quote's page and the request form (`/dashboard/quotes/new`, where the home
    * page's 'Request For Quote' and the cart's 'Ask for a quote' lead), one chunk with routes of its own.

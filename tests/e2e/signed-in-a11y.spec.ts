@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { ACCOUNT_PAGE_TEXT } from "../../src/contract/texts/trade";
 import { listTools, newAccount, signedInPage } from "../support/e2e-helpers";
 
 /** The signed-in pages (purchase and dashboard) meet the same accessibility bar as the public ones. */
@@ -11,7 +12,7 @@ async function expectNoSeriousViolations(page: Page): Promise<void> {
 }
 
 test("the purchase page and every dashboard page have no critical or serious axe violations", async ({ page, request }) => {
-  test.slow(); // four pages, each analysed in full
+  test.slow(); // five pages, each analysed in full
   await signedInPage(page, newAccount("a11y"));
   const [tool] = await listTools(request, 1);
   if (!tool) throw new Error("the catalogue is empty");
@@ -31,5 +32,10 @@ test("the purchase page and every dashboard page have no critical or serious axe
 
   await page.goto("/dashboard/profile");
   await expect(page.getByLabel("Address")).toBeVisible();
+  await expectNoSeriousViolations(page);
+
+  // A customer in no trade account: the application form (issue 43).
+  await page.goto("/dashboard/account");
+  await expect(page.getByRole("form", { name: ACCOUNT_PAGE_TEXT.applyTitle })).toBeVisible();
   await expectNoSeriousViolations(page);
 });

@@ -62,6 +62,7 @@ export const PAGE_VIEWS = {
   "/dashboard/review": { page: page(() => import("../features/dashboard/add-review")), section: DASHBOARD },
   "/dashboard/profile": { page: page(() => import("../features/dashboard/my-profile")), section: DASHBOARD },
   "/dashboard/orders/:id": { page: page(() => import("../features/dashboard/order-page")), section: DASHBOARD },
+  "/dashboard/account": { page: page(() => import("../features/trade/account-page")), section: DASHBOARD },
   "/dashboard/quotes/*": { page: page(() => import("../features/quotes/quotes-section")), section: DASHBOARD },
   // The admin console: its own chunk, with routes of its own; never downloaded by a shopper.
   "/admin/*": { page: page(() => import("../features/admin/console")) },

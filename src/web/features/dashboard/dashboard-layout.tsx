@@ -3,6 +3,7 @@ import { ToastContainer } from "react-toastify";
 import { TOAST_OPTIONS } from "../../../contract/constants";
 import { QUOTE_TEXT } from "../../../contract/texts/quotes";
 import { DASHBOARD_TEXT } from "../../../contract/texts/shop";
+import { ACCOUNT_PAGE_TEXT } from "../../../contract/texts/trade";
 
 const item = ({ isActive }: { isActive: boolean }) => (isActive ? "menu-active" : "");
 
@@ -19,6 +20,11 @@ export default function DashboardLayout() {
           <li>
             <NavLink to="/dashboard/quotes" className={item}>
               {QUOTE_TEXT.navLink}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/dashboard/account" className={item}>
+              {ACCOUNT_PAGE_TEXT.navLink}
             </NavLink>
           </li>
           <li>

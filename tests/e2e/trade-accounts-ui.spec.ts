@@ -1,0 +1,118 @@
+/**
+ * Trade accounts' pages (issue 43): the owner creates an account and adds a member in the console;
+ * an account's admin adds a member from the dashboard; an approver approves a buyer's order over
+ * the buyer's limit from the dashboard. Each account and tool is the spec's own.
+ */
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { ACCOUNT_PAGE_TEXT, ADMIN_TRADE_TEXT } from "../../src/contract/texts/trade";
+import { APP_URL } from "../support/env";
+import { expectNoSeriousViolations, newAccount, signedInPage, signInAsAdmin, signUpViaApi } from "../support/e2e-helpers";
+
+const origin = { origin: APP_URL };
+const text = ADMIN_TRADE_TEXT;
+
+async function accountWith(owner: APIRequestContext, name: string, members: { email: string; role: string; orderLimit?: number }[]): Promise<string> {
+  const account = await owner.post("/api/admin/accounts", { headers: origin, data: { name, terms: "net30", creditLimit: 5000 } });
+  expect(account.status(), await account.text()).toBe(201);
+  const id = ((await account.json()) as { _id: string })._id;
+  for (const m of members) {
+    const added = await owner.post(`/api/admin/accounts/${id}/members`, { headers: origin, data: m });
+    expect(added.status(), await added.text()).toBe(201);
+  }
+  return id;
+}
+
+test("the owner creates a trade account in the console and adds a customer as its admin", async ({ page, browser }) => {
+  test.slow(); // several pages and axe on a shared machine
+  const customer = await browser.newContext({ baseURL: APP_URL });
+  const member = await signUpViaApi(customer.request, newAccount("trade-console"));
+  await customer.close();
+  await signInAsAdmin(page.request);
+  const name = `Console Landscaping ${Date.now()}`;
+
+  await page.goto("/admin/accounts");
+  await page.getByRole("button", { name: text.add }).click();
+  const form = page.getByRole("form", { name: text.newTitle });
+  await form.getByLabel(text.name).fill(name);
+  await form.getByLabel(text.terms).selectOption("net30");
+  await form.getByLabel(text.creditLimit).fill("-5");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(form.getByText("Must be 0 or more")).toBeVisible();
+  await form.getByLabel(text.creditLimit).fill("2500");
+  await form.getByLabel(text.discountPercent).fill("10");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText(text.created)).toBeVisible();
+  await page.getByRole("link", { name, exact: true }).click();
+
+  await expect(page.getByRole("heading", { name, level: 2 })).toBeVisible();
+  await expect(page.getByText(text.credit("$0.00", "$2,500.00", "$2,500.00"))).toBeVisible();
+  const add = page.getByRole("form", { name: text.addMember });
+  await add.getByLabel(text.email).fill(member.email);
+  await add.getByLabel(text.role).selectOption("admin");
+  await add.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("member-row").filter({ hasText: member.email })).toContainText(text.roles.admin);
+  await expect(page.getByRole("link", { name: "Statement (PDF)" })).toHaveAttribute("href", /\/statement\.pdf$/);
+  await expectNoSeriousViolations(page);
+});
+
+test("an account's admin adds a member from the dashboard", async ({ page, browser }) => {
+  test.slow(); // several pages and axe on a shared machine
+  const owner = await browser.newContext({ baseURL: APP_URL });
+  await signInAsAdmin(owner.request);
+  const other = await browser.newContext({ baseURL: APP_URL });
+  const newcomer = await signUpViaApi(other.request, newAccount("trade-newcomer"));
+  await other.close();
+  const admin = await signedInPage(page, newAccount("trade-admin"));
+  const name = `Dashboard Gardens ${Date.now()}`;
+  await accountWith(owner.request, name, [{ email: admin.email, role: "admin" }]);
+
+  await page.goto("/dashboard/account");
+  await expect(page.getByText(name)).toBeVisible();
+  await expect(page.getByText(ACCOUNT_PAGE_TEXT.yourRole(text.roles.admin))).toBeVisible();
+  const add = page.getByRole("form", { name: text.addMember });
+  await add.getByLabel(text.email).fill(`nobody-${Date.now()}@example.com`);
+  await add.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("No customer has that e-mail address").first()).toBeVisible();
+  await add.getByLabel(text.email).fill(newcomer.email);
+  await add.getByLabel(text.role).selectOption("buyer");
+  await add.getByLabel(text.orderLimit).fill("200");
+  await add.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("member-row").filter({ hasText: newcomer.email })).toContainText("$200.00");
+  await expectNoSeriousViolations(page);
+  await owner.close();
+});
+
+test("an approver approves a buyer's order over the buyer's limit from the dashboard", async ({ page, browser }) => {
+  test.slow(); // several pages and axe on a shared machine
+  const owner = await browser.newContext({ baseURL: APP_URL });
+  await signInAsAdmin(owner.request);
+  const tool = await owner.request.post("/api/admin/tools", {
+    headers: origin,
+    data: { name: `Approval hedge trimmer ${Date.now()}`, image: "/images/tools/jigsaw.svg", price: 40, availableQuantity: 50, minimumQuantity: 1, description: "For crews.", category: "hand-tools" },
+  });
+  expect(tool.status(), await tool.text()).toBe(201);
+  const toolId = ((await tool.json()) as { _id: string })._id;
+  const buyerContext = await browser.newContext({ baseURL: APP_URL });
+  const buyer = await signUpViaApi(buyerContext.request, newAccount("trade-buyer-ui"));
+  const approver = await signedInPage(page, newAccount("trade-approver"));
+  await accountWith(owner.request, `Approvals Ltd ${Date.now()}`, [
+    { email: buyer.email, role: "buyer", orderLimit: 50 },
+    { email: approver.email, role: "approver" },
+  ]);
+  const placed = await buyerContext.request.post("/api/order", { headers: origin, data: { toolId, quantity: 3, paymentMethod: "terms" } });
+  expect(placed.status(), await placed.text()).toBe(201);
+  const order = (await placed.json()) as { _id: string; number: number; status: string };
+  expect(order.status).toBe("awaiting_approval");
+
+  await page.goto("/dashboard/account");
+  const row = page.getByTestId("approval-row").filter({ hasText: `#${order.number}` });
+  await expect(row).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await row.getByRole("button", { name: ACCOUNT_PAGE_TEXT.approveOrder(order.number) }).click();
+  await expect(page.getByText(ACCOUNT_PAGE_TEXT.approved(order.number))).toBeVisible();
+  await expect(row).toHaveCount(0);
+  const after = (await (await buyerContext.request.get(`/api/order/${order._id}`)).json()) as { status: string };
+  expect(after.status).toBe("pending");
+  await buyerContext.close();
+  await owner.close();
+});
