@@ -33,6 +33,7 @@ describe("the router", () => {
         "/checkout",
         "/checkout/confirmation/:id",
         "/dashboard",
+        "/dashboard/account",
         "/dashboard/orders/:id",
         "/dashboard/profile",
         "/dashboard/quotes/*",
