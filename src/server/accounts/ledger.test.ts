@@ -159,7 +159,9 @@ describe.each(drivers())("a trade account's money on %s", (driver) => {
     const order = orderSchema.parse((await buyer.client.post("/api/order", { toolId, quantity: 1, paymentMethod: "terms" })).json());
     const db = t.app.store.db;
     const sweep = (days: number) => Promise.all([0, 1, 2].map(() => sendDueReminders(db, new Date(T.getTime() + days * DAY), "http://localhost:3999")));
-    const mine = async () => (await db.select().from(mailOutbox)).filter((m) => m.kind === "invoice-reminder" && m.subject.includes(order.invoiceNumber as string)).map((m) => m.subject);
+    // In the order they were written: the mail worker updates rows, and Postgres returns an unordered
+    // select in whatever order its heap holds them.
+    const mine = async () => (await db.select().from(mailOutbox).orderBy(mailOutbox.id)).filter((m) => m.kind === "invoice-reminder" && m.subject.includes(order.invoiceNumber as string)).map((m) => m.subject);
     // Other tests' invoices may be reminded too: count this one's mail after each day's racing sweeps.
     const counts: number[] = [];
     for (const day of [14, 15, 16, 22, 45, 60]) {
