@@ -95,10 +95,13 @@ export class Payments {
     const [existing] = await this.db.select().from(payments).where(eq(payments.orderId, order._id));
     if (existing?.url) return { url: existing.url };
     const back = `${this.options.publicUrl}/dashboard/orders/${order._id}`;
+    // The stored cents, not the answer's dollars turned back into cents.
+    const [stored] = await this.db.select({ totalCents: orders.totalCents }).from(orders).where(eq(orders.id, order._id));
+    if (!stored) return undefined;
     let started;
     try {
       started = await provider.start(
-        { id: order._id, number: order.number, totalCents: Math.round(order.total * 100) },
+        { id: order._id, number: order.number, totalCents: stored.totalCents },
         { success: `${back}?payment=return`, cancel: `${back}?payment=cancelled` },
         order.paymentHoldUntil ? new Date(order.paymentHoldUntil) : this.holdUntil(),
       );
