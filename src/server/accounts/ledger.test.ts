@@ -153,6 +153,16 @@ describe.each(drivers())("a trade account's money on %s", (driver) => {
     expect((await admin.get(`/api/admin/accounts/${id}`)).json().creditUsed).toBe(0);
   });
 
+  it("an invoice named twice in one payment is paid once: the rest stays unapplied on the account", async () => {
+    const { id, member, toolId } = await setup({ terms: "net30", creditLimit: 1000 });
+    const buyer = await member("buyer");
+    const order = orderSchema.parse((await buyer.client.post("/api/order", { toolId, quantity: 1, paymentMethod: "terms" })).json());
+    const paid = await admin.post(`/api/admin/accounts/${id}/payments`, { amount: 200, reference: "CHK-TWICE", invoiceNumbers: [order.invoiceNumber, order.invoiceNumber] });
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(paid.json()).toMatchObject({ amount: 200, applied: [{ invoiceNumber: order.invoiceNumber, amount: 108 }], unapplied: 92 });
+    expect((await admin.get(`/api/admin/accounts/${id}`)).json().creditUsed).toBe(0);
+  });
+
   it("reminders at the due date, +7 and +30 days, each once however many sweeps race", async () => {
     const { member, toolId } = await setup({ terms: "net15", creditLimit: 1000 });
     const buyer = await member("buyer");

@@ -66,6 +66,8 @@ export async function recordPayment(db: Db, accountId: string, input: AccountPay
         if (!found) throw new ApiError(400, "VALIDATION", TRADE_TEXT.invoiceUnknown(n), { details: [{ path: `body.invoiceNumbers.${i}`, message: TRADE_TEXT.invoiceUnknown(n) }] });
         return found;
       });
+      // An invoice named twice is paid once (it is taken as far as it is open; the rest stays on the account).
+      targets = [...new Set(targets)];
     }
     let left = dollarsToCents(input.amount);
     const applied: PaymentRow["applied"] = [];
