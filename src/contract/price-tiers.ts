@@ -25,13 +25,14 @@ export function tierReached(tiers: readonly TierCents[], quantity: number): Tier
 /** The unit price for a quantity: the last tier it reaches, else the list price. */
 export function unitPriceFor(listPriceCents: number, tiers: readonly TierCents[], quantity: number, discountBasisPoints = 0): number {
   const tiered = tierReached(tiers, quantity)?.priceCents ?? listPriceCents;
-  // A trade account's discount (DESIGN "Trade accounts") is taken off the list price, per unit,
-  // rounded half up to the cent; a member pays whichever is lower, that or the tier's price.
-  return discountBasisPoints > 0 ? Math.min(tiered, tradePriceCents(listPriceCents, discountBasisPoints)) : tiered;
+  // A trade account's discount (DESIGN "Trade accounts": "the lowest of list and tier price less
+  // discountPercent") is taken off that price, the tier's where one is reached, per unit, rounded
+  // half up to the cent.
+  return discountBasisPoints > 0 ? tradePriceCents(tiered, discountBasisPoints) : tiered;
 }
 
-/** The list price less a trade discount (basis points), per unit, rounded half up to the cent: integer arithmetic. */
-export const tradePriceCents = (listPriceCents: number, discountBasisPoints: number): number => Math.floor((listPriceCents * (10_000 - discountBasisPoints) + 5_000) / 10_000);
+/** A unit price less a trade discount (basis points), rounded half up to the cent: integer arithmetic. */
+export const tradePriceCents = (unitPriceCents: number, discountBasisPoints: number): number => Math.floor((unitPriceCents * (10_000 - discountBasisPoints) + 5_000) / 10_000);
 
 /** The next tier above a quantity and how many more units reach it, or undefined at the top. */
 export function nextTier(tiers: readonly TierCents[], quantity: number): (TierCents & { more: number }) | undefined {

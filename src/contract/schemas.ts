@@ -385,6 +385,8 @@ export const cartLineSchema = z.object({
   tier: priceTierSchema.optional(),
   /** The next tier up and how many more units reach it; absent when there is none. */
   nextTier: priceTierSchema.extend({ more: z.number().int() }).optional(),
+  /** True when `unitPrice` is the customer's trade account price (DESIGN "Trade accounts"); absent otherwise. */
+  tradePrice: z.literal(true).optional(),
 });
 export type CartLine = z.infer<typeof cartLineSchema>;
 

@@ -1,9 +1,11 @@
 /**
  * Trade accounts' pages (issue 43): the owner creates an account and adds a member in the console;
  * an account's admin adds a member from the dashboard; an approver approves a buyer's order over
- * the buyer's limit from the dashboard. Each account and tool is the spec's own.
+ * the buyer's limit from the dashboard; a member sees the trade price on the tool page, the
+ * purchase page, the cart and checkout. Each account and tool is the spec's own.
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { PRICE_TIER_TEXT } from "../../src/contract/texts/price-tiers";
 import { ACCOUNT_PAGE_TEXT, ADMIN_TRADE_TEXT } from "../../src/contract/texts/trade";
 import { APP_URL } from "../support/env";
 import { expectNoSeriousViolations, newAccount, signedInPage, signInAsAdmin, signUpViaApi } from "../support/e2e-helpers";
@@ -115,4 +117,40 @@ test("an approver approves a buyer's order over the buyer's limit from the dashb
   expect(after.status).toBe("pending");
   await buyerContext.close();
   await owner.close();
+});
+
+test("a member sees the account's trade price on the tool page, the purchase page, the cart and checkout", async ({ page, browser }) => {
+  test.slow(); // several pages on a shared machine
+  const owner = await browser.newContext({ baseURL: APP_URL });
+  await signInAsAdmin(owner.request);
+  const tool = await owner.request.post("/api/admin/tools", {
+    headers: origin,
+    data: { name: `Trade price loppers ${Date.now()}`, image: "/images/tools/jigsaw.svg", price: 40, availableQuantity: 50, minimumQuantity: 1, description: "For crews.", category: "hand-tools" },
+  });
+  expect(tool.status(), await tool.text()).toBe(201);
+  const toolId = ((await tool.json()) as { _id: string })._id;
+  const buyer = await signedInPage(page, newAccount("trade-price"));
+  const account = await owner.request.post("/api/admin/accounts", { headers: origin, data: { name: `Trade Price Ltd ${Date.now()}`, discountPercent: 12.5 } });
+  expect(account.status(), await account.text()).toBe(201);
+  const added = await owner.request.post(`/api/admin/accounts/${((await account.json()) as { _id: string })._id}/members`, { headers: origin, data: { email: buyer.email, role: "buyer" } });
+  expect(added.status(), await added.text()).toBe(201);
+  await owner.close();
+
+  // $40 less 12.5 % = $35.00.
+  await page.goto(`/tools/${toolId}`);
+  await expect(page.getByTestId("tool-price").first()).toHaveText("$40.00"); // the related tools have prices too
+  await expect(page.getByTestId("trade-price")).toHaveText(`${PRICE_TIER_TEXT.tradePrice}: $35.00`);
+  await page.goto(`/purchase/${toolId}`);
+  await expect(page.getByTestId("order-unit-price")).toHaveText("$35.00");
+  await expect(page.getByTestId("order-total")).toHaveText("$35.00");
+
+  const put = await page.request.put(`/api/cart/lines/${toolId}`, { headers: origin, data: { quantity: 2 } });
+  expect(put.status(), await put.text()).toBe(200);
+  await page.goto("/cart");
+  const line = page.getByTestId("cart-line").filter({ hasText: "Trade price loppers" });
+  await expect(line.getByTestId("line-tier")).toHaveText(PRICE_TIER_TEXT.tradePrice);
+  await expect(line.getByTestId("line-total")).toHaveText("$70.00");
+  await page.goto("/checkout");
+  await expect(page.getByTestId("checkout-lines")).toContainText(PRICE_TIER_TEXT.tradePrice);
+  await expect(page.getByTestId("checkout-lines")).toContainText("$70.00");
 });

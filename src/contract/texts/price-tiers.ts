@@ -15,6 +15,8 @@ export const PRICE_TIER_TEXT = {
   separator: " · ",
   /** A cart, checkout or purchase line at a tier's price. */
   applies: (from: number) => `Volume price from ${formatWhole(from)}`,
+  /** A trade account member's price (DESIGN "Trade accounts"): the account's discount taken off. */
+  tradePrice: "Trade price",
   /** How many more units reach the next tier, and its price. */
   next: (more: number, price: string) => `${formatWhole(more)} more for ${price} each`,
   /** The console's form. */

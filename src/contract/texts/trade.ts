@@ -47,7 +47,6 @@ export const TRADE_TEXT = {
   applicationText: (name: string, email: string, message: string) => `${email} applied for a trade account for ${name}.${message ? `\n\n${message}` : ""}`,
 
   // Pages.
-  tradePrice: "Trade price",
   poNumberOptional: "Purchase order number (optional)",
   poNumberRequired: "Purchase order number (your company requires one)",
   statementTitle: "Statement",

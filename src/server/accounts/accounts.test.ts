@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orderSchema, type Order } from "../../contract/schemas";
+import { cartSchema, orderSchema, type Order } from "../../contract/schemas";
 import { addDays, storeDate } from "../../contract/store-calendar";
 import { myAccountSchema, tradeAccountSchema, type TradeAccount } from "../../contract/trade";
 import { mailOutbox, taxRates } from "../db/schema";
@@ -216,8 +216,32 @@ describe.each(drivers())("trade accounts on %s", (driver) => {
     });
   });
 
+  describe("a member's prices", () => {
+    it("a member's cart shows the price the order will have, marked as the trade price, on every line; an outsider's does not", async () => {
+      const account = await newAccount({ discountPercent: 10 });
+      const buyer = await join(account, "buyer");
+      const plain = await newTool();
+      const tiered = await newTool({ priceTiers: [{ minQuantity: 10, price: 35 }] });
+      for (const [toolId, quantity] of [
+        [plain, 2],
+        [tiered, 10],
+      ] as const)
+        expect((await buyer.client.put(`/api/cart/lines/${toolId}`, { quantity })).statusCode).toBe(200);
+      const cart = cartSchema.parse((await buyer.client.get("/api/cart")).json());
+      const line = (toolId: string) => cart.lines.find((l) => l.toolId === toolId);
+      expect(line(plain)).toMatchObject({ unitPrice: 36, lineTotal: 72, tradePrice: true });
+      expect(line(tiered)).toMatchObject({ unitPrice: 31.5, lineTotal: 315, tradePrice: true, tier: { minQuantity: 10, price: 35 } });
+      expect(cart.subtotal).toBe(387);
+      const outsider = await newCustomer();
+      expect((await outsider.client.put(`/api/cart/lines/${plain}`, { quantity: 2 })).statusCode).toBe(200);
+      const theirs = cartSchema.parse((await outsider.client.get("/api/cart")).json());
+      expect(theirs.lines[0]).toMatchObject({ unitPrice: PRICE, lineTotal: 2 * PRICE });
+      expect(theirs.lines[0]?.tradePrice).toBeUndefined();
+    });
+  });
+
   describe.each(PATHS)("the order policy through the $name", (path) => {
-    it("prices a member at the account's price: the discount or the tier, whichever is lower, marked nowhere else", async () => {
+    it("prices a member at the account's price: the discount off the list price or, where one is reached, the tier's", async () => {
       const account = await newAccount({ discountPercent: 10 });
       const buyer = await join(account, "buyer");
       const toolId = await newTool({ priceTiers: [{ minQuantity: 10, price: 35 }] });
@@ -228,12 +252,12 @@ describe.each(drivers())("trade accounts on %s", (driver) => {
         expect(orderSchema.parse(res.json()).unitPrice).toBe(PRICE);
         return;
       }
-      // 2 units: the list price less 10 % ($36) beats the list price; 10 units: the tier ($35) beats $36.
+      // 2 units: the list price less 10 % ($36); 10 units: the tier's $35 less 10 % ($31.50).
       const few = await path.place({ buyer, toolId, quantity: 2 });
       expect(few.statusCode, few.body).toBe(201);
       expect(orderSchema.parse(few.json())).toMatchObject({ unitPrice: 36, subtotal: 72 });
       const many = await path.place({ buyer, toolId, quantity: 10 });
-      expect(orderSchema.parse(many.json())).toMatchObject({ unitPrice: 35, subtotal: 350 });
+      expect(orderSchema.parse(many.json())).toMatchObject({ unitPrice: 31.5, subtotal: 315 });
       // A customer outside the account pays the list price.
       const outsider = await newCustomer();
       const list = await path.place({ buyer: outsider, toolId, quantity: 2 });

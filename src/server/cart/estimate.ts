@@ -49,7 +49,8 @@ export async function priceCarts(db: Db, carts: { userId: string; cart: CartBase
     // Without a destination only pickup can be priced: a method asked for is not applied.
     const shippingMethod = destination ? (asked.shippingMethod ?? PICKUP) : PICKUP;
     const priced = price(pricingInput(ctx, { userId, lines, destination, shippingMethod, promoCode: code }, promotion, now));
-    return { priced, minSubtotalCents: promotion?.minSubtotalCents ?? 0, lines: tieredLines(cart.lines, priced, ctx) };
+    const trade = (ctx.members.get(userId)?.discountBasisPoints ?? 0) > 0;
+    return { priced, minSubtotalCents: promotion?.minSubtotalCents ?? 0, lines: pricedLines(cart.lines, priced, ctx, trade) };
   });
 }
 
@@ -62,14 +63,15 @@ interface PricedCart {
 
 /**
  * The cart's lines as priced: each line's unit price is the one the order will have (its tier's,
- * DESIGN "Price tiers"), its total that × the quantity, and it says which tier applies and how
- * many more units reach the next.
+ * DESIGN "Price tiers", less a trade account's discount), its total that × the quantity; a line
+ * says which tier applies and how many more units reach the next, and a member's line that it is
+ * at the account's trade price.
  */
-function tieredLines(lines: CartLine[], priced: Priced, ctx: PricingContext): CartLine[] {
+function pricedLines(lines: CartLine[], priced: Priced, ctx: PricingContext, trade: boolean): CartLine[] {
   return lines.map((line, i) => {
     const pricedLine = priced.lines[i];
     const tiers = ctx.tools.get(line.toolId)?.priceTiers ?? [];
-    if (!pricedLine || tiers.length === 0) return line;
+    if (!pricedLine || (tiers.length === 0 && !trade)) return line;
     const reached = tierReached(tiers, line.quantity);
     const next = nextTier(tiers, line.quantity);
     return {
@@ -78,6 +80,7 @@ function tieredLines(lines: CartLine[], priced: Priced, ctx: PricingContext): Ca
       lineTotal: centsToDollars(pricedLine.subtotalCents),
       ...(reached ? { tier: { minQuantity: reached.minQuantity, price: centsToDollars(reached.priceCents) } } : {}),
       ...(next ? { nextTier: { minQuantity: next.minQuantity, price: centsToDollars(next.priceCents), more: next.more } } : {}),
+      ...(trade ? { tradePrice: true } : {}),
     };
   });
 }

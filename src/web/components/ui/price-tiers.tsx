@@ -33,10 +33,14 @@ export function PriceTiersTable({ tool, quantity }: { tool: { price: number; min
   );
 }
 
-/** A line's tier and the next one: nothing at the list price with no tier ahead. */
-export function TierNote({ tier, nextTier }: { tier?: PriceTier | undefined; nextTier?: (PriceTier & { more: number }) | undefined }) {
-  if (!tier && !nextTier) return null;
-  const parts = [tier ? PRICE_TIER_TEXT.applies(tier.minQuantity) : null, nextTier ? PRICE_TIER_TEXT.next(nextTier.more, formatDollars(nextTier.price)) : null].filter(Boolean);
+/** A line's trade price, tier and the next one: nothing at the list price with no tier ahead. */
+export function TierNote({ tier, nextTier, tradePrice }: { tier?: PriceTier | undefined; nextTier?: (PriceTier & { more: number }) | undefined; tradePrice?: boolean | undefined }) {
+  if (!tier && !nextTier && !tradePrice) return null;
+  const parts = [
+    tradePrice ? PRICE_TIER_TEXT.tradePrice : null,
+    tier ? PRICE_TIER_TEXT.applies(tier.minQuantity) : null,
+    nextTier ? PRICE_TIER_TEXT.next(nextTier.more, formatDollars(nextTier.price)) : null,
+  ].filter(Boolean);
   return (
     <span className="text-success block text-xs" data-testid="line-tier">
       {parts.join(PRICE_TIER_TEXT.separator)}

@@ -197,7 +197,7 @@ function LineRow({ line, actions }: { line: CartLine; actions: LineActions }) {
               </Link>
             )}
             {line.problem !== "UNAVAILABLE" && <p className="text-base-content/70 text-xs">{CART_TEXT.limits(line.minimumQuantity, line.availableQuantity)}</p>}
-            <TierNote tier={line.tier} nextTier={line.nextTier} />
+            <TierNote tier={line.tier} nextTier={line.nextTier} tradePrice={line.tradePrice} />
             {problem && (
               <p className="text-error mt-1 text-sm" data-testid="line-problem">
                 {problem}{" "}

@@ -255,7 +255,7 @@ function CheckoutForm({ cart, profile }: { cart: Cart; profile: Profile }) {
             <li key={line.toolId} className="flex justify-between gap-3">
               <span>
                 {line.name} × {line.quantity}
-                <TierNote tier={line.tier} nextTier={line.nextTier} />
+                <TierNote tier={line.tier} nextTier={line.nextTier} tradePrice={line.tradePrice} />
                 {line.problem && <span className="text-error block text-sm">{problemText(line)}</span>}
               </span>
               <span className="whitespace-nowrap">{formatDollars(line.lineTotal)}</span>

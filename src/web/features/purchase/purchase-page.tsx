@@ -14,6 +14,7 @@ import { ApiRequestError } from "../../lib/api";
 import { addressLines, profileQuery, usePlaceOrder } from "../account";
 import { AddToCartButton } from "../cart";
 import { toolQuery } from "../catalog";
+import { useTradeDiscount } from "../trade";
 import { addToQuantity } from "./quantity";
 import { PageTitle } from "../../lib/page-title";
 
@@ -64,11 +65,14 @@ function PurchaseForm({ tool }: { tool: Tool }) {
   const [entered, setEntered] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   const inStock = tool.availableQuantity >= tool.minimumQuantity;
-  // The unit price the order will have: the tier the quantity reaches (the server prices it the same way).
+  // The unit price the order will have: the tier the quantity reaches, less a trade account's
+  // discount (the server prices it the same way).
+  const discount = useTradeDiscount();
   const unitCents = unitPriceFor(
     dollarsToCents(tool.price),
     tool.priceTiers.map((t) => ({ minQuantity: t.minQuantity, priceCents: dollarsToCents(t.price) })),
     quantity,
+    discount,
   );
 
   // My Orders greets the new order with a toast naming its number.
@@ -109,7 +113,7 @@ function PurchaseForm({ tool }: { tool: Tool }) {
           </dd>
           {unitCents !== dollarsToCents(tool.price) && (
             <>
-              <dt className="font-medium">{PRICE_TIER_TEXT.unitPrice}</dt>
+              <dt className="font-medium">{discount > 0 ? PRICE_TIER_TEXT.tradePrice : PRICE_TIER_TEXT.unitPrice}</dt>
               <dd data-testid="order-unit-price">{formatDollars(unitCents / 100)}</dd>
             </>
           )}

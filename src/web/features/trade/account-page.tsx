@@ -18,7 +18,7 @@ import { api } from "../../lib/api";
 import { PageTitle } from "../../lib/page-title";
 import { useSession } from "../../lib/session";
 import { afterSave, errorAt, Field, SaveButton } from "../../components/ui/form-parts";
-import { myTradeAccountQuery } from "./api";
+import { myTradeAccountQuery, tradeKeys } from "./api";
 import { MemberForm, MembersTable, StatementTable } from "./parts";
 
 const text = ACCOUNT_PAGE_TEXT;
@@ -26,8 +26,8 @@ const toastError = { toastError: true } as const;
 const enc = (value: string) => encodeURIComponent(value);
 
 const accountOrdersQuery = () =>
-  queryOptions({ queryKey: ["trade-account", "orders"] as const, queryFn: ({ signal }) => api.get<AccountOrder[]>("/api/account/orders?status=awaiting_approval", signal) });
-const myStatementQuery = () => queryOptions({ queryKey: ["trade-account", "statement"] as const, queryFn: ({ signal }) => api.get<Statement>("/api/account/statement", signal) });
+  queryOptions({ queryKey: tradeKeys.orders, queryFn: ({ signal }) => api.get<AccountOrder[]>("/api/account/orders?status=awaiting_approval", signal) });
+const myStatementQuery = () => queryOptions({ queryKey: tradeKeys.statement, queryFn: ({ signal }) => api.get<Statement>("/api/account/statement", signal) });
 
 export default function AccountPage() {
   const account = useQuery(myTradeAccountQuery());
@@ -49,7 +49,7 @@ function Member({ account }: { account: MyAccount }) {
     mutationFn: (userId: string) => api.delete<MyAccount>(`/api/account/members/${enc(userId)}`),
     onSuccess: () => {
       toast.success(ADMIN_TRADE_TEXT.memberRemoved);
-      return queryClient.invalidateQueries({ queryKey: ["trade-account"] });
+      return queryClient.invalidateQueries({ queryKey: tradeKeys.all });
     },
     meta: toastError,
   });
@@ -82,7 +82,7 @@ function Approvals() {
   const queryClient = useQueryClient();
   const [rejecting, setRejecting] = useState<AccountOrder | null>(null);
   const [reason, setReason] = useState("");
-  const after = () => queryClient.invalidateQueries({ queryKey: ["trade-account"] });
+  const after = () => queryClient.invalidateQueries({ queryKey: tradeKeys.all });
   const approve = useMutation({
     mutationFn: (o: AccountOrder) => api.post<unknown>(`/api/account/orders/${enc(o._id)}/approve`),
     onSuccess: (_d, o) => {

@@ -1,11 +1,23 @@
-/** The caller's trade account (DESIGN "Trade accounts"): null for a customer in none (the API's 404). */
-import { queryOptions } from "@tanstack/react-query";
+/**
+ * The caller's trade account (DESIGN "Trade accounts"): null for a customer in none (the API's
+ * 404). The key starts with PERSONAL_KEY: signing out, or in as someone else, forgets it.
+ */
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { dollarsToCents } from "../../../contract/money";
 import type { MyAccount } from "../../../contract/trade";
 import { api, ApiRequestError } from "../../lib/api";
+import { PERSONAL_KEY, useSession } from "../../lib/session";
+
+/** The account's keys: `all` also covers its orders and statement. */
+export const tradeKeys = {
+  all: [PERSONAL_KEY, "trade-account"] as const,
+  orders: [PERSONAL_KEY, "trade-account", "orders"] as const,
+  statement: [PERSONAL_KEY, "trade-account", "statement"] as const,
+};
 
 export const myTradeAccountQuery = () =>
   queryOptions({
-    queryKey: ["trade-account"] as const,
+    queryKey: tradeKeys.all,
     queryFn: async ({ signal }): Promise<MyAccount | null> => {
       try {
         return await api.get<MyAccount>("/api/account", signal);
@@ -16,3 +28,13 @@ export const myTradeAccountQuery = () =>
     },
     staleTime: 60_000,
   });
+
+/**
+ * The signed-in customer's trade discount in basis points (0 outside an account, or signed out):
+ * the pages show the price the server will charge (contract/price-tiers.ts `unitPriceFor`).
+ */
+export function useTradeDiscount(): number {
+  const { user } = useSession();
+  const account = useQuery({ ...myTradeAccountQuery(), enabled: user !== null });
+  return user && account.data ? dollarsToCents(account.data.discountPercent) : 0;
+}

@@ -1,2 +1,2 @@
-export { myTradeAccountQuery } from "./api";
+export { myTradeAccountQuery, useTradeDiscount } from "./api";
 export { MemberForm, MembersTable, StatementTable } from "./parts";

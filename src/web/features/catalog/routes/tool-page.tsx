@@ -14,6 +14,7 @@ import { AddToCartButton } from "../../cart";
 import { RELATED_COUNT, relatedQuery, toolQuery } from "../api";
 import { ToolGrid } from "../components/tool-card";
 import { ToolReviews } from "../components/tool-reviews";
+import { TradePrice } from "../components/trade-price";
 import { toolReviewsQuery, toolReviewViewOf } from "../tool-reviews-api";
 import { stockState } from "../stock";
 import { PageTitle, usePageHead } from "../../../lib/page-title";
@@ -153,6 +154,7 @@ export default function ToolPage() {
           <p className="text-primary text-2xl font-bold" data-testid="tool-price">
             {formatDollars(data.price)}
           </p>
+          <TradePrice tool={data} />
           <p className={stock.orderable ? "text-success font-medium" : "text-error font-medium"} data-testid="stock-state">
             {stock.text}
           </p>
