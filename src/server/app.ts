@@ -25,7 +25,15 @@ declare module "fastify" {
     config: Config;
     /** What time it is: the system's, or a test's clock (trade accounts' due dates, holds and reminders). */
     clock: () => Date;
+    /** How passwords are hashed: better-auth's own scrypt, unless the API tests' harness gives a cheaper one. */
+    passwordHashing: PasswordHashing | null;
   }
+}
+
+/** better-auth's `emailAndPassword.password`: a hash and its check. */
+export interface PasswordHashing {
+  hash: (password: string) => Promise<string>;
+  verify: (input: { hash: string; password: string }) => Promise<boolean>;
 }
 
 function logger(config: Config) {
@@ -45,6 +53,11 @@ export interface BuildOptions {
   sitemapUrlLimit?: number;
   /** The time the store reads for trade accounts' months, due dates, holds and reminders; a test moves it instead of waiting. */
   clock?: () => Date;
+  /**
+   * The API tests' harness only (test-support.ts): scrypt at a lower cost, since those tests sign
+   * thousands of customers up. A started or built store (npm start, the browser tests) never has it.
+   */
+  passwordHashing?: PasswordHashing;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -63,6 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("config", config);
   app.decorate("clock", options.clock ?? (() => new Date()));
+  app.decorate("passwordHashing", options.passwordHashing ?? null);
   // An unexpected failure while the database or Redis is down is an outage (503), not a bug.
   registerErrorHandling(app, { dependenciesDown: () => (app.hasDecorator("dependenciesDown") ? app.dependenciesDown() : Promise.resolve(false)) });
 

@@ -2,7 +2,7 @@
  * Test harness: builds the real app on a throw-away database, PGlite in memory or a
  * fresh database on the Postgres server named by DATABASE_URL (dropped afterwards).
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,7 +10,7 @@ import path from "node:path";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { buildApp, type BuildOptions } from "./app";
+import { buildApp, type BuildOptions, type PasswordHashing } from "./app";
 import { findAppRoot, loadConfig, type Config } from "./config";
 import { starterImage } from "./db/starter-image";
 import { prepareStore } from "./start-up";
@@ -74,9 +74,33 @@ export function pgliteImage(migrationsDir: string): Promise<Blob> {
   return image;
 }
 
-/** Build options for a test app on `config`: a memory:// PGlite starts from the migrated image. */
+/**
+ * Passwords in the API tests' stores: scrypt at a sixteenth of better-auth's cost (N 1024 rather
+ * than 16384, r 16). Its own cost takes 80–200 ms of CPU a sign-up or sign-in on our 2-core
+ * machines, and these tests sign thousands of customers up on both drivers: half of some files'
+ * time. The rules around passwords (length, limits, reset) are ours and unchanged; the built
+ * store the browser and built-store tests run hashes as shipped.
+ */
+const TEST_SCRYPT: ScryptOptions = { N: 1024, r: 16, p: 1 };
+const scryptKey = (password: string, salt: string): Promise<Buffer> =>
+  new Promise((resolve, reject) => scrypt(password.normalize("NFKC"), salt, 64, TEST_SCRYPT, (error, key) => (error ? reject(error) : resolve(key))));
+export const testPasswordHashing: PasswordHashing = {
+  hash: async (password) => {
+    const salt = randomBytes(16).toString("hex");
+    return `${salt}:${(await scryptKey(password, salt)).toString("hex")}`;
+  },
+  verify: async ({ hash, password }) => {
+    const [salt = "", key = ""] = hash.split(":");
+    const stored = Buffer.from(key, "hex");
+    const derived = await scryptKey(password, salt);
+    return stored.length === derived.length && timingSafeEqual(stored, derived);
+  },
+};
+
+/** Build options for a test app on `config`: a memory:// PGlite starts from the migrated image; passwords are hashed cheaply. */
 export async function harnessOptions(config: Config): Promise<BuildOptions> {
-  return !config.databaseUrl && config.dataDir === "memory://" ? { memoryImage: await pgliteImage(config.migrationsDir) } : {};
+  const image = !config.databaseUrl && config.dataDir === "memory://" ? { memoryImage: await pgliteImage(config.migrationsDir) } : {};
+  return { ...image, passwordHashing: testPasswordHashing };
 }
 
 export interface TestApp {

@@ -110,7 +110,7 @@ function limitersFor(config: Config, redis: Redis | undefined): Limiters {
 
 const authPlugin: FastifyPluginAsyncZod = async (app) => {
   const { config } = app;
-  const auth = createAuth(config, app.store.db, app.redis);
+  const auth = createAuth(config, app.store.db, app.redis, app.passwordHashing);
   const limiters = limitersFor(config, app.redis);
   const publicUrl = config.publicUrl;
   // Resolved sessions, remembered for SESSION_CACHE_SECONDS; forgotten when a session may have ended.
