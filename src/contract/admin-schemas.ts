@@ -36,6 +36,8 @@ export const adminToolSchema = toolSchema.extend({
   lowStock: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** How many wait for a back-in-stock e-mail (issue 42): on the console's list and the tool's page. */
+  alertsWaiting: z.number().int().optional(),
 });
 export type AdminTool = z.infer<typeof adminToolSchema>;
 

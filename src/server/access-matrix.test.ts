@@ -24,7 +24,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Cart, Order, Profile, Tool } from "../contract/schemas";
-import { orders, tools } from "./db/schema";
+import { orders, stockAlerts, tools } from "./db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "./test-support";
 
 const ADMIN = "access-admin@toolyard.example";
@@ -498,6 +498,58 @@ const ACCESS: Record<string, Classified> = {
     ok: 200,
     request: (ctx) => get(`/api/tool/${ctx.stocked}/reviews/eligibility`),
     check: (_ctx, _who, res) => expect(json<{ canReview: boolean }>(res)).toEqual({ canReview: false, reason: "NOT_A_BUYER" }),
+  },
+
+  // Back-in-stock alerts (issue 42): a visitor's request and the mails' links are anyone's (the token is the proof).
+  "POST /api/tool/:id/stock-alerts": {
+    access: "public",
+    ok: 202,
+    record: async (ctx) => (await ctx.newTool({ availableQuantity: 0 }))._id,
+    request: (_ctx, _who, id) => ({ method: "POST", url: `/api/tool/${id}/stock-alerts`, payload: { email: uniqueEmail("access-alert") } }),
+    check: (_ctx, _who, res, id) => expect(json(res)).toEqual({ toolId: id, status: "confirmation_sent" }),
+  },
+  "POST /api/stock-alerts/confirm": {
+    access: "public",
+    ok: 400,
+    request: () => ({ method: "POST", url: "/api/stock-alerts/confirm", payload: { token: "not.a.token" } }),
+    check: (_ctx, _who, res) => expect(json<{ error: string }>(res).error).toBe("INVALID_TOKEN"),
+  },
+  "GET /api/stock-alerts/unsubscribe": {
+    access: "public",
+    ok: 400,
+    request: () => get("/api/stock-alerts/unsubscribe?token=not.a.token"),
+    check: (_ctx, _who, res) => expect(json<{ error: string }>(res).error).toBe("INVALID_TOKEN"),
+  },
+  "POST /api/stock-alerts/unsubscribe": {
+    access: "public",
+    ok: 400,
+    request: () => ({ method: "POST", url: "/api/stock-alerts/unsubscribe", payload: { token: "not.a.token" } }),
+    check: (_ctx, _who, res) => expect(json<{ error: string }>(res).error).toBe("INVALID_TOKEN"),
+  },
+  // The signed-in customer's own address, one click.
+  "GET /api/me/stock-alerts/:toolId": {
+    access: "signed-in",
+    ok: 200,
+    request: (ctx) => get(`/api/me/stock-alerts/${ctx.stocked}`),
+    check: (ctx, _who, res) => expect(json(res)).toEqual({ toolId: ctx.stocked, status: "none" }),
+  },
+  "PUT /api/me/stock-alerts/:toolId": {
+    access: "signed-in",
+    ok: 200,
+    record: async (ctx) => (await ctx.newTool({ availableQuantity: 0 }))._id,
+    request: (_ctx, _who, id) => ({ method: "PUT", url: `/api/me/stock-alerts/${id}`, payload: {} }),
+    check: async (ctx, who, res, id) => {
+      expect(json(res)).toEqual({ toolId: id, status: "subscribed" });
+      const [row] = await ctx.t.app.store.db.select().from(stockAlerts).where(eq(stockAlerts.toolId, id));
+      expect(row?.email).toBe(who.account?.email.toLowerCase());
+    },
+    unchanged: async (ctx, id) => expect(await ctx.t.app.store.db.select().from(stockAlerts).where(eq(stockAlerts.toolId, id))).toEqual([]),
+  },
+  "DELETE /api/me/stock-alerts/:toolId": {
+    access: "signed-in",
+    ok: 200,
+    request: (ctx) => ({ method: "DELETE", url: `/api/me/stock-alerts/${ctx.stocked}` }),
+    check: (ctx, _who, res) => expect(json(res)).toEqual({ toolId: ctx.stocked, status: "none" }),
   },
 
   "GET /api/me/profile": {

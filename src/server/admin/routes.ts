@@ -3,6 +3,7 @@
  * hook of this whole plugin, so a route added later cannot forget it (and the endpoint × role
  * test enumerates them all from the app).
  */
+import { waitingCounts } from "../stock-alerts/service";
 import multipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -59,7 +60,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { items, ...total } = await listAdminTools(db, request.query);
       pageHeaders(request, reply, total);
-      return items;
+      const waiting = await waitingCounts(db, items.map((tool) => tool._id));
+      return items.map((tool) => ({ ...tool, alertsWaiting: waiting.get(tool._id) ?? 0 }));
     },
   );
 
@@ -87,7 +89,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!tool) throw notFound(API_TEXT.toolNotFound);
       const { items, total } = await listMovements(db, tool._id, request.query.page, request.query.limit);
       reply.header("x-total-count", String(total));
-      return { tool, movements: items };
+      const waiting = await waitingCounts(db, [tool._id]);
+      return { tool: { ...tool, alertsWaiting: waiting.get(tool._id) ?? 0 }, movements: items };
     },
   );
 

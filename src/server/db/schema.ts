@@ -890,3 +890,40 @@ export const schema = {
   orderStatus,
   paymentMethod,
 };
+
+// ------------------------------------------------------------------ back-in-stock alerts (issue 42)
+
+/**
+ * A subscription's life (decision 0019): `pending` until its address is confirmed by the link
+ * mailed to it (a visitor's); `waiting` once confirmed (or at once for a signed-in customer's own
+ * address); `due` when the tool can be ordered again (set by a trigger on tools, migration 0022);
+ * `sent` once the alert is in the outbox; `ended` when unsubscribed.
+ */
+export const stockAlertStatus = pgEnum("stock_alert_status", ["pending", "waiting", "due", "sent", "ended"]);
+
+export const stockAlerts = pgTable(
+  "stock_alerts",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "cascade" }),
+    /** Lower case. */
+    email: text("email").notNull(),
+    /** The signed-in customer who subscribed their own address; null for a visitor's. */
+    userId: text("user_id").references(() => user.id, { onDelete: "cascade" }),
+    status: stockAlertStatus("status").notNull(),
+    createdAt: createdAt(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  (t) => [
+    // One open subscription per tool and address: a second request finds it (never a second alert).
+    uniqueIndex("stock_alerts_open_idx").on(t.toolId, t.email).where(sql`${t.status} in ('pending', 'waiting', 'due')`),
+    // The alerts to mail (the mail worker's round) and the console's counts per tool.
+    index("stock_alerts_due_idx").on(t.id).where(sql`${t.status} = 'due'`),
+    index("stock_alerts_waiting_idx").on(t.toolId).where(sql`${t.status} = 'waiting'`),
+    index("stock_alerts_user_idx").on(t.userId),
+  ],
+);

@@ -49,7 +49,16 @@ export interface MailWorker {
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBaseLogger, options: { autostart?: boolean } = {}): MailWorker {
+export interface MailWorkerOptions {
+  autostart?: boolean;
+  /**
+   * Writes mail that is due to the outbox at the start of each round (the back-in-stock alerts:
+   * stock-alerts/service.ts), so this round sends it. A failure is logged and the round goes on.
+   */
+  produce?: () => Promise<unknown>;
+}
+
+export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBaseLogger, options: MailWorkerOptions = {}): MailWorker {
   // nodemailer is loaded with the first message, not at start-up.
   let transport: Promise<Transporter> | undefined;
   const { smtpUrl } = settings;
@@ -93,6 +102,9 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
       // Kept while no SMTP_URL was set: due now.
       await db.execute(sql`update ${mailOutbox} set next_attempt_at = now(), attempts = 0 where status = 'pending' and last_error = ${NO_SMTP_NOTE}`);
       revived = true;
+    }
+    if (options.produce) {
+      await options.produce().catch((error: unknown) => log.warn({ err: error }, "mail worker: writing due mail failed; trying again next round"));
     }
     const batch = await claim();
     if (batch.length === 0) return 0;

@@ -12,6 +12,7 @@ import { profileRoutes } from "../profile/routes";
 import { quoteRoutes } from "../quotes/routes";
 import { accountRoutes } from "../accounts/routes";
 import { reviewRoutes } from "../reviews/routes";
+import { stockAlertRoutes } from "../stock-alerts/routes";
 
 export default fp(
   async (app) => {
@@ -21,6 +22,7 @@ export default fp(
         await api.register(healthRoutes);
         await api.register(catalogRoutes);
         await api.register(reviewRoutes);
+        await api.register(stockAlertRoutes);
         await api.register(orderRoutes);
         await api.register(invoiceRoutes);
         await api.register(profileRoutes);
