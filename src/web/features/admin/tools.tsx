@@ -1,3 +1,4 @@
+import { STOCK_ALERT_TEXT } from "../../../contract/texts/stock-alerts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -83,7 +84,7 @@ export default function ToolsPage() {
         empty={toolsText.empty}
         page={page}
         onPage={(p) => set("page", String(p))}
-        columns={[toolsText.columns.name, toolsText.columns.category, toolsText.columns.price, toolsText.columns.stock, toolsText.columns.minimum, toolsText.columns.status, toolsText.columns.actions]}
+        columns={[toolsText.columns.name, toolsText.columns.category, toolsText.columns.price, toolsText.columns.stock, STOCK_ALERT_TEXT.waiting, toolsText.columns.minimum, toolsText.columns.status, toolsText.columns.actions]}
       >
         {(tool) => (
           <tr key={tool._id} data-testid="admin-tool-row">
@@ -101,6 +102,9 @@ export default function ToolsPage() {
               ) : (
                 tool.lowStock && <span className="badge text-base-content border-warning bg-warning/15 ml-2">{toolsText.lowStock}</span>
               )}
+            </td>
+            <td data-testid="alerts-waiting" title={STOCK_ALERT_TEXT.waitingHint}>
+              {tool.alertsWaiting ?? 0}
             </td>
             <td>{tool.minimumQuantity}</td>
             <td>{tool.active ? toolsText.active : toolsText.archived}</td>
@@ -344,6 +348,9 @@ export function ToolLedgerPage() {
             <h2 className="text-2xl font-semibold">{tool.name}</h2>
             <p className="mb-4 text-lg" data-testid="stock-now">
               {stockText.current(tool.availableQuantity)}
+            </p>
+            <p className="mb-4" data-testid="alerts-waiting">
+              {STOCK_ALERT_TEXT.waitingCount(tool.alertsWaiting ?? 0)}
             </p>
             <PhotoUpload toolId={tool._id} image={tool.image} name={tool.name} />
             <form className="card bg-base-200 mb-6" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={stockText.submit}>

@@ -13,6 +13,7 @@ import { ApiRequestError } from "../../../lib/api";
 import { AddToCartButton } from "../../cart";
 import { RELATED_COUNT, relatedQuery, toolQuery } from "../api";
 import { ToolGrid } from "../components/tool-card";
+import { StockAlertOffer } from "../components/stock-alert";
 import { ToolReviews } from "../components/tool-reviews";
 import { TradePrice } from "../components/trade-price";
 import { toolReviewsQuery, toolReviewViewOf } from "../tool-reviews-api";
@@ -170,6 +171,7 @@ export default function ToolPage() {
             </Link>
             <AddToCartButton key={data._id} tool={data} quantity={data.minimumQuantity} />
           </div>
+          {!stock.orderable && <StockAlertOffer key={data._id} tool={data} />}
         </div>
       </div>
       <ToolReviews tool={data} />
