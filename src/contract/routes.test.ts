@@ -37,7 +37,7 @@ describe("the route table", () => {
   });
 
   it("keeps crawlers out of the API and of every private page, and of no other page", () => {
-    expect(PRIVATE_PREFIXES).toEqual(["/api", "/cart", "/checkout", "/purchase", "/dashboard", "/stock-alerts", "/admin"]);
+    expect(PRIVATE_PREFIXES).toEqual(["/api", "/cart", "/checkout", "/purchase", "/dashboard", "/admin"]);
     for (const page of PAGE_PATHS) {
       const disallowed = PRIVATE_PREFIXES.some((prefix) => page === prefix || page.startsWith(`${prefix}/`));
       expect(disallowed, page).toBe(PAGES[page].private);

@@ -50,11 +50,6 @@ export const PAGES = {
    * page's 'Request For Quote' and the cart's 'Ask for a quote' lead), one chunk with routes of its own.
    */
   "/dashboard/quotes/*": { ssr: false, sitemap: false, private: true, module: "features/quotes/quotes-section.tsx" },
-  /**
-   * The back-in-stock mails' links (issue 42): `confirm` and `unsubscribe`, one chunk with routes of
-   * its own; kept out of crawlers' way (their tokens are personal), open to anyone who holds the link.
-   */
-  "/stock-alerts/*": { ssr: false, sitemap: false, private: true, module: "features/stock-alerts/link-pages.tsx" },
   /** The admin console: one lazy chunk with routes of its own (src/web/features/admin/console.tsx). */
   "/admin/*": { ssr: false, sitemap: false, private: true, module: "features/admin/console.tsx" },
 } as const satisfies Record<string, PageEntry>;

@@ -38,6 +38,13 @@ export const stockAlertLinkSchema = z.object({
 });
 export type StockAlertLink = z.infer<typeof stockAlertLinkSchema>;
 
-/** The pages the mails lead to (their words are in texts/stock-alerts.ts). */
-export const STOCK_ALERT_CONFIRM_PATH = "/stock-alerts/confirm";
-export const STOCK_ALERT_UNSUBSCRIBE_PATH = "/stock-alerts/unsubscribe";
+/**
+ * Where a mail's link leads: the tool's own page, with `?stockAlert=confirm|unsubscribe&token=`. The
+ * tool page (its chunk) shows what the link is for and a button that acts; the home page's download
+ * carries no route for it.
+ */
+export const STOCK_ALERT_PARAM = "stockAlert";
+export const STOCK_ALERT_LINK_KINDS = ["confirm", "unsubscribe"] as const;
+export type StockAlertLinkKind = (typeof STOCK_ALERT_LINK_KINDS)[number];
+export const stockAlertLinkPath = (toolId: string, kind: StockAlertLinkKind, token: string) =>
+  `/tools/${encodeURIComponent(toolId)}?${STOCK_ALERT_PARAM}=${kind}&token=${encodeURIComponent(token)}`;

@@ -13,7 +13,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { StockAlert, StockAlertLink } from "../../contract/stock-alert-schemas";
-import { STOCK_ALERT_CONFIRM_HOURS, STOCK_ALERT_CONFIRM_PATH, STOCK_ALERT_UNSUBSCRIBE_PATH } from "../../contract/stock-alert-schemas";
+import { STOCK_ALERT_CONFIRM_HOURS, stockAlertLinkPath } from "../../contract/stock-alert-schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { STOCK_ALERT_TEXT } from "../../contract/texts/stock-alerts";
 import type { Db, Tx } from "../db/client";
@@ -72,12 +72,12 @@ async function openRow(tx: Tx, values: { toolId: string; email: string; userId: 
 }
 
 const toolLink = (settings: AlertSettings, toolId: string) => storeLink(settings.publicUrl, `/tools/${encodeURIComponent(toolId)}`);
-const unsubscribeLink = (settings: AlertSettings, id: string) =>
-  storeLink(settings.publicUrl, `${STOCK_ALERT_UNSUBSCRIBE_PATH}?token=${unsubscribeToken(settings.secret, id)}`);
+const unsubscribeLink = (settings: AlertSettings, alert: { id: string; toolId: string }) =>
+  storeLink(settings.publicUrl, stockAlertLinkPath(alert.toolId, "unsubscribe", unsubscribeToken(settings.secret, alert.id)));
 
 function confirmationMail(settings: AlertSettings, row: AlertRow, toolName: string): Outgoing {
   const expiresAt = new Date(Date.now() + STOCK_ALERT_CONFIRM_HOURS * 3600_000);
-  const confirm = storeLink(settings.publicUrl, `${STOCK_ALERT_CONFIRM_PATH}?token=${confirmToken(settings.secret, row.id, expiresAt)}`);
+  const confirm = storeLink(settings.publicUrl, stockAlertLinkPath(row.toolId, "confirm", confirmToken(settings.secret, row.id, expiresAt)));
   const { mail } = STOCK_ALERT_TEXT;
   return {
     to: row.email,
@@ -86,7 +86,7 @@ function confirmationMail(settings: AlertSettings, row: AlertRow, toolName: stri
       { link: confirm, label: mail.confirmAction },
       { link: toolLink(settings, row.toolId), label: mail.backAction },
       { p: mail.unsubscribeLater },
-      { link: unsubscribeLink(settings, row.id), label: mail.unsubscribeAction },
+      { link: unsubscribeLink(settings, row), label: mail.unsubscribeAction },
     ]),
   };
 }
@@ -237,7 +237,7 @@ export async function flushDueAlerts(db: Db, settings: AlertSettings): Promise<n
           { p: mail.backIntro(c.name) },
           { link: toolLink(settings, c.tool_id), label: mail.backAction },
           { p: mail.backUnsubscribe },
-          { link: unsubscribeLink(settings, c.id), label: mail.unsubscribeAction },
+          { link: unsubscribeLink(settings, { id: c.id, toolId: c.tool_id }), label: mail.unsubscribeAction },
         ]),
       }));
     await enqueueMail(tx, messages);

@@ -72,7 +72,7 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
     expect(res.json()).toEqual({ toolId, status: "confirmation_sent" });
     await drain();
     const mail = await smtp.waitFor(email, "Confirm your alert");
-    const link = linkIn(mail, `${PUBLIC_URL}/stock-alerts/confirm?token=`);
+    const link = linkIn(mail, `${PUBLIC_URL}/tools/${toolId}?stockAlert=confirm&token=`);
     return { mail, token: new URL(link).searchParams.get("token") ?? "" };
   };
 
@@ -108,7 +108,7 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
     const alert = await smtp.waitFor(email, `${tool.name} is back in stock`);
     expect(alert.text).toContain(`${PUBLIC_URL}/tools/${tool._id}`);
     expect(alert.html).toContain(`href="${PUBLIC_URL}/tools/${tool._id}"`);
-    expect(linkIn(alert, `${PUBLIC_URL}/stock-alerts/unsubscribe?token=`)).toBeTruthy();
+    expect(linkIn(alert, `${PUBLIC_URL}/tools/${tool._id}?stockAlert=unsubscribe&token=`)).toBeTruthy();
     expect(await waiting(tool._id)).toBe(0);
     expect((await c.get(`/api/me/stock-alerts/${tool._id}`)).json()).toEqual({ toolId: tool._id, status: "none" });
 
@@ -159,7 +159,7 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
     expect(alert.text).toContain(`${PUBLIC_URL}/tools/${tool._id}`);
     expect(await outboxTo(email, "stock-alert-back")).toBe(1);
     // The mail's unsubscribe link now says the alert is over.
-    const unsubscribe = new URL(linkIn(alert, `${PUBLIC_URL}/stock-alerts/unsubscribe?token=`)).searchParams.get("token");
+    const unsubscribe = new URL(linkIn(alert, `${PUBLIC_URL}/tools/${tool._id}?stockAlert=unsubscribe&token=`)).searchParams.get("token");
     expect((await visitor().get(`/api/stock-alerts/unsubscribe?token=${unsubscribe}`)).json()).toMatchObject({ status: "sent", inStock: true });
   });
 
@@ -251,7 +251,7 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
     const email = uniqueEmail("leaver");
     const { mail, token } = await requestAndRead(tool._id, email);
     expect((await visitor().post("/api/stock-alerts/confirm", { token })).statusCode).toBe(200);
-    const stop = new URL(linkIn(mail, `${PUBLIC_URL}/stock-alerts/unsubscribe?token=`)).searchParams.get("token") ?? "";
+    const stop = new URL(linkIn(mail, `${PUBLIC_URL}/tools/${tool._id}?stockAlert=unsubscribe&token=`)).searchParams.get("token") ?? "";
     const preview = await visitor().get(`/api/stock-alerts/unsubscribe?token=${stop}`);
     expect(preview.statusCode).toBe(200);
     expect(preview.json()).toEqual({ toolId: tool._id, toolName: tool.name, status: "subscribed", inStock: false });

@@ -64,7 +64,6 @@ export const PAGE_VIEWS = {
   "/dashboard/orders/:id": { page: page(() => import("../features/dashboard/order-page")), section: DASHBOARD },
   "/dashboard/account": { page: page(() => import("../features/trade/account-page")), section: DASHBOARD },
   "/dashboard/quotes/*": { page: page(() => import("../features/quotes/quotes-section")), section: DASHBOARD },
-  "/stock-alerts/*": { page: page(() => import("../features/stock-alerts/link-pages")) },
   // The admin console: its own chunk, with routes of its own; never downloaded by a shopper.
   "/admin/*": { page: page(() => import("../features/admin/console")) },
 } satisfies Record<PagePath, PageView>;

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { photoSrcSet } from "../../../../contract/images";
 import { Link, useParams, useSearchParams } from "react-router";
 import { JSON_LD_REVIEWS, type ToolReview } from "../../../../contract/review-schemas";
+import { STOCK_ALERT_PARAM } from "../../../../contract/stock-alert-schemas";
 import { CATEGORY_LABELS, LOW_STOCK } from "../../../../contract/constants";
 import { formatDollars } from "../../../../contract/money";
 import type { Tool } from "../../../../contract/schemas";
@@ -14,6 +15,7 @@ import { AddToCartButton } from "../../cart";
 import { RELATED_COUNT, relatedQuery, toolQuery } from "../api";
 import { ToolGrid } from "../components/tool-card";
 import { StockAlertOffer } from "../components/stock-alert";
+import { StockAlertLinkPanel } from "../components/stock-alert-link";
 import { ToolReviews } from "../components/tool-reviews";
 import { TradePrice } from "../components/trade-price";
 import { toolReviewsQuery, toolReviewViewOf } from "../tool-reviews-api";
@@ -129,6 +131,7 @@ export default function ToolPage() {
   return (
     <>
       <PageTitle title={data.name} description={data.description.slice(0, 160)} />
+      <StockAlertLinkPanel kind={search.get(STOCK_ALERT_PARAM)} token={search.get("token") ?? ""} />
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
         <figure className="bg-base-200 rounded-box overflow-hidden">
           <img
