@@ -8,6 +8,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Tool } from "../contract/schemas";
 import { buildApp } from "./app";
+import { createTool } from "./catalog/service";
+import { STOCK_ALERT_LIMITS } from "./stock-alerts/routes";
 import { loadConfig } from "./config";
 import { prepareStore } from "./start-up";
 import { Client, connectTestRedis, createPostgresDatabase, uniqueEmail, type TestRedis } from "./test-support";
@@ -120,5 +122,34 @@ describe("two instances sharing Postgres and Redis", () => {
     expect((await buyer.post("/api/order", { toolId: tool._id, quantity: tool.minimumQuantity })).statusCode).toBe(201);
     const after = (await b.inject({ method: "GET", url: `/api/tool/${tool._id}` })).json() as Tool;
     expect(after.availableQuantity).toBe(tool.availableQuantity - tool.minimumQuantity);
+  });
+
+  it("count back-in-stock requests per e-mail and per client address together (issue 42)", async (ctx) => {
+    const [a, b] = apps;
+    if (!a || !b) return ctx.skip();
+    const tool = await createTool(a.store.db, {
+      name: `Shared alert tool ${uniqueEmail("t")}`,
+      image: "/images/tools/jigsaw.svg",
+      price: 10,
+      availableQuantity: 0,
+      minimumQuantity: 1,
+      description: "Sold out.",
+      category: "hand-tools",
+    });
+    const url = `/api/tool/${tool._id}/stock-alerts`;
+    // One address's requests, alternately on each instance, from addresses of their own.
+    const email = uniqueEmail("shared-alert");
+    for (let i = 0; i < STOCK_ALERT_LIMITS.perEmail; i++) {
+      expect((await new Client(i % 2 === 0 ? a : b, `10.9.1.${i + 1}`).post(url, { email })).statusCode).toBe(202);
+    }
+    expect((await new Client(b, "10.9.1.100").post(url, { email })).statusCode).toBe(429);
+    expect((await new Client(a, "10.9.1.101").post(url, { email })).statusCode).toBe(429);
+    // One client's requests for many addresses, alternately on each instance.
+    const statuses: number[] = [];
+    for (let i = 0; i <= STOCK_ALERT_LIMITS.perClient; i++) {
+      statuses.push((await new Client(i % 2 === 0 ? a : b, "10.9.2.1").post(url, { email: uniqueEmail("shared-flood") })).statusCode);
+    }
+    expect(statuses.filter((s) => s === 202)).toHaveLength(STOCK_ALERT_LIMITS.perClient);
+    expect(statuses.at(-1)).toBe(429);
   });
 });
