@@ -4,9 +4,10 @@
  * payment provider's webhook) or cancelled (the webhook, the payment hold running out, or the
  * admin). The customer may cancel while pending; the admin makes the other moves; "store" is the
  * store itself (the webhook, the hold). The server refuses any move this table does not list
- * (409), and the console offers only the moves it lists.
+ * (409), and the console offers only the moves it lists. The owner's cancel of a paid card order
+ * passes through `refunding` until the provider confirms the refund (issue 40).
  */
-export const ORDER_STATUSES = ["pending", "paid", "shipped", "delivered", "cancelled", "awaiting_payment", "awaiting_approval"] as const;
+export const ORDER_STATUSES = ["pending", "paid", "shipped", "delivered", "cancelled", "awaiting_payment", "awaiting_approval", "refunding"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export type OrderActor = "customer" | "admin" | "store" | "approver";
@@ -19,7 +20,10 @@ export const ORDER_MOVES: Record<OrderStatus, Partial<Record<OrderStatus, readon
   // the buyer) approves it (→ pending, or awaiting_payment for card) or rejects it; the owner may cancel it.
   awaiting_approval: { pending: ["approver"], awaiting_payment: ["approver"], cancelled: ["approver", "admin"] },
   pending: { paid: ["admin"], cancelled: ["customer", "admin"] },
-  paid: { shipped: ["admin"], cancelled: ["admin"] },
+  // A paid card order cancelled by the owner waits in `refunding` for the provider (nothing ships it meanwhile).
+  paid: { shipped: ["admin"], cancelled: ["admin"], refunding: ["admin"] },
+  // The refund's confirmation completes the cancel; a refusal gives the order back, paid.
+  refunding: { cancelled: ["store"], paid: ["store"] },
   shipped: { delivered: ["admin"] },
   delivered: {},
   cancelled: {},
@@ -29,10 +33,13 @@ export function canMove(from: OrderStatus, to: OrderStatus, actor: OrderActor): 
   return ORDER_MOVES[from][to]?.includes(actor) ?? false;
 }
 
-/** The moves `actor` may make from `from`, in the table's order. */
+/** Reached only by asking for another status: a paid card order asked to be `cancelled` goes to `refunding`. */
+export const NOT_ASKED_FOR: readonly OrderStatus[] = ["refunding"];
+
+/** The moves `actor` may ask for from `from`, in the table's order. */
 export function nextStatuses(from: OrderStatus, actor: OrderActor): OrderStatus[] {
   return (Object.entries(ORDER_MOVES[from]) as [OrderStatus, readonly OrderActor[]][])
-    .filter(([, actors]) => actors.includes(actor))
+    .filter(([to, actors]) => actors.includes(actor) && !NOT_ASKED_FOR.includes(to))
     .map(([to]) => to);
 }
 

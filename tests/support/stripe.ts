@@ -47,7 +47,7 @@ export type StandInSession = Pick<
 export type StandInRefund = Pick<
   Stripe.Refund,
   "id" | "object" | "amount" | "balance_transaction" | "charge" | "created" | "currency" | "metadata" | "payment_intent" | "reason" | "receipt_number" | "status"
->;
+> & { failure_reason?: string | null };
 
 /** What the stand-in keeps of a payment made through a session: enough to refund it. */
 export interface StandInPaymentIntent {
@@ -170,6 +170,25 @@ export interface StripeStandIn {
   idle(): Promise<void>;
   /** From now on refunds are refused with a 400 `invalid_request_error` carrying `message` and `code`; null accepts them again. */
   refuseRefunds(message: string | null, code?: string): void;
+  /**
+   * The status new refunds are created with: `succeeded` (the default), `pending` (the bank has not
+   * answered yet; settle it with settleRefund) or `failed` (created, then failed at once, with a
+   * `refund.failed` event).
+   */
+  refundStatus(status: "succeeded" | "pending" | "failed"): void;
+  /** Moves a refund to `succeeded` or `failed` as the bank answers: `refund.updated`, then `charge.refunded` or `refund.failed`. */
+  settleRefund(refundId: string, status: "succeeded" | "failed", failureReason?: string): Promise<StandInEvent[]>;
+  /**
+   * Makes the next `times` API requests matching `method` and `path` (a prefix such as
+   * "/v1/refunds") fail: `error-before` answers 500 without running it; `error-after` runs it
+   * (an Idempotency-Key keeps its result) and answers 500; `refuse-before` answers a 400
+   * `invalid_request_error` without running it; `drop-after` runs it and closes the
+   * connection unanswered; `hang` neither runs nor answers until `releaseHung()` (then the
+   * connection is closed unanswered). Returns a function that cancels what is left.
+   */
+  failRequests(match: { method?: string; path: string }, mode: "error-before" | "error-after" | "drop-after" | "hang" | "refuse-before", times?: number): () => void;
+  /** Closes every connection `hang` holds, unanswered; the requests never ran. */
+  releaseHung(): void;
   close(): Promise<void>;
 }
 
@@ -378,6 +397,21 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const requests: ApiRequestRecord[] = [];
   const idempotent = new Map<string, { method: string; path: string; fingerprint: string; status: number; body: string }>();
   let refusal: { message: string; code: string } | null = null;
+  let newRefundStatus: "succeeded" | "pending" | "failed" = "succeeded";
+  interface FailureRule {
+    method: string | undefined;
+    path: string;
+    mode: "error-before" | "error-after" | "drop-after" | "hang" | "refuse-before";
+    left: number;
+  }
+  let failures: FailureRule[] = [];
+  const hung = new Set<ServerResponse>();
+  const takeFailure = (method: string, path: string): FailureRule["mode"] | undefined => {
+    const rule = failures.find((r) => r.left > 0 && (r.method === undefined || r.method === method) && path.startsWith(r.path));
+    if (!rule) return undefined;
+    rule.left -= 1;
+    return rule.mode;
+  };
 
   let holding = false;
   let queue: Queued[] = [];
@@ -649,7 +683,9 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         true,
       );
     }
-    intent.amountRefunded += refundAmount;
+    const failedAtOnce = newRefundStatus === "failed";
+    // A pending refund counts against what is left, as Stripe's does; a failed one gives it back.
+    if (!failedAtOnce) intent.amountRefunded += refundAmount;
     const refund: StandInRefund = {
       id: newId("re"),
       object: "refund",
@@ -662,11 +698,46 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       payment_intent: intent.id,
       reason: reason as StandInRefund["reason"],
       receipt_number: null,
-      status: "succeeded",
+      status: newRefundStatus,
+      failure_reason: failedAtOnce ? "expired_or_canceled_card" : null,
     };
     refunds.push(refund);
     emit("refund.created", refund, request);
+    if (failedAtOnce) emit("refund.failed", refund, request);
+    else if (refund.status === "succeeded") emit("charge.refunded", chargeOf(intent), request);
     return refund;
+  };
+
+  /** The charge of a payment as Stripe's `charge.refunded` event carries it, its refunds listed. */
+  const chargeOf = (intent: StandInPaymentIntent) => ({
+    id: intent.chargeId,
+    object: "charge",
+    amount: intent.amount,
+    amount_refunded: intent.amountRefunded,
+    currency: intent.currency,
+    payment_intent: intent.id,
+    metadata: intent.metadata,
+    refunded: intent.amountRefunded >= intent.amount,
+    refunds: { object: "list", data: refunds.filter((r) => r.payment_intent === intent.id), has_more: false },
+  });
+
+  const settleRefund = (refundId: string, status: "succeeded" | "failed", failureReason = "expired_or_canceled_card") => {
+    const refund = refunds.find((r) => r.id === refundId);
+    if (!refund) throw new Error(`stripe stand-in: no refund ${refundId}`);
+    if (refund.status !== "pending") throw new Error(`stripe stand-in: refund ${refundId} is ${refund.status ?? "?"}, not pending`);
+    const intent = paymentIntents.get(String(refund.payment_intent));
+    const previous = { status: refund.status };
+    refund.status = status;
+    if (status === "failed") {
+      refund.failure_reason = failureReason;
+      if (intent) intent.amountRefunded -= refund.amount;
+    }
+    const updated = makeEvent("refund.updated", refund);
+    updated.data.previous_attributes = previous;
+    const out = [updated];
+    const next = status === "failed" ? makeEvent("refund.failed", refund) : intent ? makeEvent("charge.refunded", chargeOf(intent)) : undefined;
+    if (next) out.push(next);
+    return out;
   };
 
   const route = (method: string, path: string, params: Record<string, unknown>, request: StandInEvent["request"]): { status: number; body: unknown } => {
@@ -684,6 +755,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       return { status: 200, body: session };
     }
     if (method === "POST" && path === "/v1/refunds") return { status: 200, body: createRefund(params, request) };
+    if (method === "GET" && path === "/v1/refunds") {
+      const intentId = str(params, "payment_intent");
+      const limit = int(params, "limit") ?? 10;
+      const data = refunds.filter((r) => intentId === undefined || r.payment_intent === intentId).reverse();
+      return { status: 200, body: { object: "list", url: "/v1/refunds", has_more: data.length > limit, data: data.slice(0, limit) } };
+    }
     m = /^\/v1\/refunds\/([^/]+)$/.exec(path);
     if (m?.[1] && method === "GET") {
       const id = decodeURIComponent(m[1]);
@@ -725,6 +802,20 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       return answer(e.status, errorBody(e));
     }
 
+    const failure = takeFailure(method, path);
+    if (failure === "hang") {
+      hung.add(res);
+      return;
+    }
+    if (failure === "refuse-before") {
+      record(params, 400);
+      return answer(400, errorBody(invalid("The request was refused (stand-in: injected).", { code: "parameter_invalid_empty" })));
+    }
+    if (failure === "error-before") {
+      record(params, 500);
+      return answer(500, errorBody(new ApiError(500, { type: "api_error", message: "An unknown error occurred (stand-in: injected before running)." })));
+    }
+
     const print = fingerprint(params);
     if (method === "POST" && idempotencyKey !== null) {
       const earlier = idempotent.get(idempotencyKey);
@@ -738,6 +829,15 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         if (problem) {
           record(params, 400);
           return answer(400, errorBody(new ApiError(400, { type: "idempotency_error", message: problem })));
+        }
+        if (failure === "drop-after") {
+          record(params, 0, true);
+          res.socket?.destroy();
+          return;
+        }
+        if (failure === "error-after") {
+          record(params, 500, true);
+          return answer(500, errorBody(new ApiError(500, { type: "api_error", message: "An unknown error occurred (stand-in: injected after running)." })));
         }
         record(params, earlier.status, true);
         return answer(earlier.status, earlier.body, { "idempotency-key": idempotencyKey, "idempotent-replayed": "true" });
@@ -759,6 +859,15 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       keep = e.ran;
     }
     if (method === "POST" && idempotencyKey !== null && keep) idempotent.set(idempotencyKey, { method, path, fingerprint: print, status, body });
+    if (failure === "drop-after") {
+      record(params, 0);
+      res.socket?.destroy();
+      return;
+    }
+    if (failure === "error-after") {
+      record(params, 500);
+      return answer(500, errorBody(new ApiError(500, { type: "api_error", message: "An unknown error occurred (stand-in: injected after running)." })));
+    }
     record(params, status);
     answer(status, body, idempotencyKey !== null && method === "POST" ? { "idempotency-key": idempotencyKey } : {});
   };
@@ -844,6 +953,7 @@ ${content}
     }
     const num = (name: string) => (typeof body[name] === "number" ? body[name] : undefined);
     const text = (name: string) => (typeof body[name] === "string" ? body[name] : undefined);
+    let m0: RegExpExecArray | null;
     try {
       if (method === "GET" && path === "state") {
         return json(200, { sessions: [...sessions.values()], events, deliveries, refunds, held: controls.held.map((e) => e.id), webhookUrl: webhookUrl ?? null });
@@ -855,6 +965,18 @@ ${content}
       if (method === "POST" && path === "refuse-refunds") {
         controls.refuseRefunds(text("message") ?? null, text("code"));
         return json(200, {});
+      }
+      if (method === "POST" && path === "refund-status") {
+        const status = text("status");
+        if (status !== "succeeded" && status !== "pending" && status !== "failed") return json(400, { error: "status must be succeeded, pending or failed" });
+        controls.refundStatus(status);
+        return json(200, {});
+      }
+      m0 = /^refunds\/([^/]+)\/settle$/.exec(path);
+      if (method === "POST" && m0?.[1]) {
+        const status = text("status");
+        if (status !== "succeeded" && status !== "failed") return json(400, { error: "status must be succeeded or failed" });
+        return json(200, await controls.settleRefund(decodeURIComponent(m0[1]), status, text("failureReason")));
       }
       if (method === "POST" && path === "hold") {
         controls.hold();
@@ -986,8 +1108,30 @@ ${content}
     refuseRefunds(message, code = "charge_already_refunded") {
       refusal = message === null ? null : { message, code };
     },
+    refundStatus(status) {
+      newRefundStatus = status;
+    },
+    async settleRefund(refundId, status, failureReason) {
+      const made = settleRefund(refundId, status, failureReason);
+      for (const event of made) if (subscribed(event.type)) await dispatch(event).done;
+      return made;
+    },
+    failRequests(match, mode, times = 1) {
+      const rule: FailureRule = { method: match.method, path: match.path, mode, left: times };
+      failures.push(rule);
+      return () => {
+        rule.left = 0;
+        failures = failures.filter((r) => r !== rule);
+      };
+    },
+    releaseHung() {
+      for (const res of hung) res.socket?.destroy();
+      hung.clear();
+    },
     async close() {
       closed = true;
+      for (const res of hung) res.socket?.destroy();
+      hung.clear();
       holding = false;
       for (const entry of queue) entry.resolve(failed(entry.event, entry.options.url ?? webhookUrl ?? null, "stand-in closed"));
       queue = [];
@@ -1031,6 +1175,9 @@ export function stripeStandInControls(url: string) {
     hold: () => call<object>("POST", "hold", {}),
     release: (order: (string | number)[] = []) => call<Delivery[]>("POST", "release", { order }),
     refuseRefunds: (message: string | null, code?: string) => call<object>("POST", "refuse-refunds", { message, code }),
+    refundStatus: (status: "succeeded" | "pending" | "failed") => call<object>("POST", "refund-status", { status }),
+    settleRefund: (refundId: string, status: "succeeded" | "failed", failureReason?: string) =>
+      call<StandInEvent[]>("POST", `refunds/${encodeURIComponent(refundId)}/settle`, { status, failureReason }),
     setWebhookUrl: (webhookUrl: string | null) => call<object>("POST", "webhook-url", { url: webhookUrl }),
   };
 }

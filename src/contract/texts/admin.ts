@@ -129,7 +129,7 @@ export const ADMIN_TEXT = {
     payments: { cash_on_delivery: "Cash on delivery", bank_transfer: "Bank transfer", card: "Card", terms: "Net terms" },
     none: "—",
   },
-  statuses: { pending: "Pending", paid: "Paid", shipped: "Shipped", delivered: "Delivered", cancelled: "Cancelled", awaiting_payment: "Awaiting payment", awaiting_approval: "Awaiting approval" },
+  statuses: { pending: "Pending", paid: "Paid", shipped: "Shipped", delivered: "Delivered", cancelled: "Cancelled", awaiting_payment: "Awaiting payment", awaiting_approval: "Awaiting approval", refunding: "Refunding" },
   photo: {
     title: "Photo",
     choose: "Upload a photo",

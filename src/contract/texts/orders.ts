@@ -15,6 +15,7 @@ export const ORDER_TEXT = {
     cancelled: "Cancelled",
     awaiting_payment: "Awaiting payment",
     awaiting_approval: "Awaiting approval",
+    refunding: "Refund in progress",
   } satisfies Record<OrderStatus, string>,
   /** Who moved an order to a status, in its history. */
   by: {

@@ -6,6 +6,15 @@ export const PAYMENT_TEXT = {
   refunded: (amount: string, refundId: string | null) => `Refunded ${amount} to the card${refundId ? ` (${refundId})` : ""}.`,
   lateRefunded: (amount: string) => `A payment of ${amount} arrived after the order was cancelled and was refunded.`,
   lateRefundFailed: (reason: string) => `A payment arrived after the order was cancelled and its refund failed: ${reason}`,
+  refundFailedUnknown: "The payment provider refused the refund",
+  noPaymentToRefund: "The payment has no captured charge to refund",
+  duplicateRefunded: (amount: string) => `A second payment of ${amount} arrived for this order, already paid, and was refunded.`,
+  duplicateRefundFailed: (reason: string) => `A second payment arrived for this order, already paid, and its refund failed: ${reason}`,
+  /** The history beside the owner's cancel of a paid card order: the order waits for the refund. */
+  refundRequested: (amount: string) => `Refund of ${amount} to the card requested; the order is cancelled once the payment provider confirms it.`,
+  mismatchRefundRequested: (amount: string) => `The ${amount} paid (not the order's amount) is being refunded to the card.`,
+  /** A retried checkout whose payment page could not be opened, nor said not to exist. */
+  providerUnsure: "The card payment page could not be opened just now. Your order is kept for you: try again in a moment.",
   holdExpired: "The card payment did not arrive in time: the order was cancelled and its tools put back.",
   sessionExpired: "The card payment page expired: the order was cancelled and its tools put back.",
   badSignature: "The webhook's signature does not match",
@@ -30,5 +39,7 @@ export const PAYMENT_TEXT = {
     LATE_PAYMENT_REFUNDED: "A payment arrived after the order was cancelled; it was refunded.",
     LATE_PAYMENT_REFUND_FAILED: "A payment arrived after the order was cancelled and could not be refunded: refund it at the payment provider.",
     REFUND_FAILED: "The refund was refused by the payment provider.",
+    DUPLICATE_PAYMENT_REFUNDED: "A second payment arrived for this order, already paid; it was refunded.",
+    DUPLICATE_PAYMENT_REFUND_FAILED: "A second payment arrived for this order and could not be refunded: refund it at the payment provider.",
   } as Record<string, string>,
 } as const;

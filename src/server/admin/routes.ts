@@ -16,7 +16,8 @@ import { ADMIN_ROLE, CUSTOMER_ROLE } from "../auth/roles";
 import { createAdminTool, deleteOrArchiveTool, getAdminTool, listAdminTools, moveStock, updateAdminTool } from "../catalog/service";
 import { announceChange } from "../db/changes";
 import { PHOTO_MAX_BYTES } from "../../contract/images";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, conflict, notFound } from "../http/errors";
+import { NOT_ASKED_FOR } from "../../contract/order-lifecycle";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { listMail } from "../mail/admin";
@@ -236,7 +237,9 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
           after: { status: moved.after.status },
         });
       };
-      // A cancel goes through payments: a paid card order is refunded by the provider first.
+      // `refunding` is reached by a cancel only (with its refund queued), never asked for.
+      if (NOT_ASKED_FOR.includes(request.body.status)) throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden("paid", request.body.status));
+      // A cancel goes through payments: a paid card order waits `refunding` for its refund.
       if (request.body.status === "cancelled") await app.payments.cancelByAdmin(request.params.id, actor.id, audit);
       else await moveOrderStatus(db, request.params.id, request.body.status, { id: actor.id, role: "admin" }, audit, app.mail.orders);
       return getAdminOrder(db, request.params.id);

@@ -622,6 +622,52 @@ export const payments = pgTable(
   },
 );
 
+/**
+ * Money owed back (issue 40, decision 0016): written in the same transaction as the decision (an
+ * owner's cancel, a late or duplicate payment, a mismatched one cancelled) and sent by the refund
+ * worker (payments/refund-worker.ts) like the mail outbox: claimed with SKIP LOCKED and a lease,
+ * retried with backoff. The idempotency key is `refund-<id>` (then `refund-<id>-<keyAttempt>`):
+ * an unknown outcome is retried with the same key; a new key only after a definite refusal and
+ * after the provider's refunds of the payment were read.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** Why: cancel (the owner's cancel of a paid order), late_payment, duplicate_payment, mismatch. */
+    kind: text("kind").notNull(),
+    /** The payment method whose provider pays it back. */
+    provider: text("provider").notNull(),
+    paymentIntent: text("payment_intent"),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    /** pending (queued, or sent and not confirmed) → succeeded | failed. */
+    status: text("status").notNull().default("pending"),
+    /** The provider's refund once it answered; its own status while pending there. */
+    providerRefundId: text("provider_refund_id"),
+    providerStatus: text("provider_status"),
+    /** Definite refusals so far: each gives the next attempt a new idempotency key. */
+    keyAttempt: integer("key_attempt").notNull().default(0),
+    /** Calls made (answered or not). */
+    tries: integer("tries").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    /** The owner's words (a cancel's, a refund's). */
+    reason: text("reason").notNull().default(""),
+    actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("refunds_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("refunds_order_idx").on(t.orderId),
+    index("refunds_provider_refund_idx").on(t.providerRefundId),
+  ],
+);
+
 /** Every provider event applied, by its id: a duplicate, a replay or another instance's copy finds its row and changes nothing. */
 export const paymentEvents = pgTable("payment_events", {
   id: text("id").primaryKey(),
@@ -860,6 +906,7 @@ export const schema = {
   quoteRevisionStatus,
   payments,
   paymentEvents,
+  refunds,
   taxRates,
   promotionKind,
   promotions,

@@ -139,6 +139,8 @@ describe.each(drivers())("card payments on %s", (driver) => {
     expect(await stock(tool._id)).toBe(10);
 
     await stripe.complete(session.id, { force: true });
+    // The refund is owed from the event's transaction and sent by the refund worker.
+    await t.app.payments.refundWorker.runOnce();
     const late = await orderOf(c, order._id);
     expect(late).toMatchObject({ status: "cancelled", paymentProblem: "LATE_PAYMENT_REFUNDED", payment: { status: "refunded" } });
     expect(late.history.at(-1)?.note).toBe(PAYMENT_TEXT.lateRefunded("$75.00"));
@@ -150,18 +152,22 @@ describe.each(drivers())("card payments on %s", (driver) => {
     const { order, session, c, tool } = await cardOrder(1);
     await stripe.complete(session.id);
     stripe.refuseRefunds("The charge was disputed");
+    // The cancel waits for the refund (`refunding`); the refusal gives the order back, paid (decision 0016).
     const refused = await admin.post(`/api/admin/orders/${order._id}/status`, { status: "cancelled" });
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ error: "REFUND_REFUSED", message: expect.stringContaining("The charge was disputed") });
+    expect(refused.statusCode, refused.body).toBe(200);
+    expect(refused.json()).toMatchObject({ status: "refunding" });
+    await t.app.payments.refundWorker.runOnce();
     expect(await orderOf(c, order._id)).toMatchObject({ status: "paid", payment: { status: "refund_failed", refundError: expect.stringContaining("disputed") } });
     expect(await stock(tool._id)).toBe(9);
 
     stripe.refuseRefunds(null);
     const cancelled = await admin.post(`/api/admin/orders/${order._id}/status`, { status: "cancelled" });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await t.app.payments.refundWorker.runOnce();
     const after = await orderOf(c, order._id);
     expect(after).toMatchObject({ status: "cancelled", payment: { status: "refunded", refundError: null } });
-    expect(after.history.at(-1)).toMatchObject({ status: "cancelled", by: "admin", note: expect.stringMatching(/^Refunded \$25\.00 to the card/) });
+    expect(after.history.at(-1)).toMatchObject({ status: "cancelled", by: "store", note: expect.stringMatching(/^Refunded \$25\.00 to the card/) });
+    expect(after.history.find((h) => h.status === "refunding")).toMatchObject({ by: "admin" });
     expect(stripe.refunds.filter((r) => r.metadata?.orderId === order._id && r.status === "succeeded")).toHaveLength(1);
     expect(await stock(tool._id)).toBe(10);
   });
@@ -192,7 +198,9 @@ describe.each(drivers())("card payments on %s", (driver) => {
     }
     const cancelled = await orderOf(c, order._id);
     expect(cancelled).toMatchObject({ status: "cancelled", payment: { status: "expired" } });
-    expect(cancelled.history.at(-1)).toMatchObject({ by: "store", note: PAYMENT_TEXT.holdExpired });
+    // The sweep closes the page first: Stripe's expiry event may cancel the order before the sweep does.
+    expect(cancelled.history.at(-1)?.by).toBe("store");
+    expect([PAYMENT_TEXT.holdExpired, PAYMENT_TEXT.sessionExpired]).toContain(cancelled.history.at(-1)?.note);
     expect(await stock(tool._id)).toBe(10);
   });
 
@@ -212,8 +220,8 @@ describe.each(drivers())("card payments on %s", (driver) => {
     }
   });
 
-  it("answers 503 when the provider cannot open the payment: the order is cancelled, the stock back, the cart as it was", async () => {
-    // Nothing listens on port 9: every call to the provider fails.
+  it("answers 503 when the provider does not answer, and keeps the order and its stock: a page may be live (issue 40)", async () => {
+    // Nothing listens on port 9: every call to the provider fails without an answer.
     const down = await startTestApp(driver, {
       ADMIN_EMAILS: ADMIN,
       AUTH_RATE_LIMIT_ADDRESS_MAX: "1000",
@@ -238,11 +246,10 @@ describe.each(drivers())("card payments on %s", (driver) => {
       await c.put(`/api/cart/lines/${tool._id}`, { quantity: 2 });
       const res = await c.request({ method: "POST", url: "/api/checkout", payload: { ...DELIVERY, paymentMethod: "card" }, headers: { "idempotency-key": randomUUID() } });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ error: "PAYMENT_UNAVAILABLE", message: PAYMENT_TEXT.providerUnavailable });
+      expect(res.json()).toMatchObject({ error: "PAYMENT_UNAVAILABLE", message: PAYMENT_TEXT.providerUnsure });
       const [order] = (await c.get("/api/order")).json() as Order[];
-      expect(order).toMatchObject({ status: "cancelled" });
-      expect((await c.get("/api/cart")).json().lines).toEqual([expect.objectContaining({ toolId: tool._id, quantity: 2 })]);
-      expect(((await c.get(`/api/tool/${tool._id}`)).json() as Tool).availableQuantity).toBe(5);
+      expect(order).toMatchObject({ status: "awaiting_payment" });
+      expect(((await c.get(`/api/tool/${tool._id}`)).json() as Tool).availableQuantity).toBe(3);
     } finally {
       await down.close();
     }

@@ -19,10 +19,11 @@ export default fp(
   async (app) => {
     const { config } = app;
     const stripe = config.stripe ? await stripeProvider(config.stripe) : undefined;
-    const payments = new Payments(app.store.db, { publicUrl: config.publicUrl, holdMs: config.paymentHoldMs, mail: app.mail.orders, card: stripe });
+    const log = app.log.child({ module: "payments" });
+    // The refund worker runs wherever a provider can be asked for money back (decision 0016).
+    const payments = new Payments(app.store.db, { publicUrl: config.publicUrl, holdMs: config.paymentHoldMs, mail: app.mail.orders, card: stripe, log, autostartRefunds: stripe !== undefined });
     app.decorate("payments", payments);
 
-    const log = app.log.child({ module: "payments" });
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<unknown> = Promise.resolve();
     app.addHook("onReady", () => {
@@ -38,6 +39,7 @@ export default fp(
     app.addHook("onClose", async () => {
       if (timer) clearInterval(timer);
       await running;
+      await payments.refundWorker.stop();
     });
   },
   { name: "toolyard-payments", dependencies: ["toolyard-database", "toolyard-mail"] },

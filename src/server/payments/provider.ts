@@ -19,33 +19,80 @@ export interface StartedPayment {
   currency: string;
 }
 
-export type RefundOutcome = { ok: true; refundId: string | null; status: string } | { ok: false; message: string };
+/**
+ * Why a payment could not be started. `definite`: the provider refused it (nothing exists there,
+ * the order may be cancelled); otherwise the outcome is unknown (a timeout, a 5xx, a dropped
+ * connection: a page may be live, so the order must not be cancelled on it).
+ */
+export class PaymentStartError extends Error {
+  constructor(
+    message: string,
+    readonly definite: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One refund call's outcome. `sent`: the provider holds the refund (`pending` until the bank
+ * answers, or already `succeeded` / `failed`); `refused`: a definite no (the next attempt needs
+ * a new key, after the provider's refunds were read); `unknown`: no answer we can trust (retry
+ * with the same key, which the provider replays).
+ */
+export type RefundAttempt =
+  | { kind: "sent"; refund: ProviderRefund }
+  | { kind: "refused"; message: string }
+  | { kind: "unknown"; message: string };
+
+/** A refund as the provider keeps it. `refundId` is the store's refund it was made for (its metadata). */
+export interface ProviderRefund {
+  id: string;
+  amountCents: number;
+  status: "pending" | "succeeded" | "failed";
+  failureReason: string | null;
+  refundId: string | null;
+  paymentIntent: string | null;
+}
+
+/** A payment page as the provider sees it now (the hold's sweep asks before it cancels). */
+export interface SessionState {
+  status: "open" | "complete" | "expired";
+  paid: boolean;
+  paymentIntent: string | null;
+  amountCents: number | null;
+  currency: string | null;
+}
 
 /** A provider's event, read and verified: what it says about which order. */
 export interface PaymentEvent {
   id: string;
   /** The provider's own name for it (checkout.session.completed, ...). */
   type: string;
-  kind: "paid" | "expired" | "other";
+  kind: "paid" | "expired" | "refund" | "other";
   orderId: string | null;
   sessionId: string | null;
   paymentIntent: string | null;
   amountCents: number | null;
   currency: string | null;
+  /** For `refund`: the refunds it reports, as they are now. */
+  refunds?: ProviderRefund[];
 }
 
 export interface PaymentProvider {
   readonly method: PaymentMethod;
   /** Paid on the provider's page before the order is confirmed (the order waits, its stock held). */
   readonly online: boolean;
-  /** Starts the payment of a new order; null where nothing is started (paid outside the store). */
-  start(order: PaymentOrder, urls: { success: string; cancel: string }, expiresAt: Date): Promise<StartedPayment | null>;
   /**
-   * Gives the money back. `attempt` makes the idempotency key with the order's id: two requests
-   * of one attempt (a double click, two instances) refund once; after a refusal the next attempt
-   * has a new key (the provider replays a refused key's answer).
+   * Starts (or, called again with the same order and expiry, finds) the payment of a new order;
+   * null where nothing is started (paid outside the store). Throws PaymentStartError.
    */
-  refund(payment: { orderId: string; paymentIntent: string | null; amountCents: number; attempt: number }): Promise<RefundOutcome>;
+  start(order: PaymentOrder, urls: { success: string; cancel: string }, expiresAt: Date): Promise<StartedPayment | null>;
+  /** Gives money back with this idempotency key: the same key never refunds twice. */
+  refund(request: { refundId: string; key: string; orderId: string; paymentIntent: string; amountCents: number }): Promise<RefundAttempt>;
+  /** The refunds the provider holds for a payment (read before a new key is used). */
+  listRefunds(paymentIntent: string): Promise<ProviderRefund[]>;
+  /** A payment page's state now; undefined where the provider has none. */
+  session?(sessionId: string): Promise<SessionState>;
   /** Closes a payment page that is no longer wanted (best effort: a late payment is refunded anyway). */
   expire(sessionId: string): Promise<void>;
   /**
@@ -55,13 +102,15 @@ export interface PaymentProvider {
   readWebhook?(rawBody: Buffer, signature: string): PaymentEvent;
 }
 
-/** Cash on delivery and bank transfer: nothing to start; a refund is the owner's, by hand. */
+/** Cash on delivery, bank transfer and terms: nothing to start; money goes back by the owner's hand, recorded as paid back. */
 export function offlineProvider(method: "cash_on_delivery" | "bank_transfer" | "terms"): PaymentProvider {
   return {
     method,
     online: false,
     start: () => Promise.resolve(null),
-    refund: () => Promise.resolve({ ok: true, refundId: null, status: "manual" }),
+    refund: ({ refundId, amountCents }) =>
+      Promise.resolve({ kind: "sent", refund: { id: `manual-${refundId}`, amountCents, status: "succeeded", failureReason: null, refundId, paymentIntent: null } }),
+    listRefunds: () => Promise.resolve([]),
     expire: () => Promise.resolve(),
   };
 }

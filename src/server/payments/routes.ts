@@ -4,6 +4,7 @@ import { z } from "zod";
 import { PAYMENT_METHODS } from "../../contract/constants";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { ApiError, notFound } from "../http/errors";
+import { isOutage } from "../http/outage";
 import { errorResponses } from "../http/schemas";
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -46,8 +47,17 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           throw new ApiError(400, "BAD_SIGNATURE", PAYMENT_TEXT.badSignature);
         }
         if (!event) throw notFound();
-        const outcome = await app.payments.applyEvent(event);
-        request.log.info({ event: event.id, type: event.type, outcome }, "payment event");
+        let outcome;
+        try {
+          outcome = await app.payments.applyEvent(event);
+        } catch (error) {
+          // An outage is a 503 the provider retries; anything else in a signed event is ours to look at, not the provider's to retry for days.
+          if (isOutage(error)) throw error;
+          request.log.error({ err: error, event: event.id, type: event.type }, "payment event could not be applied; answered 200 and left for the owner");
+          return { received: true as const, outcome: "ignored" as const };
+        }
+        if (outcome === "ignored") request.log.info({ event: event.id, type: event.type, order: event.orderId }, "payment event ignored: nothing of the store's to apply it to");
+        else request.log.info({ event: event.id, type: event.type, outcome }, "payment event");
         return { received: true as const, outcome };
       },
     );

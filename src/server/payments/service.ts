@@ -1,51 +1,67 @@
 /**
- * Card payments around an order (DESIGN "Payments", issue 32). The provider's webhook is the
- * only source of truth: the return URL only shows the order as the webhook left it.
+ * Card payments around an order (DESIGN "Payments", issues 32 and 40). The provider's webhook is
+ * the only source of truth: the return URL only shows the order as the webhook left it.
  *
  * - A card checkout makes the order `awaiting_payment`, its stock held until the hold's end;
- *   `startPayment` then opens the provider's page (after the order's transaction: no network
- *   call holds a lock) and keeps the session in `payments`.
+ *   `startPayment` then writes the payment's row and opens the provider's page (after the
+ *   order's transaction: no network call holds a lock). Its parameters come from the order
+ *   alone (the key, the amount, `expires_at` from `paymentHoldUntil`), so a repeated checkout
+ *   gets the same page. A definite refusal cancels the order (stock and cart back, the key given
+ *   back); an unknown outcome (a timeout, a 5xx) leaves it: a page may be live.
  * - `applyEvent` applies each event once by its id: the id's row in `payment_events` is written
- *   in the same transaction as the effect, so a duplicate, a replay or another instance's copy
- *   finds it and changes nothing. The order's row is locked, so an event racing the hold or an
- *   admin sees their result. Paid with the order's amount and currency → `paid`; another amount
- *   → flagged (AMOUNT_MISMATCH), not paid; paid after the order was cancelled → refunded at once
- *   and flagged (LATE_PAYMENT_REFUNDED); expired → `cancelled`, the stock back once.
- * - `refundAndCancel`: the owner cancels a paid card order; the provider refunds first (one
- *   idempotency key per order); a refusal leaves the order paid and says why.
- * - `expireHolds` (payments/hold.ts runs it): unpaid past the hold → `cancelled`, even if no
- *   event ever comes.
+ *   in the same transaction as the effect. Paid with the order's amount → `paid`; another
+ *   amount → flagged (AMOUNT_MISMATCH), not paid; paid after a cancel → a refund owed
+ *   (LATE_PAYMENT_REFUNDED); a second payment of an order already paid → a refund owed
+ *   (DUPLICATE_PAYMENT_REFUNDED), the order untouched; refund events settle the store's refunds.
+ *   An event naming nothing the store knows is ignored (200).
+ * - Money owed back is a row of `refunds` written in the decision's transaction and sent by the
+ *   refund worker (refunds.ts): a crash or an outage neither loses nor doubles it.
+ * - `cancelByAdmin`: a paid card order moves to `refunding` with its refund queued; the refund's
+ *   confirmation completes the cancel, a refusal gives it back `paid` with the reason.
+ * - `expireHolds` (the plugin's sweep): card orders unpaid past the hold; the provider is asked
+ *   first (a page paid there is applied as paid), rows are taken with SKIP LOCKED.
  */
-import { and, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
 import type { PaymentMethod } from "../../contract/constants";
 import { centsToDollars, formatDollars } from "../../contract/money";
 import type { Order } from "../../contract/schemas";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import type { Db, Tx } from "../db/client";
-import { cartLines, orderEvents, orders, paymentEvents, payments } from "../db/schema";
-import { ApiError, conflict } from "../http/errors";
+import { cartLines, idempotencyKeys, orders, paymentEvents, payments } from "../db/schema";
+import { ApiError, notFound } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
-import { announceMove, moveInTransaction, moveOrderStatus, type MoveResult } from "../orders/service";
-import { offlineProvider, type PaymentEvent, type PaymentProvider } from "./provider";
+import { announceMove, moveInTransaction, type MoveResult } from "../orders/service";
+import { API_TEXT } from "../../contract/texts/api";
+import { offlineProvider, PaymentStartError, type PaymentEvent, type PaymentProvider } from "./provider";
+import { applyProviderRefunds, queueRefund, startRefundWorker, type RefundWorker } from "./refunds";
+import { sessionExpiry } from "./stripe";
 
 const STORE = { id: null, role: "store" as const };
 const money = (cents: number) => formatDollars(centsToDollars(cents));
+/** Statuses of an order whose money the store has (a payment for it again is a duplicate). */
+const PAID_STATUSES = new Set(["paid", "shipped", "delivered", "refunding"]);
 
 export type EventOutcome = "applied" | "duplicate" | "ignored";
 
-interface LateRefund {
-  orderId: string;
-  paymentIntent: string | null;
-  amountCents: number;
-  attempt: number;
+export interface PaymentsOptions {
+  publicUrl: string;
+  holdMs: number;
+  mail?: OrderMail | undefined;
+  card?: PaymentProvider | undefined;
+  log?: FastifyBaseLogger | undefined;
+  /** Start the refund worker's timer (tests drive `refundWorker.runOnce()` themselves with false). */
+  autostartRefunds?: boolean;
 }
 
 export class Payments {
   private readonly providers = new Map<PaymentMethod, PaymentProvider>();
+  readonly refundWorker: RefundWorker;
+  private readonly log: FastifyBaseLogger | undefined;
 
   constructor(
     private readonly db: Db,
-    private readonly options: { publicUrl: string; holdMs: number; mail?: OrderMail | undefined; card?: PaymentProvider | undefined },
+    private readonly options: PaymentsOptions,
   ) {
     this.providers.set("cash_on_delivery", offlineProvider("cash_on_delivery"));
     this.providers.set("bank_transfer", offlineProvider("bank_transfer"));
@@ -53,6 +69,11 @@ export class Payments {
     // refuses it to anyone whose account has no terms.
     this.providers.set("terms", offlineProvider("terms"));
     if (options.card) this.providers.set("card", options.card);
+    this.log = options.log;
+    const silent = { warn: () => undefined, info: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger;
+    this.refundWorker = startRefundWorker(db, (method) => this.providers.get(method as PaymentMethod), options.log ?? silent, { mail: options.mail }, {
+      autostart: options.autostartRefunds ?? false,
+    });
   }
 
   /** The ways a customer may pay here: card only where Stripe is set up. */
@@ -84,160 +105,197 @@ export class Payments {
     return this.provider(method)?.readWebhook !== undefined;
   }
 
+  private urls(orderId: string) {
+    const back = `${this.options.publicUrl}/dashboard/orders/${orderId}`;
+    return { success: `${back}?payment=return`, cancel: `${back}?payment=cancelled` };
+  }
+
   /**
-   * The payment page of a card order awaiting payment: the one already started (a retried
-   * checkout), or a new one. A provider that cannot start it cancels the order (the stock goes
-   * back), puts its lines back in the customer's cart and answers 503: nothing was charged.
+   * The payment page of a card order awaiting payment: the one already opened (a retried
+   * checkout), or opened now with the order's own parameters (a retry after an unknown outcome
+   * gets the page the first call made). The payment's row is written before the provider is
+   * called. A definite refusal cancels the order (the stock goes back, its lines return to the
+   * customer's cart, its checkout key is given back for a retry) and answers 503; an unknown
+   * outcome answers 503 and keeps the order: its page may be live.
    */
   async startPayment(order: Order, userId: string): Promise<{ url: string } | undefined> {
     const provider = this.provider(order.paymentMethod);
     if (!provider?.online || order.status !== "awaiting_payment") return undefined;
     const [existing] = await this.db.select().from(payments).where(eq(payments.orderId, order._id));
-    if (existing?.url) return { url: existing.url };
-    const back = `${this.options.publicUrl}/dashboard/orders/${order._id}`;
+    if (existing?.url && existing.status === "open") return { url: existing.url };
     // The stored cents, not the answer's dollars turned back into cents.
     const [stored] = await this.db.select({ totalCents: orders.totalCents }).from(orders).where(eq(orders.id, order._id));
     if (!stored) return undefined;
+    const totalCents = stored.totalCents;
+    if (!existing) {
+      await this.db.insert(payments).values({ orderId: order._id, provider: provider.method, amountCents: totalCents, currency: "usd", status: "open" }).onConflictDoNothing();
+    }
+    const holdUntil = order.paymentHoldUntil ? new Date(order.paymentHoldUntil) : this.holdUntil(new Date(order.createdAt));
     let started;
     try {
-      started = await provider.start(
-        { id: order._id, number: order.number, totalCents: stored.totalCents },
-        { success: `${back}?payment=return`, cancel: `${back}?payment=cancelled` },
-        order.paymentHoldUntil ? new Date(order.paymentHoldUntil) : this.holdUntil(),
-      );
-    } catch {
-      await moveOrderStatus(this.db, order._id, "cancelled", STORE, undefined, this.options.mail, PAYMENT_TEXT.providerUnavailable)
-        .then(() =>
-          // A line added meanwhile keeps its own quantity.
-          this.db
-            .insert(cartLines)
-            .values(order.lines.map((l) => ({ userId, toolId: l.toolId, quantity: l.quantity })))
-            .onConflictDoNothing(),
-        )
-        .catch(() => undefined);
+      started = await provider.start({ id: order._id, number: order.number, totalCents }, this.urls(order._id), new Date(sessionExpiry(new Date(order.createdAt), holdUntil) * 1000));
+    } catch (error) {
+      const definite = error instanceof PaymentStartError && error.definite;
+      this.log?.warn({ err: error, order: order._id, definite }, `payment of order ${order._id} not started`);
+      if (!definite) throw new ApiError(503, "PAYMENT_UNAVAILABLE", PAYMENT_TEXT.providerUnsure, {}, { "retry-after": "5" });
+      await this.cancelUnstarted(order, userId).catch((e: unknown) => this.log?.error({ err: e, order: order._id }, "could not cancel an order whose payment was refused"));
       throw new ApiError(503, "PAYMENT_UNAVAILABLE", PAYMENT_TEXT.providerUnavailable, {}, { "retry-after": "5" });
     }
     if (!started) return undefined;
     await this.db
-      .insert(payments)
-      .values({ orderId: order._id, provider: provider.method, sessionId: started.sessionId, url: started.url, amountCents: started.amountCents, currency: started.currency })
-      .onConflictDoNothing();
+      .update(payments)
+      .set({ sessionId: started.sessionId, url: started.url, amountCents: started.amountCents, currency: started.currency, updatedAt: sql`now()` })
+      .where(eq(payments.orderId, order._id));
     return { url: started.url };
+  }
+
+  /** A card order whose page the provider refused: cancelled, its lines back in the cart, its checkout key free for a retry. */
+  private async cancelUnstarted(order: Order, userId: string): Promise<void> {
+    const result = await this.db.transaction(async (tx) => {
+      const moved = await moveInTransaction(tx, order._id, "cancelled", STORE, { mail: this.options.mail, note: PAYMENT_TEXT.providerUnavailable });
+      if (!moved.moved) return moved;
+      await tx.update(payments).set({ status: "expired" }).where(eq(payments.orderId, order._id));
+      // A line added meanwhile keeps its own quantity.
+      await tx
+        .insert(cartLines)
+        .values(order.lines.map((l) => ({ userId, toolId: l.toolId, quantity: l.quantity })))
+        .onConflictDoNothing();
+      // A retry with the same key places the cart again instead of answering with this cancelled order.
+      await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.orderId, order._id));
+      return moved;
+    });
+    announceMove(this.db, result, "cancelled");
   }
 
   /** One verified event from the provider, applied once. */
   async applyEvent(event: PaymentEvent): Promise<EventOutcome> {
-    let late: LateRefund | undefined;
     const moves: [MoveResult, "paid" | "cancelled"][] = [];
+    let owed = false;
     const outcome = await this.db.transaction(async (tx): Promise<EventOutcome> => {
-      const orderId = event.orderId ?? (event.sessionId ? await orderOfSession(tx, event.sessionId) : null);
+      const orderId = await this.orderOf(tx, event);
       const [fresh] = await tx
         .insert(paymentEvents)
         .values({ id: event.id, type: event.type, orderId })
         .onConflictDoNothing()
         .returning({ id: paymentEvents.id });
       if (!fresh) return "duplicate";
+      if (event.kind === "refund") return "applied";
       if (!orderId || event.kind === "other") return "ignored";
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
       if (!order || order.paymentMethod !== "card") return "ignored";
-      const record = { provider: "card", amountCents: event.amountCents ?? order.totalCents, currency: event.currency ?? "usd", sessionId: event.sessionId };
+      const [payment] = await tx.select().from(payments).where(eq(payments.orderId, orderId));
+      const record = { provider: "card", amountCents: event.amountCents ?? order.totalCents, currency: event.currency ?? "usd", sessionId: event.sessionId ?? payment?.sessionId ?? null };
 
       if (event.kind === "expired") {
         if (order.status !== "awaiting_payment") return "ignored";
+        // Another page than the order's own (there is one per order) changes nothing.
+        if (payment?.sessionId && event.sessionId && payment.sessionId !== event.sessionId) return "ignored";
         moves.push([await moveInTransaction(tx, orderId, "cancelled", STORE, { mail: this.options.mail, note: PAYMENT_TEXT.sessionExpired }), "cancelled"]);
         await upsertPayment(tx, orderId, { ...record, status: "expired" });
         return "applied";
       }
 
       // Paid: the provider charged the card.
+      const amountCents = event.amountCents ?? Number(order.totalCents);
+      const known = payment?.paymentIntent != null && event.paymentIntent === payment.paymentIntent;
       const matches = event.amountCents === Number(order.totalCents) && (event.currency ?? "").toLowerCase() === "usd";
       if (order.status === "cancelled") {
-        // Too late: the order and its stock are gone. The money goes back at once.
+        // Too late: the order and its stock are gone. The money goes back, by the refund worker.
+        if (known && payment.status !== "open") return "ignored";
         await upsertPayment(tx, orderId, { ...record, status: "paid", paymentIntent: event.paymentIntent });
         await tx.update(orders).set({ paymentProblem: "LATE_PAYMENT_REFUNDED" }).where(eq(orders.id, orderId));
-        late = { orderId, paymentIntent: event.paymentIntent, amountCents: event.amountCents ?? Number(order.totalCents), attempt: 0 };
+        await queueRefund(tx, { orderId, kind: "late_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
+        owed = true;
         return "applied";
       }
+      if (PAID_STATUSES.has(order.status)) {
+        // The same payment told again (another event of it) changes nothing; another payment is given back, the order left as it is.
+        if (known || !event.paymentIntent) return "ignored";
+        await tx.update(orders).set({ paymentProblem: "DUPLICATE_PAYMENT_REFUNDED" }).where(eq(orders.id, orderId));
+        await queueRefund(tx, { orderId, kind: "duplicate_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
+        owed = true;
+        return "applied";
+      }
+      if (order.status !== "awaiting_payment") return "ignored";
       if (!matches) {
         // Never marked paid on a wrong amount: the owner looks at it (the hold leaves flagged orders alone).
+        if (payment?.paymentIntent && !known) {
+          await queueRefund(tx, { orderId, kind: "duplicate_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
+          owed = true;
+          return "applied";
+        }
         await upsertPayment(tx, orderId, { ...record, status: "open", paymentIntent: event.paymentIntent });
         await tx.update(orders).set({ paymentProblem: "AMOUNT_MISMATCH" }).where(eq(orders.id, orderId));
         return "applied";
       }
-      if (order.status !== "awaiting_payment") return "ignored";
+      if (order.paymentProblem === "AMOUNT_MISMATCH" && payment?.paymentIntent && !known) {
+        // The right payment after a wrong one: the wrong one goes back.
+        await queueRefund(tx, { orderId, kind: "mismatch", provider: "card", paymentIntent: payment.paymentIntent, amountCents: Number(payment.amountCents) });
+        await tx.update(orders).set({ paymentProblem: null }).where(eq(orders.id, orderId));
+        owed = true;
+      }
       moves.push([await moveInTransaction(tx, orderId, "paid", STORE, { mail: this.options.mail }), "paid"]);
       await upsertPayment(tx, orderId, { ...record, status: "paid", paymentIntent: event.paymentIntent });
       return "applied";
     });
     for (const [result, to] of moves) announceMove(this.db, result, to);
-    if (late) await this.refundLate(late);
+    if (outcome === "applied" && event.kind === "refund" && event.refunds) await applyProviderRefunds(this.db, event.refunds, { mail: this.options.mail });
+    if (owed) this.refundWorker.kick();
     return outcome;
   }
 
-  private async refundLate(late: LateRefund): Promise<void> {
-    const result = await this.refundWith("card", late);
-    await this.db.transaction(async (tx) => {
-      await tx
-        .update(payments)
-        .set(
-          result.ok
-            ? { status: "refunded", refundId: result.refundId, refundError: null }
-            : { status: "refund_failed", refundError: result.message, refundAttempts: sql`${payments.refundAttempts} + 1` },
-        )
-        .where(eq(payments.orderId, late.orderId));
-      if (!result.ok) await tx.update(orders).set({ paymentProblem: "LATE_PAYMENT_REFUND_FAILED" }).where(eq(orders.id, late.orderId));
-      await tx.insert(orderEvents).values({
-        orderId: late.orderId,
-        status: "cancelled",
-        actorId: null,
-        actorRole: "store",
-        note: result.ok ? PAYMENT_TEXT.lateRefunded(money(late.amountCents)) : PAYMENT_TEXT.lateRefundFailed(result.message),
-      });
-    });
-  }
-
-  private async refundWith(method: PaymentMethod, payment: LateRefund) {
-    const provider = this.provider(method);
-    if (!provider) return { ok: false as const, message: PAYMENT_TEXT.cardUnavailable };
-    return provider.refund(payment);
+  /** The order an event is about, if the store has it: its metadata, else its page, else its payment. */
+  private async orderOf(tx: Tx, event: PaymentEvent): Promise<string | null> {
+    if (event.orderId) {
+      const [row] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, event.orderId));
+      if (row) return row.id;
+    }
+    if (event.sessionId) {
+      const [row] = await tx.select({ orderId: payments.orderId }).from(payments).where(eq(payments.sessionId, event.sessionId));
+      if (row) return row.orderId;
+    }
+    if (event.paymentIntent && event.kind === "refund") {
+      const [row] = await tx.select({ orderId: payments.orderId }).from(payments).where(eq(payments.paymentIntent, event.paymentIntent));
+      if (row) return row.orderId;
+    }
+    return null;
   }
 
   /**
-   * The owner cancels an order. A paid card order is refunded through the provider first; a
-   * refusal leaves it paid (409, with the provider's reason) and keeps the reason on its payment.
+   * The owner cancels an order. A paid card order moves to `refunding` with its refund queued in
+   * the same transaction (its confirmation completes the cancel; nothing ships it meanwhile); a
+   * card order whose payment was mismatched is cancelled and what was captured is refunded.
    * Every other cancel is the lifecycle's usual move.
    */
   async cancelByAdmin(orderId: string, actorId: string, inTransaction?: (tx: Tx, result: MoveResult) => Promise<void>): Promise<MoveResult> {
-    const [order] = await this.db.select().from(orders).where(eq(orders.id, orderId));
-    if (order?.paymentMethod === "card" && order.status === "paid") {
-      const [payment] = await this.db.select().from(payments).where(eq(payments.orderId, orderId));
-      const amountCents = payment?.amountCents ?? Number(order.totalCents);
-      const result = await this.refundWith("card", { orderId, paymentIntent: payment?.paymentIntent ?? null, amountCents, attempt: payment?.refundAttempts ?? 0 });
-      if (!result.ok) {
-        await this.db.transaction(async (tx) => {
-          await tx
-            .update(payments)
-            .set({ status: "refund_failed", refundError: result.message, refundAttempts: sql`${payments.refundAttempts} + 1` })
-            .where(eq(payments.orderId, orderId));
-          await tx.update(orders).set({ paymentProblem: "REFUND_FAILED" }).where(eq(orders.id, orderId));
-        });
-        throw conflict("REFUND_REFUSED", PAYMENT_TEXT.refundRefused(result.message));
+    const actor = { id: actorId, role: "admin" as const };
+    let owed = false;
+    const { moved, to } = await this.db.transaction(async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("no key update");
+      if (!order) throw notFound(API_TEXT.orderNotFound);
+      const [payment] = order.paymentMethod === "card" ? await tx.select().from(payments).where(eq(payments.orderId, orderId)) : [];
+      if (order.paymentMethod === "card" && order.status === "paid") {
+        const amountCents = payment ? Number(payment.amountCents) : Number(order.totalCents);
+        const result = await moveInTransaction(tx, orderId, "refunding", actor, { inTransaction, note: PAYMENT_TEXT.refundRequested(money(amountCents)) });
+        await tx.update(payments).set({ refundError: null }).where(eq(payments.orderId, orderId));
+        await queueRefund(tx, { orderId, kind: "cancel", provider: "card", paymentIntent: payment?.paymentIntent ?? null, amountCents, actorId });
+        owed = true;
+        return { moved: result, to: "refunding" as const };
       }
-      return moveOrderStatus(
-        this.db,
-        orderId,
-        "cancelled",
-        { id: actorId, role: "admin" },
-        async (tx, moved) => {
-          await tx.update(payments).set({ status: "refunded", refundId: result.refundId, refundError: null }).where(eq(payments.orderId, orderId));
-          await tx.update(orders).set({ paymentProblem: null }).where(and(eq(orders.id, orderId), eq(orders.paymentProblem, "REFUND_FAILED")));
-          await inTransaction?.(tx, moved);
-        },
-        this.options.mail,
-        PAYMENT_TEXT.refunded(money(amountCents), result.refundId),
-      );
-    }
-    const moved = await moveOrderStatus(this.db, orderId, "cancelled", { id: actorId, role: "admin" }, inTransaction, this.options.mail);
+      const captured = order.status === "awaiting_payment" && payment?.paymentIntent && payment.status === "open";
+      const result = await moveInTransaction(tx, orderId, "cancelled", actor, {
+        inTransaction,
+        mail: this.options.mail,
+        ...(captured ? { note: PAYMENT_TEXT.mismatchRefundRequested(money(Number(payment.amountCents))) } : {}),
+      });
+      if (captured && result.moved) {
+        await queueRefund(tx, { orderId, kind: "mismatch", provider: "card", paymentIntent: payment.paymentIntent, amountCents: Number(payment.amountCents), actorId });
+        owed = true;
+      }
+      return { moved: result, to: "cancelled" as const };
+    });
+    if (to === "cancelled") announceMove(this.db, moved, "cancelled");
+    if (owed) this.refundWorker.kick();
     // A card order cancelled before it was paid: its payment page closes (a payment made anyway is refunded on its webhook).
     if (moved.moved && moved.before.status === "awaiting_payment") {
       const [payment] = await this.db.select({ sessionId: payments.sessionId }).from(payments).where(eq(payments.orderId, orderId));
@@ -247,42 +305,86 @@ export class Payments {
   }
 
   /**
-   * Card orders unpaid past their hold are cancelled, their stock returned (once: the order's
-   * row lock and its status decide), and their payment pages closed. Orders the owner must look
-   * at (a payment with the wrong amount) are left to the owner. Returns how many were cancelled.
+   * Card orders unpaid past their hold, for every provider that holds stock. Each is asked
+   * about first: a page paid at the provider is applied as paid; an open one is closed, then
+   * the order is cancelled and its stock returned (once: the order's row, taken with SKIP LOCKED
+   * so two instances' sweeps never wait on each other, and its status decide). Orders the
+   * owner must look at (a payment with the wrong amount) are left to the owner. Errors are
+   * logged per order; the others go on. Returns how many were cancelled.
    */
   async expireHolds(now = new Date(), limit = 100): Promise<number> {
+    const online = [...this.providers.values()].filter((p) => p.online).map((p) => p.method);
+    if (online.length === 0) return 0;
     const due = await this.db
-      .select({ id: orders.id, sessionId: payments.sessionId })
+      .select({ id: orders.id, number: orders.number, method: orders.paymentMethod, totalCents: orders.totalCents, createdAt: orders.createdAt, holdUntil: orders.paymentHoldUntil, sessionId: payments.sessionId, hasPayment: payments.orderId })
       .from(orders)
       .leftJoin(payments, eq(payments.orderId, orders.id))
-      .where(and(isNotNull(orders.paymentHoldUntil), lt(orders.paymentHoldUntil, now), eq(orders.status, "awaiting_payment"), isNull(orders.paymentProblem)))
+      .where(and(isNotNull(orders.paymentHoldUntil), lt(orders.paymentHoldUntil, now), eq(orders.status, "awaiting_payment"), isNull(orders.paymentProblem), inArray(orders.paymentMethod, online)))
       .limit(limit);
     let cancelled = 0;
-    for (const { id, sessionId } of due) {
-      const result = await moveOrderStatus(
-        this.db,
-        id,
-        "cancelled",
-        STORE,
-        async (tx, moved) => {
-          if (moved.moved) await tx.update(payments).set({ status: "expired" }).where(and(eq(payments.orderId, id), eq(payments.status, "open")));
-        },
-        this.options.mail,
-        PAYMENT_TEXT.holdExpired,
-      ).catch(() => undefined);
-      if (result?.moved) {
-        cancelled += 1;
-        if (sessionId) await this.provider("card")?.expire(sessionId);
+    for (const row of due) {
+      try {
+        if (await this.expireOne(row)) cancelled += 1;
+      } catch (error) {
+        this.log?.warn({ err: error, order: row.id }, `the payment hold's sweep could not settle order ${row.id}; it is tried again`);
       }
     }
     return cancelled;
   }
-}
 
-async function orderOfSession(tx: Tx, sessionId: string): Promise<string | null> {
-  const [row] = await tx.select({ orderId: payments.orderId }).from(payments).where(eq(payments.sessionId, sessionId));
-  return row?.orderId ?? null;
+  private async expireOne(row: { id: string; number: number; method: PaymentMethod; totalCents: number; createdAt: Date; holdUntil: Date | null; sessionId: string | null; hasPayment: string | null }): Promise<boolean> {
+    const provider = this.provider(row.method);
+    if (!provider) return false;
+    let sessionId = row.sessionId;
+    if (!sessionId && row.hasPayment) {
+      // The page's start had no answer: the same call again tells whether it made one (the provider replays it).
+      try {
+        const started = await provider.start({ id: row.id, number: row.number, totalCents: Number(row.totalCents) }, this.urls(row.id), new Date(sessionExpiry(row.createdAt, row.holdUntil ?? row.createdAt) * 1000));
+        if (started) {
+          sessionId = started.sessionId;
+          await this.db.update(payments).set({ sessionId, url: started.url, updatedAt: sql`now()` }).where(eq(payments.orderId, row.id));
+        }
+      } catch (error) {
+        if (!(error instanceof PaymentStartError && error.definite)) throw error;
+      }
+    }
+    if (sessionId && provider.session) {
+      let state = await provider.session(sessionId);
+      if (state.status === "open") {
+        await provider.expire(sessionId);
+        state = await provider.session(sessionId);
+      }
+      if (state.status === "open") throw new Error(`the payment page ${sessionId} is still open`);
+      if (state.status === "complete" && state.paid) {
+        // Paid in time, its event not here (yet): applied as the event would be (the event, when it comes, changes nothing).
+        await this.applyEvent({
+          id: `sweep:${sessionId}`,
+          type: "sweep.session_paid",
+          kind: "paid",
+          orderId: row.id,
+          sessionId,
+          paymentIntent: state.paymentIntent,
+          amountCents: state.amountCents,
+          currency: state.currency,
+        });
+        return false;
+      }
+    }
+    const result = await this.db.transaction(async (tx) => {
+      const [free] = await tx
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.id, row.id), eq(orders.status, "awaiting_payment"), isNull(orders.paymentProblem)))
+        .for("update", { skipLocked: true });
+      if (!free) return undefined;
+      const moved = await moveInTransaction(tx, row.id, "cancelled", STORE, { mail: this.options.mail, note: PAYMENT_TEXT.holdExpired });
+      if (moved.moved) await tx.update(payments).set({ status: "expired" }).where(and(eq(payments.orderId, row.id), eq(payments.status, "open")));
+      return moved;
+    });
+    if (!result) return false;
+    announceMove(this.db, result, "cancelled");
+    return result.moved;
+  }
 }
 
 async function upsertPayment(

@@ -13,6 +13,7 @@ const BADGE: Record<OrderStatus, string> = {
   cancelled: "border-base-content/40 bg-base-200",
   awaiting_payment: "border-warning bg-warning/15",
   awaiting_approval: "border-warning bg-warning/15",
+  refunding: "border-warning bg-warning/15",
 };
 
 /** An order's status in words, coloured by where it stands. */
