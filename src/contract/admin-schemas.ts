@@ -9,6 +9,8 @@ import {
   orderStatusSchema,
   pageQuery,
   priceTierIssues,
+  REFUND_KINDS,
+  REFUND_STATUSES,
   reviewSchema,
   toolInputSchema,
   toolListQuerySchema,
@@ -181,6 +183,29 @@ export const auditListQuerySchema = z.object({
 });
 
 // ---------------------------------------------------------------- mail outbox
+
+/** A refund as the console's list shows it: the refund worker's job (decision 0016). */
+export const adminRefundSchema = z.object({
+  _id: z.string(),
+  orderId: z.string(),
+  orderNumber: z.number().int(),
+  kind: z.enum(REFUND_KINDS),
+  amount: z.number(),
+  status: z.enum(REFUND_STATUSES),
+  /** The provider's own refund, once it answered. */
+  providerRefundId: z.string().nullable(),
+  /** Calls made so far, and when the next one is due while pending. */
+  tries: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  settledAt: z.string().nullable(),
+});
+export type AdminRefund = z.infer<typeof adminRefundSchema>;
+export const adminRefundListQuerySchema = z.object({
+  status: z.enum(REFUND_STATUSES).optional(),
+  ...pageQuery,
+});
 
 export const MAIL_STATUSES = ["pending", "sent", "failed"] as const;
 export const mailEntrySchema = z.object({

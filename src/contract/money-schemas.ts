@@ -40,6 +40,9 @@ export const promoCodeSchema = z
   .regex(/^[A-Za-z0-9_-]*$/, MONEY_TEXT.promoCodeInvalid)
   .transform((code) => code.toUpperCase());
 
+/** A code a customer types: an empty one (a cleared field, a client sending "") is no code. */
+export const optionalPromoCodeSchema = promoCodeSchema.transform((code) => (code === "" ? undefined : code)).optional();
+
 /** `pickup`, or a delivery method's id. */
 export const shippingMethodIdSchema = z.string().trim().min(1).max(LIMITS.id);
 export const PICKUP = "pickup";
@@ -50,7 +53,7 @@ export const cartEstimateInputSchema = z
     ...destinationFields,
     country: destinationFields.country.default(""),
     shippingMethod: shippingMethodIdSchema.default(PICKUP),
-    promoCode: promoCodeSchema.optional(),
+    promoCode: optionalPromoCodeSchema,
   })
   .superRefine((v, ctx) => {
     if (v.country !== "" || v.shippingMethod !== PICKUP) checkDestination(v, ctx);

@@ -78,3 +78,15 @@ describe("order and list queries", () => {
     expect(toolListQuerySchema.safeParse({ category: "boats" }).success).toBe(false);
   });
 });
+
+describe("an empty promotion code (issue 40)", () => {
+  it("is no code on every path that takes one", async () => {
+    const { checkoutInputSchema, orderInputSchema } = await import("./schemas");
+    const { cartEstimateInputSchema } = await import("./money-schemas");
+    expect(checkoutInputSchema.parse({ address: "1 Main St", phone: "+1 555 0100", paymentMethod: "cash_on_delivery", promoCode: "" }).promoCode).toBeUndefined();
+    expect(checkoutInputSchema.parse({ address: "1 Main St", phone: "+1 555 0100", paymentMethod: "cash_on_delivery", promoCode: "  " }).promoCode).toBeUndefined();
+    expect(orderInputSchema.parse({ toolId: "t", quantity: 1, promoCode: "" }).promoCode).toBeUndefined();
+    expect(cartEstimateInputSchema.parse({ promoCode: "" }).promoCode).toBeUndefined();
+    expect(orderInputSchema.parse({ toolId: "t", quantity: 1, promoCode: "save10" }).promoCode).toBe("SAVE10");
+  });
+});

@@ -9,7 +9,7 @@ import { MAX_PRICE_TIERS, tierProblems } from "./price-tiers";
 import { PRICE_TIER_VALIDATION_TEXT } from "./texts/price-tiers";
 import { ORDER_STATUSES } from "./order-lifecycle";
 import { VALIDATION_TEXT } from "./texts/validation";
-import { checkDestination, destinationFields, PICKUP, promoCodeSchema, shippingMethodIdSchema } from "./money-schemas";
+import { checkDestination, destinationFields, optionalPromoCodeSchema, PICKUP, shippingMethodIdSchema } from "./money-schemas";
 import { z } from "./zod";
 
 export { categorySchema, cursorQuery, pageQuery, toolListQuerySchema, type ToolListQuery } from "./catalog-query";
@@ -261,7 +261,7 @@ export const orderInputSchema = z.object({
   toolId: z.string().min(1).max(LIMITS.id),
   quantity: z.number({ error: VALIDATION_TEXT.invalidData }).int(VALIDATION_TEXT.invalidData).min(1, VALIDATION_TEXT.invalidData).max(LIMITS.quantity),
   /** A promotion code, as at checkout (every placement path takes one: DESIGN "One way to place an order"). */
-  promoCode: promoCodeSchema.optional(),
+  promoCode: optionalPromoCodeSchema,
   poNumber: poNumberSchema.optional(),
   /** Left out: cash on delivery, as the spec's page always ordered; a trade member may order on `terms` (no card here: it has no payment page). */
   paymentMethod: z.enum(["cash_on_delivery", "bank_transfer", "terms"], { error: VALIDATION_TEXT.paymentMethod }).optional(),
@@ -305,6 +305,26 @@ export type OrderEvent = z.infer<typeof orderEventSchema>;
 export const PAYMENT_STATUSES = ["open", "paid", "expired", "refunded", "refund_failed"] as const;
 export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
+
+/** Money given back for an order (DESIGN "Money" → "Refunds and returns", decision 0016). */
+export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
+export const REFUND_KINDS = ["cancel", "late_payment", "duplicate_payment", "mismatch"] as const;
+export const orderRefundSchema = z.object({
+  _id: z.string(),
+  amount: z.number(),
+  /** pending until the provider confirms it (a card), `failed` with the provider's reason. */
+  status: z.enum(REFUND_STATUSES),
+  /** Why the money goes back: the owner's cancel, a payment after the cancel, a second payment, a mismatched one. */
+  kind: z.enum(REFUND_KINDS),
+  reason: z.string(),
+  /** The provider's reason for a failure (or the last unanswered try's, while pending). */
+  error: z.string().nullable(),
+  creditNoteNumber: z.string().nullable(),
+  lines: z.array(z.object({ toolId: z.string(), name: z.string(), quantity: z.number().int() })),
+  createdAt: z.string(),
+  settledAt: z.string().nullable(),
+});
+export type OrderRefund = z.infer<typeof orderRefundSchema>;
 
 export const orderSchema = z.object({
   _id: z.string(),
@@ -361,6 +381,9 @@ export const orderSchema = z.object({
   balanceDue: z.number().optional(),
   /** The trade account's certificate that made it tax-exempt in its region. */
   taxExemption: z.object({ certificate: z.string(), region: z.string() }).optional(),
+  /** Money given back (succeeded refunds), and every refund of the order; absent when there is none. */
+  refundedTotal: z.number().optional(),
+  refunds: z.array(orderRefundSchema).optional(),
   note: z.string(),
   createdAt: z.string(),
   lines: z.array(orderLineSchema),
@@ -440,7 +463,7 @@ const checkoutFields = z.object({
   country: destinationFields.country.default(""),
   /** `pickup` (the default, as before issue 31) or a delivery method's id. */
   shippingMethod: shippingMethodIdSchema.default(PICKUP),
-  promoCode: promoCodeSchema.optional(),
+  promoCode: optionalPromoCodeSchema,
   poNumber: poNumberSchema.optional(),
 });
 /** Delivery needs a destination the store knows; pickup checks one only when it is given. */

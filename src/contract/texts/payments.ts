@@ -25,6 +25,22 @@ export const PAYMENT_TEXT = {
     refunded: "Refunded",
     refund_failed: "Refund failed",
   },
+  /** An order's refunds, on its page and in the console (decision 0016). */
+  refunds: {
+    title: "Refunds",
+    columns: { date: "Date", amount: "Amount", why: "Why", status: "Status" },
+    kinds: { cancel: "Order cancelled", late_payment: "Payment after the cancel", duplicate_payment: "Second payment", mismatch: "Payment of another amount" },
+    statuses: { pending: "Pending", succeeded: "Refunded", failed: "Failed" },
+    refundedTotal: (amount: string) => `Refunded so far: ${amount}`,
+    filter: "Show",
+    all: "All refunds",
+    empty: "No refund matches.",
+    order: "Order",
+    tries: "Tries",
+    note: "Last error or next try",
+    /** While the provider has not confirmed a refund: the page asks again by itself. */
+    waiting: "Waiting for the payment provider to confirm the refund. This page updates by itself.",
+  },
   payNow: "Pay now",
   /** The order page, while a card order awaits its payment: when the hold runs out. */
   payBy: (when: string) => `Pay by ${when}; after that the order is cancelled and its tools put back.`,

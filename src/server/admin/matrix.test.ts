@@ -55,6 +55,7 @@ describe.each(drivers())("every /api/admin route by role on %s", (driver) => {
       "POST /api/admin/tools/:id/image",
       "GET /api/admin/orders",
       "GET /api/admin/orders/:id",
+      "GET /api/admin/refunds",
       "POST /api/admin/orders/:id/status",
       "GET /api/admin/reviews",
       "PATCH /api/admin/reviews/:id",

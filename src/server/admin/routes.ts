@@ -28,6 +28,7 @@ import { listMovements } from "../stock/ledger";
 import { moneyAdminRoutes } from "../pricing/admin-routes";
 import { quoteAdminRoutes } from "../quotes/admin-routes";
 import { accountAdminRoutes } from "../accounts/admin-routes";
+import { refundAdminRoutes } from "../payments/admin-routes";
 import { listAudit, recordAudit } from "./audit";
 import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
 import { getAdminOrder, listAdminOrders, listUsers, setUserRole, summary } from "./service";
@@ -45,6 +46,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   // Quotes: a child too (issue 41).
   await app.register(quoteAdminRoutes);
   await app.register(accountAdminRoutes);
+  await app.register(refundAdminRoutes);
 
   // ---------------------------------------------------------------- tools
 

@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { COUNT_CAP, type PaymentMethod } from "../../contract/constants";
 import { centsToDollars } from "../../contract/money";
-import type { Order, OrderEvent, PaymentStatus } from "../../contract/schemas";
+import type { Order, OrderEvent, OrderRefund, PaymentStatus } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
-import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, stockMovements, tools } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refunds, stockMovements, tools } from "../db/schema";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { recordMovements } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
@@ -95,20 +95,45 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return groups;
 }
 
-/** These orders with their lines and history: two queries, however many orders. */
+export type RefundRowOf = typeof refunds.$inferSelect;
+
+const toRefundDto = (r: RefundRowOf): OrderRefund => ({
+  _id: r.id,
+  amount: centsToDollars(r.amountCents),
+  status: r.status as OrderRefund["status"],
+  kind: r.kind as OrderRefund["kind"],
+  reason: r.reason,
+  error: r.lastError,
+  creditNoteNumber: null,
+  lines: [],
+  createdAt: r.createdAt.toISOString(),
+  settledAt: r.settledAt?.toISOString() ?? null,
+});
+
+/** An order's refunds and what they gave back (succeeded ones), where it has any. */
+function withRefunds(order: Order, rows: RefundRowOf[] | undefined): Order {
+  if (!rows || rows.length === 0) return order;
+  const sorted = [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  const refunded = sorted.filter((r) => r.status === "succeeded").reduce((s, r) => s + r.amountCents, 0);
+  return { ...order, refundedTotal: centsToDollars(refunded), refunds: sorted.map(toRefundDto) };
+}
+
+/** These orders with their lines and history (and a card order's payment and refunds): a few queries, however many orders. */
 export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const cardIds = rows.filter((r) => r.paymentMethod === "card").map((r) => r.id);
-  const [lines, events, cardPayments] = await Promise.all([
+  const [lines, events, cardPayments, cardRefunds] = await Promise.all([
     db.select().from(orderLines).where(inArray(orderLines.orderId, ids)),
     db.select().from(orderEvents).where(inArray(orderEvents.orderId, ids)).orderBy(asc(orderEvents.id)),
     cardIds.length > 0 ? db.select().from(payments).where(inArray(payments.orderId, cardIds)) : Promise.resolve([]),
+    cardIds.length > 0 ? db.select().from(refunds).where(inArray(refunds.orderId, cardIds)) : Promise.resolve([]),
   ]);
   const linesOf = groupBy(lines, (l) => l.orderId);
   const eventsOf = groupBy(events, (e) => e.orderId);
   const paymentOf = new Map(cardPayments.map((p) => [p.orderId, p]));
-  return rows.map((row) => toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? [], paymentOf.get(row.id) ?? null));
+  const refundsOf = groupBy(cardRefunds, (r) => r.orderId);
+  return rows.map((row) => withRefunds(toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? [], paymentOf.get(row.id) ?? null), refundsOf.get(row.id)));
 }
 
 /** A line about to be ordered, priced (pricing/price.ts): lineTotalCents is its subtotal. */

@@ -229,3 +229,19 @@ describe("totals add up for random carts, rates, methods and codes", () => {
     );
   });
 });
+
+describe("a code's minimum (issue 40)", () => {
+  it("is compared with the lines the code applies to, not the whole cart", async () => {
+    const { promotionProblem } = await import("./price");
+    const mower = line({ toolId: "m", category: "lawn-mowers", unitPriceCents: 3000 });
+    const saw = line({ toolId: "s", category: "chainsaws", unitPriceCents: 9000 });
+    const mowersOnly = promo({ categories: ["lawn-mowers"], minSubtotalCents: 5000 });
+    // $120 in the cart, $30 of it mowers: the code's $50 minimum is not reached.
+    expect(promotionProblem(mowersOnly, [mower, saw], new Date())).toBe("PROMO_BELOW_MINIMUM");
+    // $60 of mowers reach it, whatever else is in the cart.
+    expect(promotionProblem(mowersOnly, [{ ...mower, quantity: 2 }, saw], new Date())).toBeNull();
+    expect(promotionProblem(mowersOnly, [{ ...mower, quantity: 2 }], new Date())).toBeNull();
+    // A code for every category still counts the whole cart.
+    expect(promotionProblem(promo({ minSubtotalCents: 5000 }), [mower, saw], new Date())).toBeNull();
+  });
+});

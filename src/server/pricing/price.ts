@@ -198,7 +198,8 @@ export function promotionProblem(p: PromotionRow | undefined, lines: PriceLine[]
   if (p.perCustomerLimit !== null && p.customerRedemptions >= p.perCustomerLimit) return "PROMO_USED_UP_BY_YOU";
   const eligible = lines.filter((l) => p.categories.length === 0 || p.categories.includes(l.category));
   if (eligible.length === 0) return "PROMO_OTHER_CATEGORIES";
-  const subtotal = lines.reduce((s, l) => s + l.unitPriceCents * l.quantity, 0);
+  // The minimum is the code's: reached by the lines it applies to, not by the rest of the cart.
+  const subtotal = eligible.reduce((s, l) => s + l.unitPriceCents * l.quantity, 0);
   if (subtotal < p.minSubtotalCents) return "PROMO_BELOW_MINIMUM";
   return null;
 }

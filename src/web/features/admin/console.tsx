@@ -19,10 +19,13 @@ import UsersPage from "./users";
 import { MAIL_ADMIN_TEXT } from "../../../contract/texts/mail";
 import { ADMIN_QUOTE_TEXT } from "../../../contract/texts/quotes";
 import { ADMIN_TRADE_TEXT } from "../../../contract/texts/trade";
+import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
 const Dashboard = lazy(() => import("./dashboard"));
 const MailPage = lazy(() => import("./mail"));
+/** Refunds (issue 40): the refund worker's jobs, a chunk of its own. */
+const RefundsPage = lazy(() => import("./refunds"));
 /** The money pages (issue 31): one chunk each, loaded when opened. */
 const TaxRatesPage = lazy(() => import("./tax-rates"));
 const PromotionsPage = lazy(() => import("./promotions"));
@@ -48,6 +51,7 @@ const SECTIONS = [
   { to: "/admin/settings", label: ADMIN_MONEY_TEXT.sections.settings },
   { to: "/admin/audit", label: sectionsText.audit },
   { to: "/admin/mail", label: MAIL_ADMIN_TEXT.section },
+  { to: "/admin/refunds", label: PAYMENT_TEXT.refunds.title },
 ];
 
 export default function AdminConsole() {
@@ -89,6 +93,14 @@ export default function AdminConsole() {
             <Route path="reviews" element={<ReviewsPage />} />
             <Route path="users" element={<UsersPage />} />
             <Route path="audit" element={<AuditPage />} />
+            <Route
+              path="refunds"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <RefundsPage />
+                </Suspense>
+              }
+            />
             <Route
               path="mail"
               element={

@@ -151,14 +151,60 @@ export default function OrdersPage() {
   );
 }
 
+const REFUND_POLL_MS = 1000;
+const refundPending = (o: AdminOrder | undefined) => o?.status === "refunding" || (o?.refunds ?? []).some((r) => r.status === "pending");
+
+/** The money given back for an order: each refund, why, and how it stands at the provider. */
+function OrderRefunds({ order }: { order: AdminOrder }) {
+  const text = PAYMENT_TEXT.refunds;
+  return (
+    <section aria-label={text.title}>
+      <h3 className="mb-2 text-lg font-semibold">{text.title}</h3>
+      {refundPending(order) && <p className="mb-2">{text.waiting}</p>}
+      <Table label={text.title}>
+        <thead className="text-base-content">
+          <tr>
+            {Object.values(text.columns).map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {(order.refunds ?? []).map((r) => (
+            <tr key={r._id} data-testid="order-refund" data-status={r.status}>
+              <td>{when(r.createdAt)}</td>
+              <td>{formatDollars(r.amount)}</td>
+              <td>
+                {text.kinds[r.kind]}
+                {r.reason && <span className="block text-xs">{r.reason}</span>}
+              </td>
+              <td>
+                {text.statuses[r.status]}
+                {r.error && r.status !== "succeeded" && <span className="text-error block text-xs">{r.error}</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      {order.refundedTotal !== undefined && <p className="mt-2" data-testid="order-refunded-total">{text.refundedTotal(formatDollars(order.refundedTotal))}</p>}
+    </section>
+  );
+}
+
 /** One order: lines, delivery, payment, history, and only the moves the lifecycle allows. */
 export function OrderPage() {
   const { id = "" } = useParams();
-  const order = useQuery(orderQuery(id));
+  // While a refund waits for the provider (the order `refunding`, or a refund pending), the page asks again by itself.
+  const order = useQuery({ ...orderQuery(id), refetchInterval: (query) => (refundPending(query.state.data) ? REFUND_POLL_MS : false) });
   const move = useMoveOrder();
   const queryClient = useQueryClient();
-  // A refund the provider refused leaves the order paid: its reason stays on the page, not only in a toast.
-  const refused = move.error instanceof ApiRequestError && move.error.code === "REFUND_REFUSED" ? move.error.message : null;
+  // A refund the provider refused leaves the order paid: its reason stays on the page, not only in a toast
+  // (refused by the refund worker now, decision 0016; an older server answered the cancel itself with 409 REFUND_REFUSED).
+  const refusedNow = move.error instanceof ApiRequestError && move.error.code === "REFUND_REFUSED" ? move.error.message : null;
+  const refusedBefore = order.data?.status === "paid" && order.data.paymentProblem === "REFUND_FAILED" && order.data.payment?.refundError ? PAYMENT_TEXT.refundRefused(order.data.payment.refundError) : null;
+  const refused = refusedNow ?? refusedBefore;
   return (
     <div>
       <PageTitle title={order.data ? ordersText.title(order.data.number) : null} />
@@ -256,6 +302,7 @@ export function OrderPage() {
                   ))}
                 </dl>
               </section>
+              {o.refunds && o.refunds.length > 0 && <OrderRefunds order={o} />}
               <section aria-label={moneyText.documents}>
                 <h3 className="mb-2 text-lg font-semibold">{moneyText.documents}</h3>
                 {o.invoiceNumber || o.creditNoteNumber ? (

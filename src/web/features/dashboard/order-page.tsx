@@ -44,14 +44,14 @@ export default function OrderPage() {
   const { id = "" } = useParams();
   const order = useQuery({
     ...orderQuery(id),
-    // Only the provider's webhook moves a card order on: ask again until it has.
-    refetchInterval: (query) => (query.state.data?.status === "awaiting_payment" ? PAYMENT_POLL_MS : false),
+    // Only the provider moves a card order on (its payment, a refund's confirmation): ask again until it has.
+    refetchInterval: (query) => (query.state.data?.status === "awaiting_payment" || query.state.data?.status === "refunding" ? PAYMENT_POLL_MS : false),
   });
   const status = order.data?.status;
   const queryClient = useQueryClient();
   const awaited = useRef(false);
   useEffect(() => {
-    if (status === "awaiting_payment") awaited.current = true;
+    if (status === "awaiting_payment" || status === "refunding") awaited.current = true;
     else if (status && awaited.current) {
       // The order moved on while shown (paid or cancelled by the store): My Orders is stale too.
       awaited.current = false;
