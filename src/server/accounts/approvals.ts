@@ -78,7 +78,8 @@ export async function approveOrder(db: Db, userId: string, orderId: string, opti
     const card = row.paymentMethod === "card";
     const moved = await moveInTransaction(tx, orderId, card ? "awaiting_payment" : "pending", { id: userId, role: "approver" });
     const [account] = row.accountId ? await tx.select({ terms: tradeAccounts.terms }).from(tradeAccounts).where(eq(tradeAccounts.id, row.accountId)) : [];
-    const [invoiceNumber] = await takeDocumentNumbers(tx, "INV", documentYear(options.now), 1);
+    // A card order is numbered when it is paid (payments/service.ts, issue 40).
+    const [invoiceNumber] = card ? [null] : await takeDocumentNumbers(tx, "INV", documentYear(options.now), 1);
     const [after] = await tx
       .update(orders)
       .set({

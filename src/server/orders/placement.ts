@@ -245,14 +245,15 @@ const policyRequestOf = (r: PlacementRequest) => ({ userId: r.userId, paymentMet
 const destinationOf = (d: Delivery) => (d.country === "" ? null : { country: d.country, region: d.region, postalCode: d.postalCode });
 
 /**
- * Step 5, the one place that decides when an order takes its invoice number: every order as it is
- * placed (DESIGN "Money"), except a trade order waiting for approval, numbered when it is approved
- * (accounts/approvals.ts). Numbers come from the counter row, last in the transaction
+ * Step 5, the one place that decides when an order takes its invoice number (DESIGN "Money"):
+ * cash on delivery, bank transfer and terms as they are placed; a card order when it is paid
+ * (payments/service.ts), so an abandoned card checkout uses no invoice (and no credit note); a
+ * trade order waiting for approval when it is approved (accounts/approvals.ts). Numbers come from the counter row, last in the transaction
  * (invoices/numbers.ts: the row is held only for the record and the commit). Answers each draft's
  * number, or null for one that takes its number later.
  */
 async function numberInvoices(tx: Tx, drafts: PlacedDraft[], now: Date): Promise<(string | null)[]> {
-  const numbered = drafts.map((d) => !d.trade.awaitingApproval);
+  const numbered = drafts.map((d) => !d.trade.awaitingApproval && d.request.paymentMethod !== "card");
   const count = numbered.filter(Boolean).length;
   const numbers = count > 0 ? await takeDocumentNumbers(tx, "INV", documentYear(now), count) : [];
   let next = 0;

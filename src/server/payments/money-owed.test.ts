@@ -354,4 +354,17 @@ describe.each(drivers())("money owed back on %s", (driver) => {
     const [row] = await db().select().from(orders).where(and(eq(orders.id, order._id)));
     expect(row?.status).toBe("cancelled");
   });
+
+  it("numbers a card order's invoice when it is paid: an abandoned card checkout uses no invoice and no credit note", async () => {
+    const paid = await cardOrder();
+    expect(paid.order.invoiceNumber).toBeNull();
+    await stripe.complete(paid.session.id);
+    const numbered = await orderOf(paid.c, paid.order._id);
+    expect(numbered.invoiceNumber).toMatch(/^INV-\d{4}-\d{6}$/);
+    expect((await paid.c.request({ method: "GET", url: `/api/order/${paid.order._id}/invoice` })).statusCode).toBe(200);
+
+    const abandoned = await cardOrder();
+    await stripe.expire(abandoned.session.id);
+    expect(await orderOf(abandoned.c, abandoned.order._id)).toMatchObject({ status: "cancelled", invoiceNumber: null, creditNoteNumber: null });
+  });
 });

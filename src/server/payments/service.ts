@@ -30,6 +30,7 @@ import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import type { Db, Tx } from "../db/client";
 import { cartLines, idempotencyKeys, orders, paymentEvents, payments } from "../db/schema";
 import { ApiError, notFound } from "../http/errors";
+import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
 import { announceMove, moveInTransaction, type MoveResult } from "../orders/service";
 import { API_TEXT } from "../../contract/texts/api";
@@ -236,6 +237,11 @@ export class Payments {
       }
       moves.push([await moveInTransaction(tx, orderId, "paid", STORE, { mail: this.options.mail }), "paid"]);
       await upsertPayment(tx, orderId, { ...record, status: "paid", paymentIntent: event.paymentIntent });
+      // A card order's invoice is numbered when it is paid, last in the transaction (the counter's row is held to the commit).
+      if (!order.invoiceNumber) {
+        const [invoiceNumber] = await takeDocumentNumbers(tx, "INV", documentYear(), 1);
+        await tx.update(orders).set({ invoiceNumber }).where(eq(orders.id, orderId));
+      }
       return "applied";
     });
     for (const [result, to] of moves) announceMove(this.db, result, to);
