@@ -40,6 +40,20 @@ export const promoCodeSchema = z
   .regex(/^[A-Za-z0-9_-]*$/, MONEY_TEXT.promoCodeInvalid)
   .transform((code) => code.toUpperCase());
 
+/** The store's time zone until the owner sets one (DESIGN "Money"). */
+export const DEFAULT_STORE_TIME_ZONE = "America/New_York";
+
+/** Whether `zone` is a time zone this runtime knows (IANA names such as America/New_York, or UTC). */
+export function isTimeZone(zone: string): boolean {
+  if (zone === "") return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A code a customer types: an empty one (a cleared field, a client sending "") is no code. */
 export const optionalPromoCodeSchema = promoCodeSchema.transform((code) => (code === "" ? undefined : code)).optional();
 
@@ -269,6 +283,14 @@ export const storeSettingsSchema = z
     address: z.string().trim().min(1, VALIDATION_TEXT.addressRequired).max(LIMITS.address),
     ...destinationFields,
     taxId: z.string().trim().max(50).default(""),
+    /** An IANA time zone: documents are dated, and numbered by year, in it (issue 40). */
+    timeZone: z
+      .string()
+      .trim()
+      .default(DEFAULT_STORE_TIME_ZONE)
+      // Left empty (or by a client from before the setting): the default.
+      .transform((zone) => zone || DEFAULT_STORE_TIME_ZONE)
+      .refine((zone) => isTimeZone(zone), MONEY_TEXT.timeZoneInvalid),
   })
   .superRefine(checkDestination);
 /** The settings as the API sends them: plain strings (the response encoder refuses transforms). */
@@ -280,6 +302,7 @@ export const storeSettingsResponseSchema = z.object({
   postalCode: z.string(),
   country: z.string(),
   taxId: z.string(),
+  timeZone: z.string(),
 });
 export type StoreSettings = z.infer<typeof storeSettingsResponseSchema>;
 

@@ -18,6 +18,10 @@ const ALLOWED: [OrderStatus, OrderStatus, OrderActor][] = [
   ["awaiting_approval", "awaiting_payment", "approver"],
   ["awaiting_approval", "cancelled", "approver"],
   ["awaiting_approval", "cancelled", "admin"],
+  // Issue 40: the owner's cancel of a paid card order waits for its refund; the refund's outcome moves it on.
+  ["paid", "refunding", "admin"],
+  ["refunding", "cancelled", "store"],
+  ["refunding", "paid", "store"],
 ];
 
 describe("the order lifecycle", () => {
@@ -38,5 +42,8 @@ describe("the order lifecycle", () => {
     expect(nextStatuses("paid", "customer")).toEqual([]);
     expect(nextStatuses("delivered", "admin")).toEqual([]);
     expect(nextStatuses("cancelled", "admin")).toEqual([]);
+    // `refunding` is what a cancel of a paid card order becomes, never a move to ask for; nothing ships a refunding order.
+    expect(nextStatuses("paid", "admin")).toEqual(["shipped", "cancelled"]);
+    expect(nextStatuses("refunding", "admin")).toEqual([]);
   });
 });

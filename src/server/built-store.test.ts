@@ -687,6 +687,92 @@ postgresSuite("two built instances on one Postgres and one Redis (REDIS_URL)", (
   }, 60_000);
 });
 
+postgresSuite("a built store killed between a refund's decision and the provider's call (issue 40)", () => {
+  let stripe: StripeStandIn;
+  let db: { url: string; drop: () => Promise<void> };
+  const stores: Store[] = [];
+  const admin = uniqueEmail("crash-admin");
+
+  beforeAll(async () => {
+    if (!built || !withPostgres) return;
+    stripe = await startStripeStandIn({ webhookSecret: "whsec_built_crash_0123456789" });
+    db = await createPostgresDatabase();
+  });
+  afterAll(async () => {
+    for (const store of stores) if (store.child.exitCode === null) await store.stop();
+    await stripe?.close();
+    await db?.drop();
+  });
+
+  const start = async (port: number) => {
+    const store = await startStore({
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(path.join(scratch, "crash-")),
+      DATABASE_URL: db.url,
+      SEED: "false",
+      ADMIN_EMAILS: admin,
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_URL: stripe.url,
+      LOG_LEVEL: "warn",
+    });
+    stores.push(store);
+    return store;
+  };
+
+  it("sends the refund exactly once after the restart", async () => {
+    const port = await freePort();
+    const first = await start(port);
+    stripe.setWebhookUrl(`${first.url}/api/payments/stripe/webhook`);
+    const owner = new HttpClient(first.url, { origin: first.url });
+    expect((await owner.signUp("Owner", admin)).statusCode).toBe(200);
+    const created = await owner.post("/api/tool", {
+      name: "Crash Saw",
+      image: "/images/tools/jigsaw.svg",
+      price: 40,
+      availableQuantity: 3,
+      minimumQuantity: 1,
+      description: "Refunded across a crash.",
+      category: "power-tools",
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const tool = created.json() as Tool;
+    const buyer = new HttpClient(first.url, { origin: first.url });
+    expect((await buyer.signUp("Crash Buyer", uniqueEmail("crash"))).statusCode).toBe(200);
+    expect((await buyer.request("PUT", `/api/cart/lines/${tool._id}`, { payload: { quantity: 1 } })).statusCode).toBe(200);
+    const placed = await buyer.request("POST", "/api/checkout", { payload: { address: "1 Main St", phone: "555 0100", paymentMethod: "card" }, headers: { "idempotency-key": randomUUID() } });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const { order } = placed.json() as { order: Order };
+    const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === order._id);
+    await stripe.complete(session?.id as string);
+    expect(((await buyer.get(`/api/order/${order._id}`)).json() as Order).status).toBe("paid");
+
+    // The refund call never reaches Stripe: the store is killed while it waits.
+    stripe.failRequests({ method: "POST", path: "/v1/refunds" }, "hang", 1);
+    const cancel = await owner.post(`/api/admin/orders/${order._id}/status`, { status: "cancelled" });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect((cancel.json() as Order).status).toBe("refunding");
+    await eventually("the refund worker has claimed the refund", async () => ((await owner.get("/api/admin/refunds")).json() as { tries: number }[]).some((r) => r.tries >= 1));
+    first.child.kill("SIGKILL");
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    stripe.releaseHung();
+    expect(stripe.refunds).toHaveLength(0);
+
+    const second = await start(port);
+    const again = new HttpClient(second.url, { origin: second.url });
+    expect((await again.signIn(admin)).statusCode).toBe(200);
+    // The first claim's lease runs out (30 s), then the restarted store sends it, with the same key.
+    await eventually(
+      "the order is cancelled once its refund is confirmed",
+      async () => ((await again.get(`/api/admin/orders/${order._id}`)).json() as Order).status === "cancelled",
+      60_000,
+    );
+    expect(stripe.refunds.filter((r) => r.metadata?.orderId === order._id)).toEqual([expect.objectContaining({ amount: 4000, status: "succeeded" })]);
+    const tool2 = (await (await fetch(`${second.url}/api/tool/${tool._id}`)).json()) as Tool;
+    expect(tool2.availableQuantity).toBe(3);
+  }, 150_000);
+});
+
 suite("the built store refuses bad configuration with one line naming the variable", () => {
   it("PORT, REDIS_URL and DATABASE_URL", async () => {
     const cases: Array<[Record<string, string>, RegExp]> = [

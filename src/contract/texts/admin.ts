@@ -294,6 +294,7 @@ export const ADMIN_MONEY_TEXT = {
     city: "City",
     postalCode: "Postal code",
     taxId: "Tax ID (empty: none)",
+    timeZone: "Time zone (documents' dates and years)",
     saved: "Store settings saved.",
   },
   toolWeight: "Weight (grams)",

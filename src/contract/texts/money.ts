@@ -5,6 +5,7 @@ export const MONEY_TEXT = {
   postalCodeInvalid: "This postal code does not fit the country",
   cityTooLong: "Must be at most 100 characters",
   promoCodeInvalid: "Use letters, digits and - _ only",
+  timeZoneInvalid: "Enter a time zone such as America/New_York",
   noShipping: "No delivery method serves this address: choose pickup at the store, or another address",
   shippingMethodUnknown: "This delivery method does not serve the address",
   promoUnknown: "This promotion code does not exist",

@@ -581,6 +581,8 @@ export const storeSettings = pgTable("store_settings", {
   postalCode: text("postal_code").notNull().default(""),
   country: text("country").notNull(),
   taxId: text("tax_id").notNull().default(""),
+  /** The store's IANA time zone: documents are dated and numbered (their year) in it (issue 40). */
+  timeZone: text("time_zone").notNull().default("America/New_York"),
   updatedAt: updatedAt(),
 });
 

@@ -121,6 +121,19 @@ describe.each(drivers())("invoices on %s", (driver) => {
       expect(counter).toMatchObject({ kind: "INV", last: 12 });
     });
 
+    it("numbers the year in the store's time zone (default America/New_York), not UTC (issue 40)", async () => {
+      const { db } = t.app.store;
+      // 8 pm on 31 December 2095 in New York is already 2096 in UTC.
+      const newYearsEve = new Date("2096-01-01T01:00:00Z");
+      expect(await db.transaction((tx) => takeDocumentNumbers(tx, "INV", newYearsEve, 1))).toEqual(["INV-2095-000001"]);
+      await db.update(storeSettings).set({ timeZone: "UTC" }).where(eq(storeSettings.id, 1));
+      try {
+        expect(await db.transaction((tx) => takeDocumentNumbers(tx, "INV", newYearsEve, 1))).toEqual(["INV-2096-000001"]);
+      } finally {
+        await db.update(storeSettings).set({ timeZone: "America/New_York" }).where(eq(storeSettings.id, 1));
+      }
+    });
+
     it("starts each year and each kind at 000001, and formats the same in SQL", async () => {
       const { db } = t.app.store;
       await db.transaction((tx) => takeDocumentNumbers(tx, "INV", 2093, 3));

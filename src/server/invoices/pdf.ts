@@ -15,6 +15,7 @@ import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import type { PaymentStatus } from "../../contract/schemas";
 import type { Db } from "../db/client";
 import { orderLines, orders, payments, storeSettings, user } from "../db/schema";
+import { dateIn, DEFAULT_TIME_ZONE } from "./numbers";
 
 export type InvoiceDocument = "invoice" | "credit-note";
 
@@ -28,7 +29,7 @@ export interface InvoiceData {
   lines: LineRow[];
   /** Null once the customer deleted their account (the order stays, without the person). */
   customer: { name: string; email: string } | null;
-  store: Pick<StoreRow, "legalName" | "address" | "city" | "region" | "postalCode" | "country" | "taxId">;
+  store: Pick<StoreRow, "legalName" | "address" | "city" | "region" | "postalCode" | "country" | "taxId"> & { timeZone?: string };
   /**
    * A card order's payment as the webhook left it: the one part of a document that follows the
    * order after it was issued (paid, then perhaps refunded). Absent for other methods.
@@ -81,8 +82,8 @@ export const documentFilename = (number: string) => `${number.replace(/[^A-Za-z0
 /** 825 basis points → `8.25%`, 800 → `8%`. */
 export const formatRate = (basisPoints: number) => `${(basisPoints / 100).toFixed(2).replace(/\.?0+$/, "")}%`;
 
-/** `2026-11-26`: one unambiguous form, the same on every server (UTC). */
-const formatDate = (d: Date) => d.toISOString().slice(0, 10);
+/** `2026-11-26`: one unambiguous form, the date in the store's time zone (the one its numbers' years are in). */
+const formatDate = (d: Date, timeZone = DEFAULT_TIME_ZONE) => dateIn(d, timeZone);
 
 // Cp1252 (WinAnsi) characters outside Latin-1 that the PDF's standard fonts have.
 const WIN_ANSI_EXTRA = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
@@ -181,7 +182,7 @@ export async function renderInvoicePdf(data: InvoiceData, document: InvoiceDocum
   doc.font("Helvetica").fontSize(9);
   const identity: [string, string][] = [
     [INVOICE_TEXT.number, number],
-    [INVOICE_TEXT.date, formatDate(issued)],
+    [INVOICE_TEXT.date, formatDate(issued, store.timeZone)],
     [INVOICE_TEXT.order, `#${order.number}`],
     ...(document === "credit-note" && order.invoiceNumber ? ([[INVOICE_TEXT.creditsInvoice, order.invoiceNumber]] as [string, string][]) : []),
   ];

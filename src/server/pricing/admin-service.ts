@@ -26,6 +26,7 @@ import {
   type TaxRate,
   type TaxRatePatch,
 } from "../../contract/money-schemas";
+import { DEFAULT_STORE_TIME_ZONE } from "../../contract/money-schemas";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { API_TEXT } from "../../contract/texts/api";
 import { MONEY_TEXT } from "../../contract/texts/money";
@@ -397,13 +398,14 @@ const toSettings = (row: SettingsRow): StoreSettings => ({
   postalCode: row.postalCode,
   country: row.country,
   taxId: row.taxId,
+  timeZone: row.timeZone,
 });
 const SETTINGS_ID = 1;
 
 export async function getStoreSettings(db: Db): Promise<StoreSettings> {
   const [row] = await db.select().from(storeSettings).where(eq(storeSettings.id, SETTINGS_ID));
   // Migration 0009 inserts the row; a store without it shows the form empty rather than failing.
-  return row ? toSettings(row) : { legalName: "", address: "", city: "", region: "", postalCode: "", country: "", taxId: "" };
+  return row ? toSettings(row) : { legalName: "", address: "", city: "", region: "", postalCode: "", country: "", taxId: "", timeZone: DEFAULT_STORE_TIME_ZONE };
 }
 
 export async function putStoreSettings(db: Db, input: StoreSettings, actor: AuditActor): Promise<StoreSettings> {

@@ -228,7 +228,7 @@ describe("the shipping page", () => {
 });
 
 describe("the store settings page", () => {
-  const settings = { legalName: "Toolyard LLC", address: "1 Main St", city: "Portland", region: "OR", postalCode: "97201", country: "US", taxId: "" };
+  const settings = { legalName: "Toolyard LLC", address: "1 Main St", city: "Portland", region: "OR", postalCode: "97201", country: "US", taxId: "", timeZone: "America/Los_Angeles" };
 
   it("loads the settings, empties the region when the country changes, and saves what passes", async () => {
     const api = standIn({ "GET /api/admin/settings": () => json(settings), "PUT /api/admin/settings": (c) => json(c.body) });

@@ -54,6 +54,9 @@ export function SettingsForm({ settings }: { settings: StoreSettings }) {
         <Field label={text.taxId} error={errorAt(errors, "taxId")}>
           <input className="input input-bordered" {...form.register("taxId")} />
         </Field>
+        <Field label={text.timeZone} error={errorAt(errors, "timeZone")}>
+          <input className="input input-bordered" {...form.register("timeZone")} />
+        </Field>
         <Field label={text.address} error={errorAt(errors, "address")} className="md:col-span-2">
           <input className="input input-bordered" autoComplete="street-address" {...form.register("address")} />
         </Field>
