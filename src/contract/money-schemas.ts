@@ -284,13 +284,13 @@ export const storeSettingsSchema = z
     ...destinationFields,
     taxId: z.string().trim().max(50).default(""),
     /** An IANA time zone: documents are dated, and numbered by year, in it (issue 40). */
+    // Left out (a client from before the setting) or empty: the store keeps the zone it has.
     timeZone: z
       .string()
       .trim()
-      .default(DEFAULT_STORE_TIME_ZONE)
-      // Left empty (or by a client from before the setting): the default.
-      .transform((zone) => zone || DEFAULT_STORE_TIME_ZONE)
-      .refine((zone) => isTimeZone(zone), MONEY_TEXT.timeZoneInvalid),
+      .transform((zone) => (zone === "" ? undefined : zone))
+      .refine((zone) => zone === undefined || isTimeZone(zone), MONEY_TEXT.timeZoneInvalid)
+      .optional(),
   })
   .superRefine(checkDestination);
 /** The settings as the API sends them: plain strings (the response encoder refuses transforms). */

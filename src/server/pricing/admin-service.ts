@@ -408,7 +408,10 @@ export async function getStoreSettings(db: Db): Promise<StoreSettings> {
   return row ? toSettings(row) : { legalName: "", address: "", city: "", region: "", postalCode: "", country: "", taxId: "", timeZone: DEFAULT_STORE_TIME_ZONE };
 }
 
-export async function putStoreSettings(db: Db, input: StoreSettings, actor: AuditActor): Promise<StoreSettings> {
+export async function putStoreSettings(db: Db, given: Omit<StoreSettings, "timeZone"> & { timeZone?: string | undefined }, actor: AuditActor): Promise<StoreSettings> {
+  // A client that does not send the time zone leaves it as it is.
+  const { timeZone, ...rest } = given;
+  const input = timeZone === undefined ? rest : { ...rest, timeZone };
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(storeSettings).where(eq(storeSettings.id, SETTINGS_ID)).for("update");
     const [after] = await tx

@@ -413,15 +413,23 @@ describe.each(drivers())("the console's money API on %s", (driver) => {
       const next = { legalName: "Toolyard Trading Ltd", address: "4 Anvil Row", city: "Toronto", region: "on", postalCode: "m5v 2t6", country: "ca", taxId: "123456789RT0001" };
       const saved = await admin.put("/api/admin/settings", next);
       expect(saved.statusCode, saved.body).toBe(200);
-      const expected = { ...next, region: "ON", postalCode: "M5V 2T6", country: "CA" };
+      // A client that sends no time zone (from before issue 40) leaves the store's as it is.
+      const expected = { ...next, region: "ON", postalCode: "M5V 2T6", country: "CA", timeZone: "America/New_York" };
       expect(saved.json()).toEqual(expected);
       expect((await admin.get("/api/admin/settings")).json()).toEqual(expected);
+      const zoned = await admin.put("/api/admin/settings", { ...next, timeZone: "America/Toronto" });
+      expect(zoned.json()).toEqual({ ...expected, timeZone: "America/Toronto" });
+      const reset = await admin.put("/api/admin/settings", next);
+      expect(reset.json()).toEqual({ ...expected, timeZone: "America/Toronto" });
+      expect((await admin.put("/api/admin/settings", { ...next, timeZone: "Mars/Olympus" })).statusCode).toBe(400);
+      await admin.put("/api/admin/settings", { ...next, timeZone: "America/New_York" });
 
       for (const [bad, path] of [
         [{ ...next, postalCode: "12345" }, "body.postalCode"],
         [{ ...next, country: "ZZ" }, "body.country"],
         [{ ...next, region: "NY" }, "body.region"],
         [{ ...next, legalName: "" }, "body.legalName"],
+        [{ ...next, timeZone: "Nowhere/Else" }, "body.timeZone"],
       ] as const) {
         const res = await admin.put("/api/admin/settings", bad);
         expect(res.statusCode).toBe(400);
@@ -429,7 +437,7 @@ describe.each(drivers())("the console's money API on %s", (driver) => {
       }
       expect((await admin.get("/api/admin/settings")).json()).toEqual(expected);
       const audit = await auditOf("1");
-      expect(audit.filter((e) => e.entity === "settings").map((e) => e.action)).toEqual(["settings.update"]);
+      expect(audit.filter((e) => e.entity === "settings").map((e) => e.action)).toEqual(["settings.update", "settings.update", "settings.update", "settings.update"]);
       expect(audit[0]).toMatchObject({ before: { legalName: "Toolyard Inc." }, after: { legalName: "Toolyard Trading Ltd" } });
     });
   });

@@ -102,5 +102,5 @@ export function useDeleteShippingMethod() {
 
 export function useSaveSettings() {
   const after = useAfterChange();
-  return useMutation({ mutationFn: (input: StoreSettings) => api.put<StoreSettings>("/api/admin/settings", input), onSuccess: after, meta: toastError });
+  return useMutation({ mutationFn: (input: Omit<StoreSettings, "timeZone"> & { timeZone?: string | undefined }) => api.put<StoreSettings>("/api/admin/settings", input), onSuccess: after, meta: toastError });
 }
