@@ -167,3 +167,36 @@ export const exemptionParamsSchema = z.object({ id: z.string().min(1).max(LIMITS
 /** An order as the account's approvers see it: the member who placed it too. */
 export const accountOrderSchema = orderSchema.extend({ buyer: z.object({ userId: z.string().nullable(), name: z.string(), email: z.string() }) });
 export type AccountOrder = z.infer<typeof accountOrderSchema>;
+
+/** An open invoice of the member's account (GET /api/account/invoices): what a member may pay by card. */
+export const openInvoiceSchema = z.object({
+  invoiceNumber: z.string(),
+  orderId: z.string(),
+  number: z.number().int(),
+  invoiceDate: z.string().nullable(),
+  dueDate: z.string().nullable(),
+  total: z.number(),
+  open: z.number(),
+});
+export type OpenInvoice = z.infer<typeof openInvoiceSchema>;
+
+/** A member pays open invoices of the account by card, several at once (POST /api/account/invoices/pay, with an Idempotency-Key). */
+export const invoicePaymentInputSchema = z
+  .object({
+    invoiceNumbers: z
+      .array(z.string().trim().min(1).max(40), { error: TRADE_TEXT.invoicesRequired })
+      .min(1, TRADE_TEXT.invoicesRequired)
+      .max(50),
+  })
+  .strict();
+
+export const INVOICE_PAYMENT_STATUSES = ["open", "paid", "expired"] as const;
+export const invoicePaymentSchema = z.object({
+  _id: z.string(),
+  invoiceNumbers: z.array(z.string()),
+  amount: z.number(),
+  status: z.enum(INVOICE_PAYMENT_STATUSES),
+  /** Where the member pays, while the payment is open. */
+  payment: z.object({ url: z.string() }).nullable(),
+});
+export type InvoicePayment = z.infer<typeof invoicePaymentSchema>;

@@ -31,6 +31,13 @@ export const TRADE_TEXT = {
   onHold: "The account is on hold until its overdue invoices are paid",
   alreadyApplied: "You have already applied for a trade account",
   invoiceUnknown: (n: string) => `No open invoice ${n} on this account`,
+  invoicesRequired: "Choose at least one invoice to pay",
+  /** The provider's page and the account payment a member's card payment becomes. */
+  invoicePaymentLabel: (numbers: string[]) =>
+    numbers.length === 1
+      ? `Toolyard invoice ${numbers[0]}`
+      : `Toolyard invoices ${numbers.slice(0, 3).join(", ")}${numbers.length > 3 ? ` and ${numbers.length - 3} more` : ""}`,
+  cardPaymentReference: (paymentId: string) => `Card ${paymentId}`,
 
   // Mail.
   approvalSubject: (number: number) => `Order #${number} needs your approval`,
@@ -124,6 +131,13 @@ export const ACCOUNT_PAGE_TEXT = {
   yourRole: (role: string) => `Your role: ${role}`,
   approvals: "Orders awaiting approval",
   noApprovals: "No order is waiting for approval.",
+  openInvoices: "Open invoices",
+  noOpenInvoices: "No invoice is open.",
+  invoiceColumns: { pay: "Pay", invoice: "Invoice", order: "Order", due: "Due", total: "Total", open: "Open" },
+  payInvoice: (n: string) => `Pay invoice ${n}`,
+  payByCard: (amount: string) => `Pay ${amount} by card`,
+  payReturned: "Thank you: your card payment is applied to the invoices as soon as the card company confirms it.",
+  payCancelled: "The card payment was not made; the invoices are still open.",
   approvalColumns: { number: "Order", buyer: "Placed by", total: "Total", placed: "Placed", poNumber: "PO number", actions: "Actions" },
   approve: "Approve",
   reject: "Reject",

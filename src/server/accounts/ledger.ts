@@ -38,9 +38,17 @@ const paymentView = (row: PaymentRow): PaymentView => {
 };
 
 /** The account's open invoices (terms orders invoiced, not cancelled, not paid in full), oldest first. */
-const openInvoices = (tx: Db | Tx, accountId: string) =>
+export const openInvoices = (tx: Db | Tx, accountId: string) =>
   tx
-    .select({ id: orders.id, invoiceNumber: orders.invoiceNumber, totalCents: orders.totalCents, paidCents: orders.paidCents })
+    .select({
+      id: orders.id,
+      number: orders.number,
+      invoiceNumber: orders.invoiceNumber,
+      invoiceDate: orders.invoiceDate,
+      dueDate: orders.dueDate,
+      totalCents: orders.totalCents,
+      paidCents: orders.paidCents,
+    })
     .from(orders)
     .where(
       and(eq(orders.accountId, accountId), eq(orders.paymentMethod, "terms"), ne(orders.status, "cancelled"), isNotNull(orders.invoiceNumber), gt(orders.totalCents, orders.paidCents)),
@@ -54,37 +62,40 @@ const openInvoices = (tx: Db | Tx, accountId: string) =>
  * counts it). An invoice named that is not open on this account is 400, nothing recorded.
  */
 export async function recordPayment(db: Db, accountId: string, input: AccountPaymentInput, recordedBy: string | null): Promise<PaymentView> {
-  return db.transaction(async (tx) => {
-    const [account] = await tx.select({ id: tradeAccounts.id }).from(tradeAccounts).where(eq(tradeAccounts.id, accountId)).for("update");
-    if (!account) throw notFound(TRADE_TEXT.accountNotFound);
-    const open = await openInvoices(tx, accountId).for("update");
-    let targets = open;
-    if (input.invoiceNumbers && input.invoiceNumbers.length > 0) {
-      const byNumber = new Map(open.map((o) => [o.invoiceNumber, o]));
-      targets = input.invoiceNumbers.map((n, i) => {
-        const found = byNumber.get(n);
-        if (!found) throw new ApiError(400, "VALIDATION", TRADE_TEXT.invoiceUnknown(n), { details: [{ path: `body.invoiceNumbers.${i}`, message: TRADE_TEXT.invoiceUnknown(n) }] });
-        return found;
-      });
-      // An invoice named twice is paid once (it is taken as far as it is open; the rest stays on the account).
-      targets = [...new Set(targets)];
-    }
-    let left = dollarsToCents(input.amount);
-    const applied: PaymentRow["applied"] = [];
-    for (const invoice of targets) {
-      if (left === 0) break;
-      const take = Math.min(left, invoice.totalCents - invoice.paidCents);
-      if (take <= 0) continue;
-      applied.push({ orderId: invoice.id, invoiceNumber: invoice.invoiceNumber as string, amountCents: take });
-      left -= take;
-    }
-    if (applied.length > 0) {
-      const paid = JSON.stringify(applied.map((a) => ({ id: a.orderId, cents: a.amountCents })));
-      await tx.execute(sql`update ${orders} o set paid_cents = o.paid_cents + p.cents from jsonb_to_recordset(${paid}::jsonb) as p(id text, cents bigint) where o.id = p.id`);
-    }
-    const [row] = await tx.insert(accountPayments).values({ accountId, amountCents: dollarsToCents(input.amount), reference: input.reference, applied, recordedBy }).returning();
-    return paymentView(row as PaymentRow);
-  });
+  return db.transaction((tx) => recordPaymentIn(tx, accountId, input, recordedBy));
+}
+
+/** recordPayment inside the caller's transaction (a card payment's webhook records it with the event). */
+export async function recordPaymentIn(tx: Tx, accountId: string, input: AccountPaymentInput, recordedBy: string | null): Promise<PaymentView> {
+  const [account] = await tx.select({ id: tradeAccounts.id }).from(tradeAccounts).where(eq(tradeAccounts.id, accountId)).for("update");
+  if (!account) throw notFound(TRADE_TEXT.accountNotFound);
+  const open = await openInvoices(tx, accountId).for("update");
+  let targets = open;
+  if (input.invoiceNumbers && input.invoiceNumbers.length > 0) {
+    const byNumber = new Map(open.map((o) => [o.invoiceNumber, o]));
+    targets = input.invoiceNumbers.map((n, i) => {
+      const found = byNumber.get(n);
+      if (!found) throw new ApiError(400, "VALIDATION", TRADE_TEXT.invoiceUnknown(n), { details: [{ path: `body.invoiceNumbers.${i}`, message: TRADE_TEXT.invoiceUnknown(n) }] });
+      return found;
+    });
+    // An invoice named twice is paid once (it is taken as far as it is open; the rest stays on the account).
+    targets = [...new Set(targets)];
+  }
+  let left = dollarsToCents(input.amount);
+  const applied: PaymentRow["applied"] = [];
+  for (const invoice of targets) {
+    if (left === 0) break;
+    const take = Math.min(left, invoice.totalCents - invoice.paidCents);
+    if (take <= 0) continue;
+    applied.push({ orderId: invoice.id, invoiceNumber: invoice.invoiceNumber as string, amountCents: take });
+    left -= take;
+  }
+  if (applied.length > 0) {
+    const paid = JSON.stringify(applied.map((a) => ({ id: a.orderId, cents: a.amountCents })));
+    await tx.execute(sql`update ${orders} o set paid_cents = o.paid_cents + p.cents from jsonb_to_recordset(${paid}::jsonb) as p(id text, cents bigint) where o.id = p.id`);
+  }
+  const [row] = await tx.insert(accountPayments).values({ accountId, amountCents: dollarsToCents(input.amount), reference: input.reference, applied, recordedBy }).returning();
+  return paymentView(row as PaymentRow);
 }
 
 /** The account's statement at `now` (the store's calendar): every invoice, credit note and payment, oldest first, with the running balance and the ageing. */

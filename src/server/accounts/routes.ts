@@ -5,19 +5,34 @@
  * buyer), approve and reject (never one's own: 403 OWN_ORDER; another account's: 404).
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { idParamsSchema, orderSchema, orderStatusSchema } from "../../contract/schemas";
 import { TRADE_TEXT } from "../../contract/texts/trade";
-import { accountOrderSchema, applicationInputSchema, applicationSchema, memberInputSchema, memberUserParamsSchema, myAccountSchema, rejectInputSchema, statementSchema } from "../../contract/trade";
+import { sql } from "drizzle-orm";
+import { LIMITS } from "../../contract/constants";
+import { centsToDollars } from "../../contract/money";
+import {
+  accountOrderSchema,
+  applicationInputSchema,
+  applicationSchema,
+  invoicePaymentInputSchema,
+  invoicePaymentSchema,
+  memberInputSchema,
+  memberUserParamsSchema,
+  myAccountSchema,
+  openInvoiceSchema,
+  rejectInputSchema,
+  statementSchema,
+} from "../../contract/trade";
 import { mailOutbox } from "../db/schema";
 import { errorResponses } from "../http/schemas";
 import { render, storeLink } from "../mail/templates";
 import { startPayment } from "../orders/placement";
 import { getOrder } from "../orders/service";
 import { approveOrder, listAccountOrders, rejectOrder } from "./approvals";
-import { addMember, applyForAccount, myAccount, removeMember, requireAccountAdmin } from "./service";
-import { statementOf } from "./ledger";
+import { invoicePaymentView, openInvoicePayment } from "./card-payments";
+import { addMember, applyForAccount, membershipOf, myAccount, removeMember, requireAccountAdmin } from "./service";
+import { openInvoices, statementOf } from "./ledger";
 import { sendDueReminders } from "./reminders";
 import { renderStatementPdf } from "./statement-pdf";
 import { storeDate } from "../../contract/store-calendar";
@@ -160,6 +175,51 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const row = await rejectOrder(db, request.viewer.id, request.params.id, request.body.reason, app.mail.orders);
       return getOrder(db, row.userId ?? "", row.id);
+    },
+  );
+
+  app.get(
+    "/account/invoices",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "The account's open invoices, oldest first: what a member may pay by card (any member; 404 for a customer in no account)",
+        response: { 200: z.array(openInvoiceSchema), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const { accountId } = await membershipOf(db, request.viewer.id);
+      return (await openInvoices(db, accountId)).map((o) => ({
+        invoiceNumber: o.invoiceNumber ?? "",
+        orderId: o.id,
+        number: o.number,
+        invoiceDate: o.invoiceDate,
+        dueDate: o.dueDate,
+        total: centsToDollars(o.totalCents),
+        open: centsToDollars(o.totalCents - o.paidCents),
+      }));
+    },
+  );
+
+  app.post(
+    "/account/invoices/pay",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "A member pays open invoices of the account by card, several at once: the provider's page to pay their open balance on",
+        description:
+          "Send an `Idempotency-Key` header: a retry with the same key returns the same payment and page. The webhook applies the payment to the invoices (what one of them no longer owes stays on the account). " +
+          "400 on body.invoiceNumbers.N for an invoice not open on the account, or where card payments are not set up; 404 for a customer in no account; 503 PAYMENT_UNAVAILABLE when the provider does not answer (retry with the same key).",
+        headers: z.object({ "idempotency-key": z.string().trim().min(1).max(LIMITS.idempotencyKey) }),
+        body: invoicePaymentInputSchema,
+        response: { 201: invoicePaymentSchema, ...errorResponses(400, 401, 404, 503) },
+      },
+    },
+    async (request, reply) => {
+      const row = await openInvoicePayment(db, request.viewer.id, request.body.invoiceNumbers, request.headers["idempotency-key"], app.clock());
+      return reply.status(201).send(invoicePaymentView(await app.payments.startInvoicePayment(row)));
     },
   );
 

@@ -863,6 +863,34 @@ export const accountPayments = pgTable(
   (t) => [check("account_payments_positive", sql`${t.amountCents} > 0`), index("account_payments_account_idx").on(t.accountId, t.createdAt)],
 );
 
+/**
+ * A member paying open invoices by card (issue 43): the invoices chosen and their open balance,
+ * the provider's page, and, once the provider's webhook says it was paid, the account payment it
+ * became (`account_payments`, applied to those invoices). One per account and idempotency key.
+ */
+export const accountCardPayments = pgTable(
+  "account_card_payments",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    idempotencyKey: text("idempotency_key").notNull(),
+    invoiceNumbers: jsonb("invoice_numbers").$type<string[]>().notNull(),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    /** open → paid | expired. */
+    status: text("status").notNull().default("open"),
+    sessionId: text("session_id").unique(),
+    url: text("url"),
+    paymentIntent: text("payment_intent"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    accountPaymentId: text("account_payment_id").references(() => accountPayments.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [check("account_card_payments_positive", sql`${t.amountCents} > 0`), uniqueIndex("account_card_payments_key").on(t.accountId, t.idempotencyKey)],
+);
+
 /** A trade account's tax exemption certificate for one region, until it expires (the day itself included). */
 export const accountExemptions = pgTable(
   "account_exemptions",

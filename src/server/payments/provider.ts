@@ -70,6 +70,8 @@ export interface PaymentEvent {
   type: string;
   kind: "paid" | "expired" | "refund" | "other";
   orderId: string | null;
+  /** A member's card payment of a trade account's invoices (issue 43), instead of an order. */
+  invoicePaymentId?: string | null;
   sessionId: string | null;
   paymentIntent: string | null;
   amountCents: number | null;
@@ -87,6 +89,11 @@ export interface PaymentProvider {
    * null where nothing is started (paid outside the store). Throws PaymentStartError.
    */
   start(order: PaymentOrder, urls: { success: string; cancel: string }, expiresAt: Date): Promise<StartedPayment | null>;
+  /**
+   * Starts (or, called again with the same payment, finds) a member's payment of a trade
+   * account's open invoices (issue 43); absent where the provider takes no such payment.
+   */
+  startInvoicePayment?(payment: { id: string; label: string; amountCents: number }, urls: { success: string; cancel: string }, expiresAt: Date): Promise<StartedPayment>;
   /** Gives money back with this idempotency key: the same key never refunds twice. */
   refund(request: { refundId: string; key: string; orderId: string; paymentIntent: string; amountCents: number }): Promise<RefundAttempt>;
   /** The refunds the provider holds for a payment (read before a new key is used). */

@@ -37,6 +37,8 @@ import { API_TEXT } from "../../contract/texts/api";
 import { offlineProvider, PaymentStartError, type PaymentEvent, type PaymentProvider } from "./provider";
 import { applyProviderRefunds, queueRefund, startRefundWorker, type RefundWorker } from "./refunds";
 import { sessionExpiry } from "./stripe";
+import { applyInvoicePaymentEvent, recordInvoicePaymentPage, type InvoicePaymentRow } from "../accounts/card-payments";
+import { TRADE_TEXT } from "../../contract/texts/trade";
 
 const STORE = { id: null, role: "store" as const };
 const money = (cents: number) => formatDollars(centsToDollars(cents));
@@ -150,6 +152,33 @@ export class Payments {
     return { url: started.url };
   }
 
+  /**
+   * The card provider's page for a member's payment of trade invoices (issue 43): the one the
+   * payment's row already has, else opened now with the row's own parameters (a retry after an
+   * unknown outcome gets the page the first call made). 400 where no card provider is set up;
+   * 503 when the provider does not answer.
+   */
+  async startInvoicePayment(row: InvoicePaymentRow): Promise<InvoicePaymentRow> {
+    if (row.status !== "open" || row.url) return row;
+    const provider = this.provider("card");
+    if (!provider?.startInvoicePayment) {
+      throw new ApiError(400, "VALIDATION", PAYMENT_TEXT.cardUnavailable, { details: [{ path: "body.invoiceNumbers", message: PAYMENT_TEXT.cardUnavailable }] });
+    }
+    const back = `${this.options.publicUrl}/dashboard/account`;
+    let started;
+    try {
+      started = await provider.startInvoicePayment(
+        { id: row.id, label: TRADE_TEXT.invoicePaymentLabel(row.invoiceNumbers), amountCents: row.amountCents },
+        { success: `${back}?payment=return`, cancel: `${back}?payment=cancelled` },
+        new Date(sessionExpiry(row.createdAt, row.expiresAt) * 1000),
+      );
+    } catch (error) {
+      this.log?.warn({ err: error, invoicePayment: row.id }, `invoice payment ${row.id} not started`);
+      throw new ApiError(503, "PAYMENT_UNAVAILABLE", PAYMENT_TEXT.providerUnsure, {}, { "retry-after": "5" });
+    }
+    return recordInvoicePaymentPage(this.db, row.id, { sessionId: started.sessionId, url: started.url });
+  }
+
   /** A card order whose page the provider refused: cancelled, its lines back in the cart, its checkout key free for a retry. */
   private async cancelUnstarted(order: Order, userId: string): Promise<void> {
     const result = await this.db.transaction(async (tx) => {
@@ -173,6 +202,11 @@ export class Payments {
     const moves: [MoveResult, "paid" | "cancelled"][] = [];
     let owed = false;
     const outcome = await this.db.transaction(async (tx): Promise<EventOutcome> => {
+      if (event.invoicePaymentId) {
+        // A member's payment of trade invoices (issue 43), not an order's.
+        const [fresh] = await tx.insert(paymentEvents).values({ id: event.id, type: event.type, orderId: null }).onConflictDoNothing().returning({ id: paymentEvents.id });
+        return fresh ? applyInvoicePaymentEvent(tx, event) : "duplicate";
+      }
       const orderId = await this.orderOf(tx, event);
       const [fresh] = await tx
         .insert(paymentEvents)

@@ -80,6 +80,27 @@ export async function stripeProvider(settings: StripeSettings): Promise<PaymentP
       if (!session.url) throw new PaymentStartError(`Stripe gave session ${session.id} no URL (${session.status ?? "?"})`, false);
       return { sessionId: session.id, url: session.url, amountCents: session.amount_total ?? order.totalCents, currency: session.currency ?? "usd" };
     },
+    async startInvoicePayment(payment, urls, expiresAt): Promise<StartedPayment> {
+      let session;
+      try {
+        session = await stripe.checkout.sessions.create(
+          {
+            mode: "payment",
+            line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: payment.amountCents, product_data: { name: payment.label } } }],
+            success_url: urls.success,
+            cancel_url: urls.cancel,
+            metadata: { invoicePaymentId: payment.id },
+            payment_intent_data: { metadata: { invoicePaymentId: payment.id } },
+            expires_at: Math.floor(expiresAt.getTime() / 1000),
+          },
+          { idempotencyKey: `invoices-${payment.id}` },
+        );
+      } catch (error) {
+        throw new PaymentStartError(messageOf(error), definiteRefusal(error));
+      }
+      if (!session.url) throw new PaymentStartError(`Stripe gave session ${session.id} no URL (${session.status ?? "?"})`, false);
+      return { sessionId: session.id, url: session.url, amountCents: session.amount_total ?? payment.amountCents, currency: session.currency ?? "usd" };
+    },
     async refund({ refundId, key, orderId, paymentIntent, amountCents }): Promise<RefundAttempt> {
       try {
         // No retries of the SDK's own: the refund worker retries with the same key, and records each try.
@@ -122,6 +143,7 @@ export async function stripeProvider(settings: StripeSettings): Promise<PaymentP
           ...base,
           kind: event.type === "checkout.session.expired" ? "expired" : paid ? "paid" : "other",
           orderId: session.metadata?.orderId ?? session.client_reference_id ?? null,
+          invoicePaymentId: session.metadata?.invoicePaymentId ?? null,
           sessionId: session.id,
           paymentIntent: typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null),
           amountCents: session.amount_total,

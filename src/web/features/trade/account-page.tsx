@@ -7,9 +7,10 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+import { useSearchParams } from "react-router";
 import { toast } from "react-toastify";
-import { formatDollars } from "../../../contract/money";
-import { applicationInputSchema, APPROVES, rejectInputSchema, type AccountOrder, type MyAccount, type Statement } from "../../../contract/trade";
+import { dollarsToCents, formatDollars } from "../../../contract/money";
+import { applicationInputSchema, APPROVES, rejectInputSchema, type AccountOrder, type InvoicePayment, type MyAccount, type OpenInvoice, type Statement } from "../../../contract/trade";
 import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
 import { ACCOUNT_PAGE_TEXT, ADMIN_TRADE_TEXT, TRADE_TEXT } from "../../../contract/texts/trade";
 import type { z } from "../../../contract/zod";
@@ -18,6 +19,7 @@ import { api } from "../../lib/api";
 import { PageTitle } from "../../lib/page-title";
 import { useSession } from "../../lib/session";
 import { afterSave, errorAt, Field, SaveButton } from "../../components/ui/form-parts";
+import { openPaymentPage, paymentMethodsQuery } from "../cart";
 import { myTradeAccountQuery, tradeKeys } from "./api";
 import { MemberForm, MembersTable, StatementTable } from "./parts";
 
@@ -27,6 +29,7 @@ const enc = (value: string) => encodeURIComponent(value);
 
 const accountOrdersQuery = () =>
   queryOptions({ queryKey: tradeKeys.orders, queryFn: ({ signal }) => api.get<AccountOrder[]>("/api/account/orders?status=awaiting_approval", signal) });
+const openInvoicesQuery = () => queryOptions({ queryKey: tradeKeys.invoices, queryFn: ({ signal }) => api.get<OpenInvoice[]>("/api/account/invoices", signal) });
 const myStatementQuery = () => queryOptions({ queryKey: tradeKeys.statement, queryFn: ({ signal }) => api.get<Statement>("/api/account/statement", signal) });
 
 export default function AccountPage() {
@@ -63,6 +66,7 @@ function Member({ account }: { account: MyAccount }) {
         </p>
         <p>{ADMIN_TRADE_TEXT.credit(formatDollars(account.creditUsed), formatDollars(account.creditLimit), formatDollars(account.creditAvailable))}</p>
       </div>
+      <OpenInvoices cardPayments={account.terms !== "none"} />
       {APPROVES.includes(account.role) && <Approvals />}
       {isAdmin && (
         <section className="flex flex-col gap-3">
@@ -73,6 +77,87 @@ function Member({ account }: { account: MyAccount }) {
       )}
       {isAdmin && <MyStatement />}
     </>
+  );
+}
+
+/**
+ * The account's open invoices; any member may pay several at once by card (where the store takes
+ * cards): the provider's page, then back here, the webhook applying the payment.
+ */
+function OpenInvoices({ cardPayments }: { cardPayments: boolean }) {
+  const invoices = useQuery(openInvoicesQuery());
+  const methods = useQuery(paymentMethodsQuery());
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [key] = useState(() => crypto.randomUUID());
+  const [params] = useSearchParams();
+  const returned = params.get("payment");
+  const pay = useMutation({
+    mutationFn: (invoiceNumbers: string[]) => api.post<InvoicePayment>("/api/account/invoices/pay", { invoiceNumbers }, { "idempotency-key": `${key}:${invoiceNumbers.join(",")}` }),
+    onSuccess: (payment) => {
+      if (payment.payment) openPaymentPage(payment.payment.url);
+    },
+    meta: toastError,
+  });
+  const card = cardPayments && (methods.data?.methods.includes("card") ?? false);
+  const toggle = (n: string) =>
+    setChosen((was) => {
+      const next = new Set(was);
+      if (next.has(n)) next.delete(n);
+      else next.add(n);
+      return next;
+    });
+  return (
+    <section className="flex flex-col gap-3">
+      <h3 className="text-xl font-semibold">{text.openInvoices}</h3>
+      {returned === "return" && <p role="status">{text.payReturned}</p>}
+      {returned === "cancelled" && <p role="status">{text.payCancelled}</p>}
+      <QueryView query={invoices} isEmpty={(list) => list.length === 0} empty={text.noOpenInvoices}>
+        {(list) => {
+          const selected = list.filter((o) => chosen.has(o.invoiceNumber));
+          const amount = selected.reduce((sum, o) => sum + dollarsToCents(o.open), 0) / 100;
+          return (
+            <>
+              <div className="overflow-x-auto">
+                <table className="table" aria-label={text.openInvoices}>
+                  <thead className="text-base-content">
+                    <tr>
+                      {Object.entries(text.invoiceColumns)
+                        .filter(([k]) => card || k !== "pay")
+                        .map(([k, c]) => (
+                          <th key={k} scope="col">
+                            {c}
+                          </th>
+                        ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.map((o) => (
+                      <tr key={o.invoiceNumber} data-testid="open-invoice">
+                        {card && (
+                          <td>
+                            <input type="checkbox" className="checkbox" aria-label={text.payInvoice(o.invoiceNumber)} checked={chosen.has(o.invoiceNumber)} onChange={() => toggle(o.invoiceNumber)} />
+                          </td>
+                        )}
+                        <td>{o.invoiceNumber}</td>
+                        <td>#{o.number}</td>
+                        <td>{o.dueDate ?? ""}</td>
+                        <td>{formatDollars(o.total)}</td>
+                        <td>{formatDollars(o.open)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {card && (
+                <button type="button" className="btn btn-primary self-start" disabled={selected.length === 0 || pay.isPending} onClick={() => pay.mutate(selected.map((o) => o.invoiceNumber))}>
+                  {text.payByCard(formatDollars(amount))}
+                </button>
+              )}
+            </>
+          );
+        }}
+      </QueryView>
+    </section>
   );
 }
 

@@ -13,6 +13,7 @@ export const tradeKeys = {
   all: [PERSONAL_KEY, "trade-account"] as const,
   orders: [PERSONAL_KEY, "trade-account", "orders"] as const,
   statement: [PERSONAL_KEY, "trade-account", "statement"] as const,
+  invoices: [PERSONAL_KEY, "trade-account", "invoices"] as const,
 };
 
 export const myTradeAccountQuery = () =>
