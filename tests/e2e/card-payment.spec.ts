@@ -10,6 +10,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { ORDER_TEXT } from "../../src/contract/texts/orders";
 import { PAYMENT_TEXT } from "../../src/contract/texts/payments";
+import { ACCOUNT_PAGE_TEXT as TRADE_PAGE } from "../../src/contract/texts/trade";
 import { APP_URL } from "../support/env";
 import { getTool, newAccount, signedInPage, signInAsAdmin } from "../support/e2e-helpers";
 import { stripeStandInControls } from "../support/stripe";
@@ -195,5 +196,40 @@ test.describe("card payments in the console", () => {
     await expect(customer.getByTestId("history-note").filter({ hasText: `Refunded ${usd(order.total)} to the card` })).toHaveCount(1);
     await expect(customer.getByTestId("history-note").last()).toContainText(`Refunded ${usd(order.total)} to the card`);
     await customer.close();
+  });
+});
+
+test.describe("paying trade invoices by card", () => {
+  test("a trade account member pays two open invoices at once by card from the dashboard (issue 43)", async ({ page, browser }) => {
+    test.slow(); // an account, two orders on terms and the stand-in's page
+    const owner = await browser.newContext({ baseURL: APP_URL });
+    await signInAsAdmin(owner.request);
+    const member = await signedInPage(page, newAccount("invoice-card"));
+    const account = await owner.request.post("/api/admin/accounts", { headers: origin, data: { name: `Invoice Card Ltd ${Date.now()}`, terms: "net30", creditLimit: 5000 } });
+    expect(account.status(), await account.text()).toBe(201);
+    const added = await owner.request.post(`/api/admin/accounts/${((await account.json()) as { _id: string })._id}/members`, { headers: origin, data: { email: member.email, role: "buyer" } });
+    expect(added.status(), await added.text()).toBe(201);
+    await owner.close();
+    const invoices: { invoiceNumber: string; total: number }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const placed = await page.request.post("/api/order", { headers: origin, data: { toolId: cardTool(), quantity: 1, paymentMethod: "terms" } });
+      expect(placed.status(), await placed.text()).toBe(201);
+      invoices.push((await placed.json()) as { invoiceNumber: string; total: number });
+    }
+
+    await page.goto("/dashboard/account");
+    await expect(page.getByTestId("open-invoice")).toHaveCount(2);
+    for (const invoice of invoices) await page.getByRole("checkbox", { name: TRADE_PAGE.payInvoice(invoice.invoiceNumber) }).check();
+    const sum = invoices.reduce((s, o) => s + o.total, 0);
+    await page.getByRole("button", { name: TRADE_PAGE.payByCard(usd(sum)) }).click();
+    await expect(page).toHaveURL(/\/pay\/[^/?]+$/);
+    await expect(page.getByTestId("amount")).toHaveText(usd(sum));
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/account\?payment=return$/);
+    await expect(page.getByText(TRADE_PAGE.payReturned)).toBeVisible();
+    // Applied by the webhook: nothing is open any more.
+    await expect.poll(async () => ((await (await page.request.get("/api/account/invoices")).json()) as unknown[]).length).toBe(0);
+    await page.reload();
+    await expect(page.getByText(TRADE_PAGE.noOpenInvoices)).toBeVisible();
   });
 });
