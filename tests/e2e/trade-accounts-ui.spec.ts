@@ -2,11 +2,12 @@
  * Trade accounts' pages (issue 43): the owner creates an account and adds a member in the console;
  * an account's admin adds a member from the dashboard; an approver approves a buyer's order over
  * the buyer's limit from the dashboard; a member sees the trade price on the tool page, the
- * purchase page, the cart and checkout. Each account and tool is the spec's own.
+ * purchase page, the cart and checkout; a customer applies and the owner records a payment and an
+ * exemption certificate in the console. Each account and tool is the spec's own.
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { PRICE_TIER_TEXT } from "../../src/contract/texts/price-tiers";
-import { ACCOUNT_PAGE_TEXT, ADMIN_TRADE_TEXT } from "../../src/contract/texts/trade";
+import { ACCOUNT_PAGE_TEXT, ADMIN_TRADE_TEXT, TRADE_TEXT } from "../../src/contract/texts/trade";
 import { APP_URL } from "../support/env";
 import { expectNoSeriousViolations, newAccount, signedInPage, signInAsAdmin, signUpViaApi } from "../support/e2e-helpers";
 
@@ -153,4 +154,57 @@ test("a member sees the account's trade price on the tool page, the purchase pag
   await page.goto("/checkout");
   await expect(page.getByTestId("checkout-lines")).toContainText(PRICE_TIER_TEXT.tradePrice);
   await expect(page.getByTestId("checkout-lines")).toContainText("$70.00");
+});
+
+test("a customer applies from the dashboard; the owner sees the application, records a payment against an invoice and adds an exemption certificate in the console", async ({ page, browser }) => {
+  test.slow(); // several pages and forms on a shared machine
+  const applicant = await signedInPage(page, newAccount("trade-applicant"));
+  const company = `Applicant Gardens ${Date.now()}`;
+  await page.goto("/dashboard/account");
+  const apply = page.getByRole("form", { name: ACCOUNT_PAGE_TEXT.applyTitle });
+  await apply.getByRole("button", { name: "Save" }).click();
+  await expect(apply.getByText(TRADE_TEXT.nameRequired)).toBeVisible();
+  await apply.getByLabel(ACCOUNT_PAGE_TEXT.applyName).fill(company);
+  await apply.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText(ACCOUNT_PAGE_TEXT.applied).first()).toBeVisible();
+
+  const owner = await browser.newContext({ baseURL: APP_URL });
+  await signInAsAdmin(owner.request);
+  const console = await owner.newPage();
+  await console.goto("/admin/accounts");
+  await expect(console.getByRole("table", { name: text.applications }).getByRole("row").filter({ hasText: company })).toContainText(applicant.email);
+
+  // An account on terms with the applicant as its buyer, and one invoice of theirs.
+  const id = await accountWith(owner.request, company, [{ email: applicant.email, role: "buyer" }]);
+  const tool = await owner.request.post("/api/admin/tools", {
+    headers: origin,
+    data: { name: `Ledger rake ${Date.now()}`, image: "/images/tools/jigsaw.svg", price: 40, availableQuantity: 50, minimumQuantity: 1, description: "For the ledger.", category: "hand-tools" },
+  });
+  expect(tool.status(), await tool.text()).toBe(201);
+  const placed = await page.request.post("/api/order", { headers: origin, data: { toolId: ((await tool.json()) as { _id: string })._id, quantity: 1, paymentMethod: "terms" } });
+  expect(placed.status(), await placed.text()).toBe(201);
+  const invoice = ((await placed.json()) as { invoiceNumber: string }).invoiceNumber;
+
+  await console.goto(`/admin/accounts/${id}`);
+  const payment = console.getByRole("form", { name: text.payment });
+  await payment.getByLabel(text.amount).fill("25");
+  await payment.getByLabel(text.reference).fill("CHK-501");
+  await payment.getByLabel(text.invoiceNumbers).fill(invoice);
+  await payment.getByRole("button", { name: "Save" }).click();
+  await expect(console.getByText(text.paymentRecorded).first()).toBeVisible();
+  await expect(console.getByText("CHK-501").first()).toBeVisible();
+
+  const certificate = `NY-EX-${Date.now()}`;
+  const exemption = console.getByRole("form", { name: text.addExemption });
+  await exemption.getByLabel("Country").selectOption("US");
+  await exemption.getByLabel("Region").selectOption("NY");
+  await exemption.getByLabel(text.certificate).fill(certificate);
+  await exemption.getByLabel(text.expiresOn).fill("2099-12-31");
+  await exemption.getByRole("button", { name: "Save" }).click();
+  await expect(console.getByText(text.exemptionAdded).first()).toBeVisible();
+  await expect(console.getByRole("table", { name: text.exemptions })).toContainText(certificate);
+  await expectNoSeriousViolations(console);
+  const statement = (await (await owner.request.get(`/api/admin/accounts/${id}/statement`)).json()) as { lines: { type: string; number: string; amount: number }[] };
+  expect(statement.lines.filter((l) => l.type === "payment")).toEqual([expect.objectContaining({ number: "CHK-501", amount: -25 })]);
+  await owner.close();
 });
