@@ -285,6 +285,8 @@ export const orderLineSchema = z.object({
   shipping: z.number(),
   tax: z.number(),
   total: z.number(),
+  /** Units given back by refunds that succeeded (DESIGN "Refunds and returns"). */
+  refundedQuantity: z.number().int().optional(),
 });
 export type OrderLine = z.infer<typeof orderLineSchema>;
 
@@ -308,19 +310,27 @@ export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
 
 /** Money given back for an order (DESIGN "Money" → "Refunds and returns", decision 0016). */
 export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
-export const REFUND_KINDS = ["cancel", "late_payment", "duplicate_payment", "mismatch"] as const;
+export const REFUND_KINDS = ["cancel", "late_payment", "duplicate_payment", "mismatch", "refund"] as const;
 export const orderRefundSchema = z.object({
   _id: z.string(),
   amount: z.number(),
   /** pending until the provider confirms it (a card), `failed` with the provider's reason. */
   status: z.enum(REFUND_STATUSES),
-  /** Why the money goes back: the owner's cancel, a payment after the cancel, a second payment, a mismatched one. */
+  /** Why the money goes back: the owner's cancel, a payment after the cancel, a second payment, a mismatched one, the owner's refund of lines. */
   kind: z.enum(REFUND_KINDS),
   reason: z.string(),
   /** The provider's reason for a failure (or the last unanswered try's, while pending). */
   error: z.string().nullable(),
+  /** The refund's credit note (`CN-…`), once the money is given back. */
   creditNoteNumber: z.string().nullable(),
-  lines: z.array(z.object({ toolId: z.string(), name: z.string(), quantity: z.number().int() })),
+  /** The units it gives back and what each line's share comes to (an owner's refund; empty for the others). */
+  lines: z.array(z.object({ toolId: z.string(), name: z.string(), quantity: z.number().int(), amount: z.number(), restocked: z.number().int() })),
+  /** The shipping it gives back (0 without). */
+  shipping: z.number(),
+  /** Whether its units went back to stock. */
+  restock: z.boolean(),
+  /** The return it settles (DESIGN "Refunds and returns"). */
+  returnId: z.string().nullable(),
   createdAt: z.string(),
   settledAt: z.string().nullable(),
 });
@@ -381,7 +391,7 @@ export const orderSchema = z.object({
   balanceDue: z.number().optional(),
   /** The trade account's certificate that made it tax-exempt in its region. */
   taxExemption: z.object({ certificate: z.string(), region: z.string() }).optional(),
-  /** Money given back (succeeded refunds), and every refund of the order; absent when there is none. */
+  /** Money given back (succeeded refunds: 0 when none), and every refund of the order, oldest first. */
   refundedTotal: z.number().optional(),
   refunds: z.array(orderRefundSchema).optional(),
   note: z.string(),

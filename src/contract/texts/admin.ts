@@ -98,7 +98,7 @@ export const ADMIN_TEXT = {
       restock: "Restock",
       correction: "Correction",
       quote_hold: "Held for a quote",
-      quote_release: "Quote hold released",
+      quote_release: "Quote hold released", return: "Returned (refund)",
     },
     note: "Why",
     submit: "Record movement",

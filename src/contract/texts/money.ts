@@ -94,6 +94,8 @@ export const INVOICE_TEXT = {
   /** The letterhead of a store whose settings row is missing (migration 0009 writes one). */
   fallbackLegalName: "Toolyard",
   creditNoteExplains: (invoiceNumber: string) => `This credit note cancels invoice ${invoiceNumber} in full.`,
+  /** A refund of part of an order (DESIGN "Refunds and returns"). */
+  refundCreditExplains: (invoiceNumber: string, reason: string) => `This credit note refunds part of invoice ${invoiceNumber}: ${reason}`,
   page: (page: number, of: number) => `Page ${page} of ${of}`,
   noInvoice: "This order has no invoice: it was placed before the store issued invoices.",
   noCreditNote: "This order has no credit note: only a cancelled order gets one.",

@@ -29,7 +29,7 @@ export const PAYMENT_TEXT = {
   refunds: {
     title: "Refunds",
     columns: { date: "Date", amount: "Amount", why: "Why", status: "Status" },
-    kinds: { cancel: "Order cancelled", late_payment: "Payment after the cancel", duplicate_payment: "Second payment", mismatch: "Payment of another amount" },
+    kinds: { cancel: "Order cancelled", late_payment: "Payment after the cancel", duplicate_payment: "Second payment", mismatch: "Payment of another amount", refund: "Refund of lines" },
     statuses: { pending: "Pending", succeeded: "Refunded", failed: "Failed" },
     refundedTotal: (amount: string) => `Refunded so far: ${amount}`,
     filter: "Show",

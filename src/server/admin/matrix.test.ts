@@ -57,6 +57,7 @@ describe.each(drivers())("every /api/admin route by role on %s", (driver) => {
       "GET /api/admin/orders/:id",
       "GET /api/admin/refunds",
       "POST /api/admin/orders/:id/status",
+      "POST /api/admin/orders/:id/refunds",
       "GET /api/admin/reviews",
       "PATCH /api/admin/reviews/:id",
       "GET /api/admin/users",

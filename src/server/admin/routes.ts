@@ -29,11 +29,15 @@ import { moneyAdminRoutes } from "../pricing/admin-routes";
 import { quoteAdminRoutes } from "../quotes/admin-routes";
 import { accountAdminRoutes } from "../accounts/admin-routes";
 import { refundAdminRoutes } from "../payments/admin-routes";
+import { refundOrderLines } from "../payments/line-refunds";
+import { refundInputSchema, refundResultSchema } from "../../contract/refund-schemas";
+import { LIMITS } from "../../contract/constants";
 import { listAudit, recordAudit } from "./audit";
 import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
 import { getAdminOrder, listAdminOrders, listUsers, setUserRole, summary } from "./service";
 
 const tags = ["admin"];
+const refundHeaders = z.object({ "idempotency-key": z.string().trim().min(1).max(LIMITS.idempotencyKey) });
 
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
@@ -245,6 +249,31 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.status === "cancelled") await app.payments.cancelByAdmin(request.params.id, actor.id, audit);
       else await moveOrderStatus(db, request.params.id, request.body.status, { id: actor.id, role: "admin" }, audit, app.mail.orders);
       return getAdminOrder(db, request.params.id);
+    },
+  );
+
+  app.post(
+    "/orders/:id/refunds",
+    {
+      schema: {
+        tags,
+        summary:
+          "Refund lines and quantities of a paid, shipped or delivered order (optionally its shipping; restock by default), with an Idempotency-Key: 201 {refund, order}; more than is left → 409 REFUND_EXCEEDS, nothing done; a repeated key gives the first answer",
+        params: idParamsSchema,
+        headers: refundHeaders,
+        body: refundInputSchema,
+        response: { 201: refundResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const outcome = await refundOrderLines(db, { mail: app.mail.orders }, request.params.id, request.body, request.headers["idempotency-key"], actor);
+      if (outcome.owed) app.payments.refundWorker.kick();
+      if (outcome.restocked) announceChange(db, "tools");
+      const order = await getAdminOrder(db, request.params.id);
+      const refund = order.refunds?.find((r) => r._id === outcome.refundId);
+      if (!refund) throw new Error(`refund ${outcome.refundId} is not on its order`);
+      return reply.status(201).send({ refund, order });
     },
   );
 

@@ -488,8 +488,8 @@ export const mailOutbox = pgTable(
     lastError: text("last_error"),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
-    /** Documents rendered when the mail is sent: [{kind: "invoice", orderId}], [{kind: "quote", quoteId, revision}]. */
-    attachments: jsonb("attachments").$type<({ kind: "invoice"; orderId: string } | { kind: "quote"; quoteId: string; revision: number })[]>(),
+    /** Documents rendered when the mail is sent: [{kind: "invoice", orderId}], [{kind: "quote", quoteId, revision}], [{kind: "credit_note", refundId}]. */
+    attachments: jsonb("attachments").$type<({ kind: "invoice"; orderId: string } | { kind: "quote"; quoteId: string; revision: number } | { kind: "credit_note"; refundId: string })[]>(),
   },
   (t) => [index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`), index("mail_outbox_created_idx").on(t.createdAt)],
 );
@@ -662,12 +662,53 @@ export const refunds = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     settledAt: timestamp("settled_at", { withTimezone: true }),
+    /**
+     * The owner's refund of lines (kind `refund`, DESIGN "Refunds and returns"): the shipping it
+     * gives back (the order's, once), whether its units went back to stock, its Idempotency-Key
+     * and the hash of the request that used it, the return it settles, and its credit note
+     * (numbered when the money is given back: at once for cash and bank transfer, when the
+     * provider confirms a card's).
+     */
+    shipping: boolean("shipping").notNull().default(false),
+    shippingCents: bigint("shipping_cents", { mode: "number" }).notNull().default(0),
+    restock: boolean("restock").notNull().default(false),
+    idempotencyKey: text("idempotency_key"),
+    requestHash: text("request_hash"),
+    returnId: text("return_id"),
+    creditNoteNumber: text("credit_note_number"),
   },
   (t) => [
     index("refunds_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("refunds_order_idx").on(t.orderId),
     index("refunds_provider_refund_idx").on(t.providerRefundId),
+    uniqueIndex("refunds_order_key_idx").on(t.orderId, t.idempotencyKey),
   ],
+);
+
+/**
+ * The lines of an owner's refund: which order line (its position), how many units, and the
+ * share of the line's subtotal, discount and tax they give back (amount = subtotal − discount +
+ * tax), kept as computed so the credit note says what the refund said; `restocked`: the units
+ * that went back to stock with it (never more than the line's, over all its refunds).
+ */
+export const refundLines = pgTable(
+  "refund_lines",
+  {
+    refundId: text("refund_id")
+      .notNull()
+      .references(() => refunds.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    toolId: text("tool_id").notNull(),
+    toolName: text("tool_name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    subtotalCents: bigint("subtotal_cents", { mode: "number" }).notNull(),
+    discountCents: bigint("discount_cents", { mode: "number" }).notNull(),
+    taxCents: bigint("tax_cents", { mode: "number" }).notNull(),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    restocked: integer("restocked").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.refundId, t.position] }), check("refund_lines_quantity_positive", sql`${t.quantity} >= 1`)],
 );
 
 /** Every provider event applied, by its id: a duplicate, a replay or another instance's copy finds its row and changes nothing. */

@@ -14,7 +14,7 @@ import { ORDER_TEXT } from "../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import type { PaymentStatus } from "../../contract/schemas";
 import type { Db } from "../db/client";
-import { orderLines, orders, payments, storeSettings, user } from "../db/schema";
+import { orderLines, orders, payments, refundLines, refunds, storeSettings, user } from "../db/schema";
 import { dateIn, DEFAULT_TIME_ZONE } from "./numbers";
 
 export type InvoiceDocument = "invoice" | "credit-note";
@@ -35,6 +35,8 @@ export interface InvoiceData {
    * order after it was issued (paid, then perhaps refunded). Absent for other methods.
    */
   payment?: { status: PaymentStatus } | null;
+  /** A refund's own credit note: its reason (the note names the invoice it refunds part of). */
+  refund?: { reason: string };
 }
 
 /** Before the owner saved settings (a database without migration 0009's row): the store's name alone. */
@@ -265,7 +267,9 @@ export async function renderInvoicePdf(data: InvoiceData, document: InvoiceDocum
   ];
   const notes = [
     ...(order.taxExemptCertificate ? [MONEY_TEXT.taxExempt(order.taxExemptCertificate)] : []),
-    ...(document === "credit-note" && order.invoiceNumber ? [INVOICE_TEXT.creditNoteExplains(order.invoiceNumber)] : []),
+    ...(document === "credit-note" && order.invoiceNumber
+      ? [data.refund ? INVOICE_TEXT.refundCreditExplains(order.invoiceNumber, data.refund.reason) : INVOICE_TEXT.creditNoteExplains(order.invoiceNumber)]
+      : []),
   ];
   if (y + totals.length * 16 + notes.length * 14 + 10 > bottom) {
     doc.addPage();
@@ -302,4 +306,59 @@ export async function invoiceFile(db: Db, orderId: string, document: InvoiceDocu
   const number = data && documentNumberOf(data.order, document);
   if (!data || !number) return undefined;
   return { filename: documentFilename(number), content: await renderInvoicePdf(data, document) };
+}
+
+/**
+ * An owner's refund of lines as its own credit note (DESIGN "Refunds and returns"): the order's
+ * letterhead, customer and address, the refund's lines with the shares of subtotal, discount and
+ * tax they gave back as the refund computed them, its shipping, and its total (the refund's
+ * amount), negated, numbered and dated as the refund's credit note. Undefined until the refund
+ * has one (a card refund the provider has not confirmed).
+ */
+export async function loadRefundCreditNote(db: Db, refundId: string): Promise<InvoiceData | undefined> {
+  const [refund] = await db.select().from(refunds).where(eq(refunds.id, refundId));
+  if (!refund?.creditNoteNumber) return undefined;
+  const [data, lines] = await Promise.all([
+    loadInvoiceData(db, refund.orderId),
+    db.select().from(refundLines).where(eq(refundLines.refundId, refundId)).orderBy(asc(refundLines.position)),
+  ]);
+  if (!data) return undefined;
+  const subtotalCents = lines.reduce((s, l) => s + l.subtotalCents, 0);
+  const discountCents = lines.reduce((s, l) => s + l.discountCents, 0);
+  const taxCents = lines.reduce((s, l) => s + l.taxCents, 0);
+  return {
+    ...data,
+    refund: { reason: refund.reason },
+    order: {
+      ...data.order,
+      creditNoteNumber: refund.creditNoteNumber,
+      creditedAt: refund.settledAt ?? refund.createdAt,
+      subtotalCents,
+      discountCents,
+      shippingCents: refund.shippingCents,
+      taxCents,
+      totalCents: refund.amountCents,
+    },
+    lines: lines.map((l) => ({
+      orderId: refund.orderId,
+      position: l.position,
+      toolId: l.toolId,
+      toolName: l.toolName,
+      quantity: l.quantity,
+      unitPriceCents: l.unitPriceCents,
+      lineTotalCents: l.subtotalCents,
+      discountCents: l.discountCents,
+      shippingCents: 0,
+      taxCents: l.taxCents,
+      totalCents: l.amountCents,
+    })),
+  };
+}
+
+/** A refund's credit note as an attachment or a download; undefined while it has none. */
+export async function refundCreditNoteFile(db: Db, refundId: string): Promise<{ filename: string; content: Buffer; orderUserId: string | null; orderId: string } | undefined> {
+  const data = await loadRefundCreditNote(db, refundId);
+  const number = data?.order.creditNoteNumber;
+  if (!data || !number) return undefined;
+  return { filename: documentFilename(number), content: await renderInvoicePdf(data, "credit-note"), orderUserId: data.order.userId, orderId: data.order.id };
 }

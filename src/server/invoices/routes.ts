@@ -1,17 +1,20 @@
 /** GET /api/order/:id/invoice: an order's invoice (or credit note) as a PDF, for its customer and the owner. */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { LIMITS } from "../../contract/constants";
 import { idParamsSchema } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { INVOICE_TEXT } from "../../contract/texts/money";
 import { ADMIN_ROLE } from "../auth/roles";
 import { notFound } from "../http/errors";
 import { errorResponses } from "../http/schemas";
-import { documentFilename, documentNumberOf, loadInvoiceData, renderInvoicePdf } from "./pdf";
+import { documentFilename, documentNumberOf, loadInvoiceData, refundCreditNoteFile, renderInvoicePdf } from "./pdf";
 
 export const invoiceQuerySchema = z.object({
   /** `credit-note`: the cancelled order's credit note instead of its invoice. */
   document: z.enum(["invoice", "credit-note"]).default("invoice"),
+  /** With `document=credit-note`: the credit note of this refund of the order (an owner's refund of lines). */
+  refund: z.string().min(1).max(LIMITS.id).optional(),
 });
 
 export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -23,7 +26,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: {
         tags: ["orders"],
-        summary: "The order's invoice, or with ?document=credit-note its credit note, as application/pdf (the customer's own orders; an admin's any)",
+        summary: "The order's invoice, or with ?document=credit-note its credit note (&refund=<id>: that refund's), as application/pdf (the customer's own orders; an admin's any)",
         params: idParamsSchema,
         querystring: invoiceQuerySchema,
         // The document's bytes: Fastify sends a Buffer as it is, past the JSON serializer.
@@ -32,7 +35,13 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { id } = request.params;
-      const { document } = request.query;
+      const { document, refund } = request.query;
+      if (refund) {
+        // A refund's credit note: the order's customer's or an admin's, else not found (no oracle).
+        const file = document === "credit-note" ? await refundCreditNoteFile(db, refund) : undefined;
+        if (!file || file.orderId !== id || (file.orderUserId !== request.viewer.id && request.viewer.role !== ADMIN_ROLE)) throw notFound(INVOICE_TEXT.noCreditNote);
+        return reply.type("application/pdf").header("content-disposition", `attachment; filename="${file.filename}"`).send(file.content);
+      }
       // Someone else's order is not found, exactly as GET /api/order/:id answers (no oracle).
       const data = await loadInvoiceData(db, id);
       if (!data || (data.order.userId !== request.viewer.id && request.viewer.role !== ADMIN_ROLE)) throw notFound(API_TEXT.orderNotFound);

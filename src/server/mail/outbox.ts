@@ -52,6 +52,10 @@ export interface OrderMail {
    * it; either way, take the number before this call.
    */
   statusMoved(tx: Tx, after: { id: string; number: number; userId: string | null; status: string; creditNoteNumber?: string | null }): Promise<void>;
+  /** In the transaction that gives money back (an owner's refund of lines): the customer hears of it, its credit note attached. */
+  refundMade(tx: Tx, refund: { id: string; orderId: string; orderNumber: number; userId: string | null; amountCents: number; creditNoteNumber: string; card: boolean }): Promise<void>;
+  /** In the transaction of a return's move (DESIGN "Refunds and returns"): the customer hears of each. */
+  returnMoved?(tx: Tx, moved: { orderId: string; orderNumber: number; userId: string | null; status: string; note: string | null }): Promise<void>;
 }
 
 /** Dollars the order may not carry yet (an order desk from before issue 31 leaves them out) as cents. */
@@ -119,6 +123,14 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
       await tx.execute(sql`
         insert into ${mailOutbox} ("to", subject, text, html, kind)
         select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where id = ${after.userId}`);
+    },
+    async refundMade(tx, refund) {
+      if (refund.userId === null) return;
+      const m = templates.refundMade(refund, publicUrl);
+      const attachments = JSON.stringify([{ kind: "credit_note", refundId: refund.id }]);
+      await tx.execute(sql`
+        insert into ${mailOutbox} ("to", subject, text, html, kind, attachments)
+        select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind}, ${attachments}::jsonb from "user" where id = ${refund.userId}`);
     },
     async ordersPlaced(tx, placed) {
       const insert = placedInsert(placed.map(mailOrder));

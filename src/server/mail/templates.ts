@@ -9,6 +9,7 @@ import { MAIL_TEXT } from "../../contract/texts/mail";
 import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
+import { REFUND_TEXT } from "../../contract/texts/refunds";
 
 export type Block = { p: string } | { link: string; label: string } | { rows: [string, string][] };
 
@@ -104,6 +105,13 @@ export const templates = {
       { p: MAIL_TEXT.orderCancelled.intro(order.number) },
       ...(order.creditNoteNumber ? [{ p: INVOICE_TEXT.mail.creditNote(order.creditNoteNumber) }] : []),
       { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderCancelled.view },
+    ]),
+  refundMade: (refund: { orderId: string; orderNumber: number; amountCents: number; creditNoteNumber: string; card: boolean }, publicUrl: string) =>
+    render("refund-made", REFUND_TEXT.mail.subject(refund.orderNumber), [
+      { p: REFUND_TEXT.mail.intro(refund.orderNumber, money(refund.amountCents)) },
+      { p: refund.card ? REFUND_TEXT.mail.card : REFUND_TEXT.mail.offline },
+      { p: REFUND_TEXT.mail.creditNote(refund.creditNoteNumber) },
+      { link: storeLink(publicUrl, `/dashboard/orders/${refund.orderId}`), label: REFUND_TEXT.mail.view },
     ]),
   adminNewOrder: (order: MailOrder, publicUrl: string) =>
     render("admin-new-order", MAIL_TEXT.adminNewOrder.subject(order.number, money(order.totalCents)), [

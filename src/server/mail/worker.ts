@@ -20,7 +20,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { MailSettings } from "../config";
 import type { Db } from "../db/client";
 import { mailOutbox } from "../db/schema";
-import { invoiceFile } from "../invoices/pdf";
+import { invoiceFile, refundCreditNoteFile } from "../invoices/pdf";
 import { quoteFile } from "../quotes/pdf";
 import type { Attachment } from "./outbox";
 
@@ -76,9 +76,11 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
         );
         const attachments = [];
         for (const a of m.attachments ?? []) {
-          const file = a.kind === "quote" ? await quoteFile(db, a.quoteId, a.revision) : await invoiceFile(db, a.orderId, "invoice");
+          const file =
+            a.kind === "quote" ? await quoteFile(db, a.quoteId, a.revision) : a.kind === "credit_note" ? await refundCreditNoteFile(db, a.refundId) : await invoiceFile(db, a.orderId, "invoice");
+          const missing = a.kind === "quote" ? `quote ${a.quoteId} has no revision ${a.revision}` : a.kind === "credit_note" ? `refund ${a.refundId} has no credit note` : `order ${a.orderId} has no invoice`;
           if (file) attachments.push({ filename: file.filename, content: file.content, contentType: "application/pdf" });
-          else log.warn({ mail: { id: m.id }, attachment: a }, `mail ${m.id}: ${a.kind === "quote" ? `quote ${a.quoteId} has no revision ${a.revision}` : `order ${a.orderId} has no invoice`} to attach; sending without it`);
+          else log.warn({ mail: { id: m.id }, attachment: a }, `mail ${m.id}: ${missing} to attach; sending without it`);
         }
         await (await transport).sendMail({ from: settings.from, to: m.to, subject: m.subject, text: m.text, html: m.html, attachments });
       }

@@ -8,7 +8,7 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
-import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refunds, stockMovements, tools } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, stockMovements, tools } from "../db/schema";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { recordMovements } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
@@ -77,7 +77,11 @@ export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEv
       shipping: centsToDollars(l.shippingCents),
       tax: centsToDollars(l.taxCents),
       total: centsToDollars(l.totalCents),
+      refundedQuantity: 0,
     })),
+  // Nothing refunded until withRefunds says otherwise (DESIGN "(shapes)").
+  refundedTotal: 0,
+  refunds: [],
   history: [...events]
     .sort((a, b) => a.id - b.id)
     .map((e) => ({ status: e.status, at: e.createdAt.toISOString(), by: e.actorRole as ActorRole, ...(e.note ? { note: e.note } : {}) })),
@@ -96,44 +100,79 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
 }
 
 export type RefundRowOf = typeof refunds.$inferSelect;
+export type RefundLineRowOf = typeof refundLines.$inferSelect;
 
-const toRefundDto = (r: RefundRowOf): OrderRefund => ({
+export const toRefundDto = (r: RefundRowOf, lines: RefundLineRowOf[] = []): OrderRefund => ({
   _id: r.id,
   amount: centsToDollars(r.amountCents),
   status: r.status as OrderRefund["status"],
   kind: r.kind as OrderRefund["kind"],
   reason: r.reason,
   error: r.lastError,
-  creditNoteNumber: null,
-  lines: [],
+  creditNoteNumber: r.creditNoteNumber,
+  lines: [...lines]
+    .sort((a, b) => a.position - b.position)
+    .map((l) => ({ toolId: l.toolId, name: l.toolName, quantity: l.quantity, amount: centsToDollars(l.amountCents), restocked: l.restocked })),
+  shipping: centsToDollars(r.shippingCents),
+  restock: r.restock,
+  returnId: r.returnId,
   createdAt: r.createdAt.toISOString(),
   settledAt: r.settledAt?.toISOString() ?? null,
 });
 
-/** An order's refunds and what they gave back (succeeded ones), where it has any. */
-function withRefunds(order: Order, rows: RefundRowOf[] | undefined): Order {
-  if (!rows || rows.length === 0) return order;
-  const sorted = [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-  const refunded = sorted.filter((r) => r.status === "succeeded").reduce((s, r) => s + r.amountCents, 0);
-  return { ...order, refundedTotal: centsToDollars(refunded), refunds: sorted.map(toRefundDto) };
+/**
+ * An order's refunds (oldest first), what they gave back (`refundedTotal`: those that
+ * succeeded) and each line's units given back (`refundedQuantity`, the same refunds'); 0 and
+ * none for an order without any (DESIGN "(shapes)").
+ */
+export function withRefunds(order: Order, rows: RefundRowOf[] | undefined, lines: RefundLineRowOf[] | undefined): Order {
+  const sorted = [...(rows ?? [])].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+  const succeeded = new Set(sorted.filter((r) => r.status === "succeeded").map((r) => r.id));
+  const refunded = sorted.filter((r) => succeeded.has(r.id)).reduce((s, r) => s + r.amountCents, 0);
+  const linesOf = groupBy(lines ?? [], (l) => l.refundId);
+  const units = new Map<string, number>();
+  for (const l of lines ?? []) if (succeeded.has(l.refundId)) units.set(l.toolId, (units.get(l.toolId) ?? 0) + l.quantity);
+  return {
+    ...order,
+    refundedTotal: centsToDollars(refunded),
+    refunds: sorted.map((r) => toRefundDto(r, linesOf.get(r.id))),
+    lines: order.lines.map((l) => ({ ...l, refundedQuantity: units.get(l.toolId) ?? 0 })),
+  };
 }
 
-/** These orders with their lines and history (and a card order's payment and refunds): a few queries, however many orders. */
+/** The refunds of these orders, and their lines. */
+async function readRefunds(db: Db | Tx, orderIds: string[]): Promise<[RefundRowOf[], RefundLineRowOf[]]> {
+  return Promise.all([
+    db.select().from(refunds).where(inArray(refunds.orderId, orderIds)),
+    db
+      .select({ line: refundLines })
+      .from(refundLines)
+      .innerJoin(refunds, eq(refunds.id, refundLines.refundId))
+      .where(inArray(refunds.orderId, orderIds))
+      .then((r) => r.map((x) => x.line)),
+  ]);
+}
+
+/** These orders with their lines and history (and a card order's payment, and refunds): a few queries, however many orders. */
 export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const cardIds = rows.filter((r) => r.paymentMethod === "card").map((r) => r.id);
-  const [lines, events, cardPayments, cardRefunds] = await Promise.all([
+  const [lines, events, cardPayments, refundRows, refundLineRows] = await Promise.all([
     db.select().from(orderLines).where(inArray(orderLines.orderId, ids)),
     db.select().from(orderEvents).where(inArray(orderEvents.orderId, ids)).orderBy(asc(orderEvents.id)),
     cardIds.length > 0 ? db.select().from(payments).where(inArray(payments.orderId, cardIds)) : Promise.resolve([]),
-    cardIds.length > 0 ? db.select().from(refunds).where(inArray(refunds.orderId, cardIds)) : Promise.resolve([]),
-  ]);
+    readRefunds(db, ids),
+  ]).then(([l, e, p, [r, rl]]) => [l, e, p, r, rl] as const);
   const linesOf = groupBy(lines, (l) => l.orderId);
   const eventsOf = groupBy(events, (e) => e.orderId);
   const paymentOf = new Map(cardPayments.map((p) => [p.orderId, p]));
-  const refundsOf = groupBy(cardRefunds, (r) => r.orderId);
-  return rows.map((row) => withRefunds(toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? [], paymentOf.get(row.id) ?? null), refundsOf.get(row.id)));
+  const refundsOf = groupBy(refundRows, (r) => r.orderId);
+  const orderOfRefund = new Map(refundRows.map((r) => [r.id, r.orderId]));
+  const refundLinesOf = groupBy(refundLineRows, (l) => orderOfRefund.get(l.refundId) ?? "");
+  return rows.map((row) =>
+    withRefunds(toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? [], paymentOf.get(row.id) ?? null), refundsOf.get(row.id), refundLinesOf.get(row.id)),
+  );
 }
 
 /** A line about to be ordered, priced (pricing/price.ts): lineTotalCents is its subtotal. */
@@ -418,6 +457,8 @@ export async function listOrders(
         from ${orderEvents} e where e.order_id = "orders"."id")`,
       payment: sql<PaymentView | null>`(select json_build_object('status', p.status, 'url', p.url, 'refundError', p.refund_error) from ${payments} p where p.order_id = "orders"."id")`,
       counted: sql<number>`(select count(*) from (select 1 from ${orders} mine where mine.user_id = ${userId} limit ${COUNT_CAP + 1}) capped)`.mapWith(Number),
+      // Whether it has refunds: only then are they read (a second statement, for those orders alone).
+      refunded: sql<boolean>`exists (select 1 from ${refunds} r where r.order_id = "orders"."id")`,
     })
     .from(orders)
     .where(and(...conditions))
@@ -429,12 +470,19 @@ export async function listOrders(
   const firstPage = query.page === 1 && !query.cursor;
   const total = first || firstPage ? cappedTotal(first?.counted ?? 0) : await cappedCount(db, db.select({ one: sql`1` }).from(orders).where(mine).$dynamic());
   const page = splitPage(rows, query.limit, (r) => [r.created, r.row.number]);
+  const refundedIds = page.rows.filter((r) => r.refunded).map((r) => r.row.id);
+  const [refundRows, refundLineRows] = refundedIds.length > 0 ? await readRefunds(db, refundedIds) : [[], []];
+  const refundsOf = groupBy(refundRows, (r) => r.orderId);
   const items = page.rows.map((r) =>
-    toOrderDto(
-      r.row,
-      r.lines.map((l) => ({ ...l, orderId: r.row.id })),
-      r.events.map((e) => ({ id: Number(e.id), orderId: r.row.id, status: e.status, actorId: null, actorRole: e.actorRole, note: e.note, createdAt: new Date(e.at) })),
-      r.payment,
+    withRefunds(
+      toOrderDto(
+        r.row,
+        r.lines.map((l) => ({ ...l, orderId: r.row.id })),
+        r.events.map((e) => ({ id: Number(e.id), orderId: r.row.id, status: e.status, actorId: null, actorRole: e.actorRole, note: e.note, createdAt: new Date(e.at) })),
+        r.payment,
+      ),
+      refundsOf.get(r.row.id),
+      refundLineRows,
     ),
   );
   return { items, ...total, next: page.next };

@@ -27,10 +27,11 @@ import type { Db, Tx } from "../db/client";
 import { orderEvents, orders, payments, refunds } from "../db/schema";
 import type { OrderMail } from "../mail/outbox";
 import { announceMove, moveInTransaction, type MoveResult } from "../orders/service";
+import { completeLineRefund, failLineRefund } from "./line-refunds";
 import type { PaymentProvider, ProviderRefund } from "./provider";
 
 export type RefundRow = typeof refunds.$inferSelect;
-export type RefundKind = "cancel" | "late_payment" | "duplicate_payment" | "mismatch";
+export type RefundKind = "cancel" | "late_payment" | "duplicate_payment" | "mismatch" | "refund";
 
 const STORE = { id: null, role: "store" as const };
 const money = (cents: number) => formatDollars(centsToDollars(cents));
@@ -106,6 +107,12 @@ export async function settleRefund(
   };
 
   switch (refund.kind) {
+    case "refund": {
+      // The owner's refund of lines: confirmed, its credit note and the customer's mail; failed, its units are refundable again.
+      if (succeeded) await completeLineRefund(tx, refund, context.mail);
+      else await failLineRefund(tx, refund, reason);
+      return undefined;
+    }
     case "cancel": {
       if (order.status !== "refunding") {
         await note(succeeded ? PAYMENT_TEXT.refunded(amount, providerId) : PAYMENT_TEXT.refundRefused(reason));

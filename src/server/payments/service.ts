@@ -29,12 +29,14 @@ import type { Order } from "../../contract/schemas";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import type { Db, Tx } from "../db/client";
 import { cartLines, idempotencyKeys, orders, paymentEvents, payments } from "../db/schema";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
 import { announceMove, moveInTransaction, type MoveResult } from "../orders/service";
 import { API_TEXT } from "../../contract/texts/api";
 import { offlineProvider, PaymentStartError, type PaymentEvent, type PaymentProvider } from "./provider";
+import { REFUND_TEXT } from "../../contract/texts/refunds";
+import { hasLineRefunds } from "./line-refunds";
 import { applyProviderRefunds, queueRefund, startRefundWorker, type RefundWorker } from "./refunds";
 import { sessionExpiry } from "./stripe";
 import { applyInvoicePaymentEvent, recordInvoicePaymentPage, type InvoicePaymentRow } from "../accounts/card-payments";
@@ -313,6 +315,8 @@ export class Payments {
     const { moved, to } = await this.db.transaction(async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("no key update");
       if (!order) throw notFound(API_TEXT.orderNotFound);
+      // Part of it given back already (refunds of lines): the rest is refunded the same way, not by a cancel that would credit it all.
+      if (order.status !== "cancelled" && (await hasLineRefunds(tx, orderId))) throw conflict("ORDER_PARTLY_REFUNDED", REFUND_TEXT.partlyRefunded);
       const [payment] = order.paymentMethod === "card" ? await tx.select().from(payments).where(eq(payments.orderId, orderId)) : [];
       if (order.paymentMethod === "card" && order.status === "paid") {
         const amountCents = payment ? Number(payment.amountCents) : Number(order.totalCents);
