@@ -18,6 +18,7 @@ import type {
   StockMovementInput,
 } from "../../../contract/admin-schemas";
 import type { ApiErrorBody } from "../../../contract/schemas";
+import type { RefundInput, RefundResult } from "../../../contract/refund-schemas";
 import { TEXT } from "../../../contract/texts/site";
 import { api, ApiRequestError, withQuery } from "../../lib/api";
 import { PERSONAL_KEY } from "../../lib/session";
@@ -119,6 +120,15 @@ export function useMoveOrder() {
     mutationFn: ({ id, status }: { id: string; status: string }) => api.post<AdminOrder>(`/api/admin/orders/${encodeURIComponent(id)}/status`, { status }),
     onSuccess: after,
     meta: toastError,
+  });
+}
+/** The owner's refund of lines, with the form's key (a retry after a lost answer gets the first refund). */
+export function useRefundOrder() {
+  const after = useAfterChange();
+  return useMutation({
+    mutationFn: ({ id, input, key }: { id: string; input: RefundInput; key: string }) =>
+      api.post<RefundResult>(`/api/admin/orders/${encodeURIComponent(id)}/refunds`, input, { "idempotency-key": key }),
+    onSuccess: after,
   });
 }
 export function useSetReviewHidden() {

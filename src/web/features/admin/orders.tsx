@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "react-toastify";
 import { formatDollars } from "../../../contract/money";
@@ -11,7 +12,10 @@ import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 import { QueryView } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { PageTitle } from "../../lib/page-title";
-import { orderQuery, ordersQuery, useMoveOrder } from "./api";
+import { orderQuery, ordersQuery, useMoveOrder, useRefundOrder } from "./api";
+import { OrderRefundList } from "../../components/ui/order-refunds";
+import { REFUND_REASON_MAX, refundInputSchema } from "../../../contract/refund-schemas";
+import { REFUND_TEXT } from "../../../contract/texts/refunds";
 import { percentOf } from "./money-format";
 import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
 
@@ -152,44 +156,132 @@ export default function OrdersPage() {
 }
 
 const REFUND_POLL_MS = 1000;
+/** An order whose money the store holds may be refunded by lines. */
+const REFUNDABLE = new Set(["paid", "shipped", "delivered"]);
 const refundPending = (o: AdminOrder | undefined) => o?.status === "refunding" || (o?.refunds ?? []).some((r) => r.status === "pending");
 
-/** The money given back for an order: each refund, why, and how it stands at the provider. */
+/** The money given back for an order: each refund, what, why, how it stands at the provider, and its credit note. */
 function OrderRefunds({ order }: { order: AdminOrder }) {
-  const text = PAYMENT_TEXT.refunds;
   return (
-    <section aria-label={text.title}>
-      <h3 className="mb-2 text-lg font-semibold">{text.title}</h3>
-      {refundPending(order) && <p className="mb-2">{text.waiting}</p>}
-      <Table label={text.title}>
-        <thead className="text-base-content">
-          <tr>
-            {Object.values(text.columns).map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {(order.refunds ?? []).map((r) => (
-            <tr key={r._id} data-testid="order-refund" data-status={r.status}>
-              <td>{when(r.createdAt)}</td>
-              <td>{formatDollars(r.amount)}</td>
-              <td>
-                {text.kinds[r.kind]}
-                {r.reason && <span className="block text-xs">{r.reason}</span>}
-              </td>
-              <td>
-                {text.statuses[r.status]}
-                {r.error && r.status !== "succeeded" && <span className="text-error block text-xs">{r.error}</span>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-      {order.refundedTotal !== undefined && <p className="mt-2" data-testid="order-refunded-total">{text.refundedTotal(formatDollars(order.refundedTotal))}</p>}
-    </section>
+    <div>
+      {refundPending(order) && <p className="mb-2">{PAYMENT_TEXT.refunds.waiting}</p>}
+      <OrderRefundList order={order} headingLevel={3} />
+    </div>
+  );
+}
+
+/** Units of each line still refundable: bought less what refunds that did not fail gave back. */
+function unitsLeft(o: AdminOrder): Map<string, number> {
+  const left = new Map(o.lines.map((l) => [l.toolId, l.quantity]));
+  for (const r of o.refunds ?? []) {
+    if (r.status === "failed") continue;
+    for (const l of r.lines) left.set(l.toolId, (left.get(l.toolId) ?? 0) - l.quantity);
+  }
+  return left;
+}
+
+const shippingLeft = (o: AdminOrder) => !(o.refunds ?? []).some((r) => r.kind === "refund" && r.status !== "failed" && r.shipping > 0) && o.shipping > 0;
+
+/** The owner's refund of lines (DESIGN "Refunds and returns"): units per line, the shipping, restock, and why. */
+function RefundForm({ order }: { order: AdminOrder }) {
+  const text = REFUND_TEXT.form;
+  const left = unitsLeft(order);
+  const canShipping = shippingLeft(order);
+  const [quantities, setQuantities] = useState<Record<string, number>>({});
+  const [shipping, setShipping] = useState(false);
+  const [restock, setRestock] = useState(true);
+  const [reason, setReason] = useState("");
+  const [key, setKey] = useState(() => crypto.randomUUID());
+  const [problem, setProblem] = useState<string | null>(null);
+  const refund = useRefundOrder();
+  const nothingLeft = [...left.values()].every((n) => n <= 0) && !canShipping;
+  if (nothingLeft) return <p data-testid="refund-nothing-left">{text.nothingLeft}</p>;
+  return (
+    <form
+      aria-labelledby="refund-form"
+      className="border-base-300 rounded-box grid max-w-xl gap-3 border p-4"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const parsed = refundInputSchema.safeParse({
+          lines: Object.entries(quantities)
+            .filter(([, q]) => q > 0)
+            .map(([toolId, quantity]) => ({ toolId, quantity })),
+          shipping,
+          restock,
+          reason,
+        });
+        if (!parsed.success) {
+          setProblem(parsed.error.issues[0]?.message ?? REFUND_TEXT.linesOrShipping);
+          return;
+        }
+        setProblem(null);
+        refund.mutate(
+          { id: order._id, input: parsed.data, key },
+          {
+            onSuccess: (result) => {
+              toast.success(text.done(formatDollars(result.refund.amount)));
+              setQuantities({});
+              setShipping(false);
+              setReason("");
+              setKey(crypto.randomUUID());
+            },
+            onError: (error) => {
+              setProblem(error.message);
+              // A refusal (4xx) used the key for nothing: the next try is a new refund.
+              if (error instanceof ApiRequestError && error.status < 500) setKey(crypto.randomUUID());
+            },
+          },
+        );
+      }}
+    >
+      <h3 id="refund-form" className="text-lg font-semibold">
+        {text.title}
+      </h3>
+      <p className="text-sm">{text.intro}</p>
+      {order.lines.map((l) => {
+        const max = Math.max(0, left.get(l.toolId) ?? 0);
+        return (
+          <label key={l.toolId} className="flex flex-wrap items-center justify-between gap-2">
+            <span>{text.quantity(l.name, max)}</span>
+            <input
+              type="number"
+              className="input input-sm w-24"
+              min={0}
+              max={max}
+              step={1}
+              disabled={max === 0}
+              value={quantities[l.toolId] ?? 0}
+              onChange={(e) => setQuantities((q) => ({ ...q, [l.toolId]: Math.max(0, Math.min(max, Math.trunc(Number(e.target.value) || 0))) }))}
+            />
+          </label>
+        );
+      })}
+      {canShipping && (
+        <label className="flex items-center gap-2">
+          <input type="checkbox" className="checkbox checkbox-sm" checked={shipping} onChange={(e) => setShipping(e.target.checked)} />
+          {text.shipping(formatDollars(order.shipping))}
+        </label>
+      )}
+      <label className="flex items-center gap-2">
+        <input type="checkbox" className="checkbox checkbox-sm" checked={restock} onChange={(e) => setRestock(e.target.checked)} />
+        {text.restock}
+      </label>
+      <label className="flex flex-col gap-1">
+        <span>{text.reason}</span>
+        <input type="text" className="input input-sm w-full" value={reason} maxLength={REFUND_REASON_MAX} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      {problem && (
+        <p role="alert" className="text-error" data-testid="refund-problem">
+          {problem}
+        </p>
+      )}
+      <div>
+        <button type="submit" className="btn btn-warning" disabled={refund.isPending}>
+          {text.submit}
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -303,6 +395,7 @@ export function OrderPage() {
                 </dl>
               </section>
               {o.refunds && o.refunds.length > 0 && <OrderRefunds order={o} />}
+              {REFUNDABLE.has(o.status) && <RefundForm key={`${o._id}-${o.refunds?.length ?? 0}`} order={o} />}
               <section aria-label={moneyText.documents}>
                 <h3 className="mb-2 text-lg font-semibold">{moneyText.documents}</h3>
                 {o.invoiceNumber || o.creditNoteNumber ? (

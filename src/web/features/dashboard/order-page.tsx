@@ -15,6 +15,7 @@ import { StatusBadge, orderDate } from "./order-status";
 import { PageTitle } from "../../lib/page-title";
 import { TOOL_REVIEW_TEXT } from "../../../contract/texts/tool-reviews";
 import { ToolReviewForm } from "../catalog";
+import { OrderRefundList } from "../../components/ui/order-refunds";
 
 /** How often a card order awaiting its payment is asked for again. */
 const PAYMENT_POLL_MS = 2_000;
@@ -45,7 +46,8 @@ export default function OrderPage() {
   const order = useQuery({
     ...orderQuery(id),
     // Only the provider moves a card order on (its payment, a refund's confirmation): ask again until it has.
-    refetchInterval: (query) => (query.state.data?.status === "awaiting_payment" || query.state.data?.status === "refunding" ? PAYMENT_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.status === "awaiting_payment" || query.state.data?.status === "refunding" || (query.state.data?.refunds ?? []).some((r) => r.status === "pending") ? PAYMENT_POLL_MS : false,
   });
   const status = order.data?.status;
   const queryClient = useQueryClient();
@@ -113,6 +115,7 @@ export default function OrderPage() {
       {current.status === "delivered" && <ReviewWhatYouReceived order={current} />}
       <DeliveryAndPayment order={current} />
       <OrderDocuments order={current} />
+      <OrderRefundList order={current} />
       <section aria-labelledby="order-history">
         <h2 id="order-history" className="mb-2 text-lg font-semibold">
           {ORDER_TEXT.history}
