@@ -45,6 +45,7 @@ import { cartLines, idempotencyKeys, profiles } from "../db/schema";
 import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
 import { lockedOf, ordersById, placeOrders, type LockedToolJson, type PlacementRequest } from "../orders/placement";
+import { placesJson } from "../pricing/context";
 import { cartVersion } from "./service";
 
 export interface CheckoutRequest {
@@ -131,7 +132,7 @@ async function serveBatch(tx: Tx, batch: Pending[], mail: OrderMail | undefined,
   const keys = JSON.stringify(batch.map((p) => ({ user_id: p.userId, key: p.key, request_hash: p.hash })));
   const users = JSON.stringify([...new Set(batch.map((p) => p.userId))]);
   // The prices come in the same round trip, read once the tools are locked (migration 0011).
-  const countries = JSON.stringify([...new Set(batch.map((p) => p.input.country).filter((c) => c !== ""))]);
+  const countries = placesJson(batch.map((p) => p.input));
   const result = await tx.execute(
     sql`select checkout_lock_priced(${keys}::jsonb, array(select jsonb_array_elements_text(${users}::jsonb)), ${countries}::jsonb) as locked`,
   );

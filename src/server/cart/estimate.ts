@@ -34,7 +34,7 @@ const known = (place: PlaceCents | undefined): PlaceCents | undefined => (place 
  */
 export async function priceCarts(db: Db, carts: { userId: string; cart: CartBase }[], asked: CartPricing = {}): Promise<PricedCart[]> {
   const ctx = await loadPricingContext(db, {
-    countries: asked.destination ? [asked.destination.country] : [],
+    places: asked.destination ? [asked.destination] : [],
     toolIds: carts.flatMap(({ cart }) => cart.lines.map((l) => l.toolId)),
     userIds: carts.map(({ userId }) => userId),
   });

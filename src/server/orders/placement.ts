@@ -34,7 +34,7 @@ import { orders, promotionRedemptions, promotions, tools } from "../db/schema";
 import type { ApiError } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
-import { loadPromotions, pricingContextOf, type LoadedPromotion, type PricingContext } from "../pricing/context";
+import { loadPromotions, placesJson, pricingContextOf, type LoadedPromotion, type PricingContext } from "../pricing/context";
 import { exemptionFor, pricingInput } from "../pricing/input";
 import { storeDate } from "../../contract/store-calendar";
 import { dueDateOf, TradePolicy, type TradeDecision } from "../accounts/policy";
@@ -122,7 +122,7 @@ export function lockedOf(raw: { tools: LockedToolJson[]; numbers: (number | stri
 export async function lockForPlacement(tx: Tx, requests: PlacementRequest[], numbers = requests.length): Promise<Locked> {
   const toolIds = JSON.stringify([...new Set(requests.flatMap((r) => r.lines.map((l) => l.toolId)))]);
   const users = JSON.stringify([...new Set(requests.map((r) => r.userId))]);
-  const countries = JSON.stringify([...new Set(requests.map((r) => r.delivery.country).filter((c) => c !== ""))]);
+  const countries = placesJson(requests.map((r) => r.delivery));
   const result = await tx.execute(sql`select placement_lock(${toolIds}::jsonb, ${users}::jsonb, ${countries}::jsonb, ${numbers}::integer) as locked`);
   const raw = (result as unknown as { rows: { locked: unknown }[] }).rows[0]?.locked;
   if (raw === undefined) throw new Error("placement_lock answered nothing");

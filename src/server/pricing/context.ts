@@ -1,7 +1,7 @@
 /**
  * What `price` needs from the database, in ONE call (pricing_context, migration 0011): the
- * store's address, the tax rates of the countries asked about (the store's and the customers'
- * too), the active delivery methods, the tools' weights and categories, and the customers'
+ * store's address, the tax rates that can apply to the places asked about, the store's and the
+ * customers' profile addresses (migration 0026: by country, region and postal prefix), the active delivery methods, the tools' weights and categories, and the customers'
  * profile addresses and tax exemptions, and the tools' list prices (migration 0012) and price
  * tiers (migration 0014). Checkout and the order desk read it inside their
  * transaction, after the tools are locked, so a rate or method changed since the page was shown
@@ -65,9 +65,24 @@ interface Raw {
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
+/** A place prices are asked for: its tax rates are read (migration 0026), not its whole country's. */
+export type RatePlace = Pick<PlaceCents, "country" | "region" | "postalCode">;
+
+/**
+ * The places' JSON for pricing_context and the locks that call it (migration 0026): each
+ * distinct place with a country once. The function reads the rates that can apply to them (and to
+ * the store's address and the customers' profiles): their country's, region's and postal
+ * prefixes', never a whole ZIP-level table.
+ */
+export function placesJson(places: RatePlace[]): string {
+  const seen = new Map<string, RatePlace>();
+  for (const p of places) if (p.country !== "") seen.set(`${p.country}|${p.region}|${p.postalCode}`, { country: p.country, region: p.region, postalCode: p.postalCode });
+  return JSON.stringify([...seen.values()]);
+}
+
 /** One call of pricing_context (migration 0011): a plan Postgres keeps, one round trip. */
-export async function loadPricingContext(db: Db | Tx, wanted: { countries: string[]; toolIds: string[]; userIds: string[] }): Promise<PricingContext> {
-  const countries = JSON.stringify([...new Set(wanted.countries.filter((c) => c !== ""))]);
+export async function loadPricingContext(db: Db | Tx, wanted: { places: RatePlace[]; toolIds: string[]; userIds: string[] }): Promise<PricingContext> {
+  const countries = placesJson(wanted.places);
   const toolIds = JSON.stringify([...new Set(wanted.toolIds)]);
   const userIds = JSON.stringify([...new Set(wanted.userIds)]);
   const result = await db.execute(sql`select pricing_context(${countries}::jsonb, ${toolIds}::jsonb, ${userIds}::jsonb) as context`);

@@ -376,7 +376,7 @@ export async function sendRevision(db: Db, actorId: string, id: string, input: Q
 
     // Priced by the Money rules: the owner's unit prices, the quoted shipping, the tax of the quote's address (or the store's).
     const destination = quote.country === "" ? null : { country: quote.country, region: quote.region, postalCode: quote.postalCode };
-    const ctx = await loadPricingContext(tx, { countries: destination ? [destination.country] : [], toolIds: input.lines.map((l) => l.toolId), userIds: [quote.userId] });
+    const ctx = await loadPricingContext(tx, { places: destination ? [destination] : [], toolIds: input.lines.map((l) => l.toolId), userIds: [quote.userId] });
     const priced = price(
       quotePricingInput(
         ctx,
