@@ -88,7 +88,10 @@ describe("Stripe stand-in with the official SDK", () => {
 
   it("creates, retrieves and expires a Checkout Session, and the expiry comes as a signed event", async () => {
     const orderId = `ord-${Date.now()}`;
-    const session = await stripe.checkout.sessions.create(sessionParams(orderId), { idempotencyKey: `checkout-${orderId}` });
+    // One set of parameters for both calls: expires_at is read from the clock, and a second that
+    // ticks between two calls makes them differ (Stripe then answers idempotency_error).
+    const params = sessionParams(orderId);
+    const session = await stripe.checkout.sessions.create(params, { idempotencyKey: `checkout-${orderId}` });
     expect(session).toMatchObject({
       object: "checkout.session",
       amount_total: 2500,
@@ -104,7 +107,7 @@ describe("Stripe stand-in with the official SDK", () => {
     expect(session.lastResponse.idempotencyKey).toBe(`checkout-${orderId}`);
 
     // The same key and parameters: the same session, not a second one.
-    const again = await stripe.checkout.sessions.create(sessionParams(orderId), { idempotencyKey: `checkout-${orderId}` });
+    const again = await stripe.checkout.sessions.create(params, { idempotencyKey: `checkout-${orderId}` });
     expect(again.id).toBe(session.id);
     expect(sp.requests.at(-1)?.replayed).toBe(true);
 
