@@ -61,6 +61,9 @@ export const STATISTICS = [
   { value: "433+", label: "feedbacks" },
 ] as const;
 
+/** Days after delivery a customer may ask to return units (DESIGN "Refunds and returns"; RETURN_DAYS overrides it). */
+export const RETURN_DAYS = 30;
+
 /** A tool's page says 'Only N left' from this stock down (and 'In stock' above it). */
 export const LOW_STOCK = 10;
 

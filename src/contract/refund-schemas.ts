@@ -4,7 +4,7 @@
  */
 import { LIMITS } from "./constants";
 import { adminOrderSchema } from "./admin-schemas";
-import { orderRefundSchema } from "./schemas";
+import { orderRefundSchema, orderReturnSchema, pageQuery, RETURN_STATUSES } from "./schemas";
 import { REFUND_TEXT } from "./texts/refunds";
 import { VALIDATION_TEXT } from "./texts/validation";
 import { z } from "./zod";
@@ -43,3 +43,31 @@ export type RefundInput = z.input<typeof refundInputSchema>;
 
 export const refundResultSchema = z.object({ refund: orderRefundSchema, order: adminOrderSchema });
 export type RefundResult = z.infer<typeof refundResultSchema>;
+
+// ---------------------------------------------------------------- returns
+
+export const RETURN_REASON_MAX = 500;
+
+/** POST /api/order/:id/returns: the units to send back, and why. */
+export const returnInputSchema = z.object({
+  lines: refundLinesSchema.min(1, REFUND_TEXT.returns.linesRequired),
+  reason: z.string().trim().min(1, REFUND_TEXT.returns.reasonRequired).max(RETURN_REASON_MAX, VALIDATION_TEXT.tooLong(RETURN_REASON_MAX)),
+});
+export type ReturnInput = z.input<typeof returnInputSchema>;
+
+/** The owner's moves of a return (the refund that names it makes it `refunded`). */
+export const RETURN_MOVES = ["approved", "refused", "received"] as const;
+export const returnMoveSchema = z.object({
+  status: z.enum(RETURN_MOVES),
+  note: z.string().trim().max(RETURN_REASON_MAX, VALIDATION_TEXT.tooLong(RETURN_REASON_MAX)).optional(),
+});
+export type ReturnMove = z.input<typeof returnMoveSchema>;
+
+/** A return as the console lists it: with its order and customer. */
+export const adminReturnSchema = orderReturnSchema.extend({
+  orderId: z.string(),
+  orderNumber: z.number().int(),
+  customer: z.object({ name: z.string(), email: z.string() }).nullable(),
+});
+export type AdminReturn = z.infer<typeof adminReturnSchema>;
+export const adminReturnListQuerySchema = z.object({ status: z.enum(RETURN_STATUSES).optional(), ...pageQuery });

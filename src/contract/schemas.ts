@@ -336,6 +336,23 @@ export const orderRefundSchema = z.object({
 });
 export type OrderRefund = z.infer<typeof orderRefundSchema>;
 
+/** A return's states (DESIGN "Refunds and returns"): the owner moves it on; the refund that names it makes it `refunded`. */
+export const RETURN_STATUSES = ["requested", "approved", "refused", "received", "refunded"] as const;
+export type ReturnStatus = (typeof RETURN_STATUSES)[number];
+export const orderReturnSchema = z.object({
+  _id: z.string(),
+  status: z.enum(RETURN_STATUSES),
+  lines: z.array(z.object({ toolId: z.string(), name: z.string(), quantity: z.number().int() })),
+  reason: z.string(),
+  /** The owner's last words about it (a refusal's reason). */
+  note: z.string().nullable(),
+  /** The refund that settled it. */
+  refundId: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type OrderReturn = z.infer<typeof orderReturnSchema>;
+
 export const orderSchema = z.object({
   _id: z.string(),
   /** Human-friendly order number. */
@@ -394,6 +411,8 @@ export const orderSchema = z.object({
   /** Money given back (succeeded refunds: 0 when none), and every refund of the order, oldest first. */
   refundedTotal: z.number().optional(),
   refunds: z.array(orderRefundSchema).optional(),
+  /** The customer's returns of the order, oldest first. */
+  returns: z.array(orderReturnSchema).optional(),
   note: z.string(),
   createdAt: z.string(),
   lines: z.array(orderLineSchema),

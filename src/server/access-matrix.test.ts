@@ -378,6 +378,15 @@ const ACCESS: Record<string, Classified> = {
     unchanged: async (ctx, id) => expect(await orderStatus(ctx, id)).toBe("pending"),
   },
 
+  // A return (issue 40): the owner's pending order cannot be returned (409), which still shows the owner got past the guard.
+  "POST /api/order/:id/returns": {
+    access: "owner",
+    ok: 409,
+    record: ownOrder,
+    request: (ctx, _who, id) => ({ method: "POST", url: `/api/order/${id}/returns`, payload: { lines: [{ toolId: ctx.stocked, quantity: 1 }], reason: "Checked by the access matrix." } }),
+    check: (_ctx, _who, res) => expect(json<{ error: string }>(res).error).toBe("RETURN_NOT_ALLOWED"),
+  },
+
   "GET /api/order/:id/invoice": {
     access: "owner+admin",
     ok: 200,

@@ -8,6 +8,7 @@ import path from "node:path";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { RETURN_DAYS } from "../contract/constants";
 
 export interface RateLimitSettings {
   /** Requests allowed per window; 0 turns the limit off. */
@@ -63,6 +64,8 @@ export interface Config {
   stripe: StripeSettings | undefined;
   /** How long a card order's stock is held for its payment (PAYMENT_HOLD_MINUTES, ms). */
   paymentHoldMs: number;
+  /** How long after delivery a customer may ask to return units (RETURN_DAYS, days). */
+  returnDays: number;
   /** Outgoing mail: SMTP_URL (absent: messages stay in the outbox and their text goes to the log) and MAIL_FROM. */
   mail: MailSettings;
   seed: boolean;
@@ -269,6 +272,7 @@ const envSchema = z
     STRIPE_WEBHOOK_SECRET: textVar,
     STRIPE_API_URL: urlVar(["http:", "https:"]),
     PAYMENT_HOLD_MINUTES: minutesVar(30, 0.01, 7 * 24 * 60),
+    RETURN_DAYS: intVar(RETURN_DAYS, 0, 3650),
     AUTH_RATE_LIMIT_MAX: intVar(5, 0, 1_000_000),
     AUTH_RATE_LIMIT_ADDRESS_MAX: intVar(30, 0, 1_000_000),
     AUTH_RATE_LIMIT_ACCOUNT_MAX: intVar(10, 0, 1_000_000),
@@ -348,6 +352,7 @@ export function loadConfig(env: Env = process.env, root = findAppRoot()): Config
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL } : undefined,
     paymentHoldMs: Math.round(e.PAYMENT_HOLD_MINUTES * 60_000),
+    returnDays: e.RETURN_DAYS,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, pollMs: e.MAIL_POLL_MS, maxAttempts: e.MAIL_MAX_ATTEMPTS, timeoutMs: e.MAIL_TIMEOUT_SECONDS * 1000 },
     seed: e.SEED,
     redisUrl: e.REDIS_URL,

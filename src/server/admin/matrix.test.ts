@@ -58,6 +58,8 @@ describe.each(drivers())("every /api/admin route by role on %s", (driver) => {
       "GET /api/admin/refunds",
       "POST /api/admin/orders/:id/status",
       "POST /api/admin/orders/:id/refunds",
+      "GET /api/admin/returns",
+      "POST /api/admin/returns/:id/status",
       "GET /api/admin/reviews",
       "PATCH /api/admin/reviews/:id",
       "GET /api/admin/users",

@@ -30,7 +30,8 @@ import { quoteAdminRoutes } from "../quotes/admin-routes";
 import { accountAdminRoutes } from "../accounts/admin-routes";
 import { refundAdminRoutes } from "../payments/admin-routes";
 import { refundOrderLines } from "../payments/line-refunds";
-import { refundInputSchema, refundResultSchema } from "../../contract/refund-schemas";
+import { adminReturnListQuerySchema, adminReturnSchema, refundInputSchema, refundResultSchema, returnMoveSchema } from "../../contract/refund-schemas";
+import { checkReturnForRefund, listAdminReturns, moveReturn, returnRefunded } from "../orders/returns";
 import { LIMITS } from "../../contract/constants";
 import { listAudit, recordAudit } from "./audit";
 import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
@@ -267,7 +268,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const outcome = await refundOrderLines(db, { mail: app.mail.orders }, request.params.id, request.body, request.headers["idempotency-key"], actor);
+      const outcome = await refundOrderLines(db, { mail: app.mail.orders, checkReturn: checkReturnForRefund, afterRefund: returnRefunded }, request.params.id, request.body, request.headers["idempotency-key"], actor);
       if (outcome.owed) app.payments.refundWorker.kick();
       if (outcome.restocked) announceChange(db, "tools");
       const order = await getAdminOrder(db, request.params.id);
@@ -275,6 +276,39 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!refund) throw new Error(`refund ${outcome.refundId} is not on its order`);
       return reply.status(201).send({ refund, order });
     },
+  );
+
+  // ---------------------------------------------------------------- returns (issue 40)
+
+  app.get(
+    "/returns",
+    {
+      schema: {
+        tags,
+        summary: "Customers' returns, newest first (`status`); the total is in X-Total-Count",
+        querystring: adminReturnListQuerySchema,
+        response: { 200: z.array(adminReturnSchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { items, ...total } = await listAdminReturns(db, request.query);
+      pageHeaders(request, reply, total);
+      return items;
+    },
+  );
+
+  app.post(
+    "/returns/:id/status",
+    {
+      schema: {
+        tags,
+        summary: "Move a return on: requested → approved | refused, approved → received (the refund that names it makes it refunded); the customer is mailed each move",
+        params: idParamsSchema,
+        body: returnMoveSchema,
+        response: { 200: adminReturnSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => moveReturn(db, app.mail.orders, request.params.id, request.body, actorOf(request)),
   );
 
   // ---------------------------------------------------------------- reviews

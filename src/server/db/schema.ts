@@ -686,6 +686,45 @@ export const refunds = pgTable(
 );
 
 /**
+ * A customer's request to return units of a delivered order (DESIGN "Refunds and returns"):
+ * `requested` → `approved` | `refused`; `approved` → `received` (the parcel is back); `received`
+ * → `refunded` by the refund that names it (`refundId`; a card refund that fails gives it back
+ * `received`). `note`: the owner's last words to the customer.
+ */
+export const returns = pgTable(
+  "returns",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    status: text("status").notNull().default("requested"),
+    reason: text("reason").notNull(),
+    note: text("note"),
+    refundId: text("refund_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("returns_order_idx").on(t.orderId), index("returns_status_idx").on(t.status, t.createdAt)],
+);
+
+/** The units a return asks to send back: which order line (its position), how many. */
+export const returnLines = pgTable(
+  "return_lines",
+  {
+    returnId: text("return_id")
+      .notNull()
+      .references(() => returns.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    toolId: text("tool_id").notNull(),
+    toolName: text("tool_name").notNull(),
+    quantity: integer("quantity").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.returnId, t.position] }), check("return_lines_quantity_positive", sql`${t.quantity} >= 1`)],
+);
+
+/**
  * The lines of an owner's refund: which order line (its position), how many units, and the
  * share of the line's subtotal, discount and tax they give back (amount = subtotal − discount +
  * tax), kept as computed so the credit note says what the refund said; `restocked`: the units

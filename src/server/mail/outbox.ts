@@ -5,7 +5,7 @@
  */
 import { eq, sql, type SQL } from "drizzle-orm";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
-import type { Order } from "../../contract/schemas";
+import type { Order, ReturnStatus } from "../../contract/schemas";
 import type { Db, Tx } from "../db/client";
 import { mailOutbox, orders } from "../db/schema";
 import { TRADE_TEXT } from "../../contract/texts/trade";
@@ -55,7 +55,7 @@ export interface OrderMail {
   /** In the transaction that gives money back (an owner's refund of lines): the customer hears of it, its credit note attached. */
   refundMade(tx: Tx, refund: { id: string; orderId: string; orderNumber: number; userId: string | null; amountCents: number; creditNoteNumber: string; card: boolean }): Promise<void>;
   /** In the transaction of a return's move (DESIGN "Refunds and returns"): the customer hears of each. */
-  returnMoved?(tx: Tx, moved: { orderId: string; orderNumber: number; userId: string | null; status: string; note: string | null }): Promise<void>;
+  returnMoved(tx: Tx, moved: { orderId: string; orderNumber: number; userId: string | null; status: ReturnStatus; note: string | null }): Promise<void>;
 }
 
 /** Dollars the order may not carry yet (an order desk from before issue 31 leaves them out) as cents. */
@@ -131,6 +131,13 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
       await tx.execute(sql`
         insert into ${mailOutbox} ("to", subject, text, html, kind, attachments)
         select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind}, ${attachments}::jsonb from "user" where id = ${refund.userId}`);
+    },
+    async returnMoved(tx, moved) {
+      if (moved.userId === null) return;
+      const m = templates.returnMoved(moved, publicUrl);
+      await tx.execute(sql`
+        insert into ${mailOutbox} ("to", subject, text, html, kind)
+        select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where id = ${moved.userId}`);
     },
     async ordersPlaced(tx, placed) {
       const insert = placedInsert(placed.map(mailOrder));

@@ -10,6 +10,7 @@ import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
+import type { ReturnStatus } from "../../contract/schemas";
 
 export type Block = { p: string } | { link: string; label: string } | { rows: [string, string][] };
 
@@ -113,6 +114,14 @@ export const templates = {
       { p: REFUND_TEXT.mail.creditNote(refund.creditNoteNumber) },
       { link: storeLink(publicUrl, `/dashboard/orders/${refund.orderId}`), label: REFUND_TEXT.mail.view },
     ]),
+  returnMoved: (moved: { orderId: string; orderNumber: number; status: ReturnStatus; note: string | null }, publicUrl: string) => {
+    const words = REFUND_TEXT.returns;
+    return render(`return-${moved.status}`, words.mail.subject(moved.orderNumber, words.statuses[moved.status]), [
+      { p: words.mail.intro[moved.status](moved.orderNumber) },
+      ...(moved.note ? [{ p: words.mail.note(moved.note) }] : []),
+      { link: storeLink(publicUrl, `/dashboard/orders/${moved.orderId}`), label: words.mail.view },
+    ]);
+  },
   adminNewOrder: (order: MailOrder, publicUrl: string) =>
     render("admin-new-order", MAIL_TEXT.adminNewOrder.subject(order.number, money(order.totalCents)), [
       { p: MAIL_TEXT.adminNewOrder.intro(order.number) },

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { idParamsSchema, orderInputSchema, orderListQuerySchema, orderSchema } from "../../contract/schemas";
+import { idParamsSchema, orderInputSchema, orderListQuerySchema, orderReturnSchema, orderSchema } from "../../contract/schemas";
+import { returnInputSchema } from "../../contract/refund-schemas";
+import { requestReturn } from "./returns";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { OrderDesk } from "./desk";
@@ -57,6 +59,25 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => getOrder(db, request.viewer.id, request.params.id),
+  );
+
+  app.post(
+    "/order/:id/returns",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["orders"],
+        summary:
+          "Ask to return units of the caller's delivered order, within RETURN_DAYS of its delivery: 201 the return (requested); never more than was bought less what is returned or refunded, else 409 RETURN_NOT_ALLOWED",
+        params: idParamsSchema,
+        body: returnInputSchema,
+        response: { 201: orderReturnSchema, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const made = await requestReturn(db, app.mail.orders, request.viewer.id, request.params.id, request.body, app.config.returnDays, app.clock());
+      return reply.status(201).send(made);
+    },
   );
 
   app.delete(

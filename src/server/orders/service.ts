@@ -8,7 +8,9 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
-import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, stockMovements, tools } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, returns, stockMovements, tools } from "../db/schema";
+import type { returnLines } from "../db/schema";
+import { readReturns, toReturnDto } from "./returns";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { recordMovements } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
@@ -82,6 +84,7 @@ export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEv
   // Nothing refunded until withRefunds says otherwise (DESIGN "(shapes)").
   refundedTotal: 0,
   refunds: [],
+  returns: [],
   history: [...events]
     .sort((a, b) => a.id - b.id)
     .map((e) => ({ status: e.status, at: e.createdAt.toISOString(), by: e.actorRole as ActorRole, ...(e.note ? { note: e.note } : {}) })),
@@ -140,6 +143,12 @@ export function withRefunds(order: Order, rows: RefundRowOf[] | undefined, lines
   };
 }
 
+/** An order's returns, oldest first (rows of other orders are left out). */
+export function withReturns(order: Order, rows: (typeof returns.$inferSelect)[], lines: (typeof returnLines.$inferSelect)[]): Order {
+  const mine = rows.filter((r) => r.orderId === order._id).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+  return { ...order, returns: mine.map((r) => toReturnDto(r, lines.filter((l) => l.returnId === r.id))) };
+}
+
 /** The refunds of these orders, and their lines. */
 async function readRefunds(db: Db | Tx, orderIds: string[]): Promise<[RefundRowOf[], RefundLineRowOf[]]> {
   return Promise.all([
@@ -158,12 +167,13 @@ export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const cardIds = rows.filter((r) => r.paymentMethod === "card").map((r) => r.id);
-  const [lines, events, cardPayments, refundRows, refundLineRows] = await Promise.all([
+  const [lines, events, cardPayments, refundRows, refundLineRows, returnRows, returnLineRows] = await Promise.all([
     db.select().from(orderLines).where(inArray(orderLines.orderId, ids)),
     db.select().from(orderEvents).where(inArray(orderEvents.orderId, ids)).orderBy(asc(orderEvents.id)),
     cardIds.length > 0 ? db.select().from(payments).where(inArray(payments.orderId, cardIds)) : Promise.resolve([]),
     readRefunds(db, ids),
-  ]).then(([l, e, p, [r, rl]]) => [l, e, p, r, rl] as const);
+    readReturns(db, ids),
+  ]).then(([l, e, p, [r, rl], [rt, rtl]]) => [l, e, p, r, rl, rt, rtl] as const);
   const linesOf = groupBy(lines, (l) => l.orderId);
   const eventsOf = groupBy(events, (e) => e.orderId);
   const paymentOf = new Map(cardPayments.map((p) => [p.orderId, p]));
@@ -171,7 +181,11 @@ export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[
   const orderOfRefund = new Map(refundRows.map((r) => [r.id, r.orderId]));
   const refundLinesOf = groupBy(refundLineRows, (l) => orderOfRefund.get(l.refundId) ?? "");
   return rows.map((row) =>
-    withRefunds(toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? [], paymentOf.get(row.id) ?? null), refundsOf.get(row.id), refundLinesOf.get(row.id)),
+    withReturns(
+      withRefunds(toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? [], paymentOf.get(row.id) ?? null), refundsOf.get(row.id), refundLinesOf.get(row.id)),
+      returnRows,
+      returnLineRows,
+    ),
   );
 }
 
@@ -458,7 +472,7 @@ export async function listOrders(
       payment: sql<PaymentView | null>`(select json_build_object('status', p.status, 'url', p.url, 'refundError', p.refund_error) from ${payments} p where p.order_id = "orders"."id")`,
       counted: sql<number>`(select count(*) from (select 1 from ${orders} mine where mine.user_id = ${userId} limit ${COUNT_CAP + 1}) capped)`.mapWith(Number),
       // Whether it has refunds: only then are they read (a second statement, for those orders alone).
-      refunded: sql<boolean>`exists (select 1 from ${refunds} r where r.order_id = "orders"."id")`,
+      refunded: sql<boolean>`(exists (select 1 from ${refunds} r where r.order_id = "orders"."id") or exists (select 1 from ${returns} rt where rt.order_id = "orders"."id"))`,
     })
     .from(orders)
     .where(and(...conditions))
@@ -471,9 +485,11 @@ export async function listOrders(
   const total = first || firstPage ? cappedTotal(first?.counted ?? 0) : await cappedCount(db, db.select({ one: sql`1` }).from(orders).where(mine).$dynamic());
   const page = splitPage(rows, query.limit, (r) => [r.created, r.row.number]);
   const refundedIds = page.rows.filter((r) => r.refunded).map((r) => r.row.id);
-  const [refundRows, refundLineRows] = refundedIds.length > 0 ? await readRefunds(db, refundedIds) : [[], []];
+  const [[refundRows, refundLineRows], [returnRows, returnLineRows]] =
+    refundedIds.length > 0 ? await Promise.all([readRefunds(db, refundedIds), readReturns(db, refundedIds)]) : [[[], []], [[], []]];
   const refundsOf = groupBy(refundRows, (r) => r.orderId);
   const items = page.rows.map((r) =>
+    withReturns(
     withRefunds(
       toOrderDto(
         r.row,
@@ -483,6 +499,9 @@ export async function listOrders(
       ),
       refundsOf.get(r.row.id),
       refundLineRows,
+    ),
+    returnRows,
+    returnLineRows,
     ),
   );
   return { items, ...total, next: page.next };

@@ -37,6 +37,7 @@ import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
 import { recordMovements } from "../stock/ledger";
+import { returnRefundFailed } from "../orders/returns";
 
 const money = (cents: number) => formatDollars(centsToDollars(cents));
 
@@ -258,7 +259,9 @@ export async function completeLineRefund(tx: Tx, refund: Pick<typeof refunds.$in
 }
 
 /** A card refund of lines the provider refused: said in the history; its units are refundable again. */
-export async function failLineRefund(tx: Tx, refund: Pick<typeof refunds.$inferSelect, "orderId" | "amountCents">, reason: string): Promise<void> {
+export async function failLineRefund(tx: Tx, refund: Pick<typeof refunds.$inferSelect, "id" | "orderId" | "amountCents" | "returnId">, reason: string): Promise<void> {
+  // The return it settled is received again, to be refunded anew.
+  await returnRefundFailed(tx, refund);
   const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, refund.orderId));
   if (!order) return;
   await tx.insert(orderEvents).values({ orderId: refund.orderId, status: order.status, actorId: null, actorRole: "store", note: REFUND_TEXT.failed(money(refund.amountCents), reason) });

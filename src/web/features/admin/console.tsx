@@ -20,12 +20,14 @@ import { MAIL_ADMIN_TEXT } from "../../../contract/texts/mail";
 import { ADMIN_QUOTE_TEXT } from "../../../contract/texts/quotes";
 import { ADMIN_TRADE_TEXT } from "../../../contract/texts/trade";
 import { PAYMENT_TEXT } from "../../../contract/texts/payments";
+import { REFUND_TEXT } from "../../../contract/texts/refunds";
 
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
 const Dashboard = lazy(() => import("./dashboard"));
 const MailPage = lazy(() => import("./mail"));
 /** Refunds (issue 40): the refund worker's jobs, a chunk of its own. */
 const RefundsPage = lazy(() => import("./refunds"));
+const ReturnsPage = lazy(() => import("./returns"));
 /** The money pages (issue 31): one chunk each, loaded when opened. */
 const TaxRatesPage = lazy(() => import("./tax-rates"));
 const PromotionsPage = lazy(() => import("./promotions"));
@@ -52,6 +54,7 @@ const SECTIONS = [
   { to: "/admin/audit", label: sectionsText.audit },
   { to: "/admin/mail", label: MAIL_ADMIN_TEXT.section },
   { to: "/admin/refunds", label: PAYMENT_TEXT.refunds.title },
+  { to: "/admin/returns", label: REFUND_TEXT.returns.console.title },
 ];
 
 export default function AdminConsole() {
@@ -93,6 +96,14 @@ export default function AdminConsole() {
             <Route path="reviews" element={<ReviewsPage />} />
             <Route path="users" element={<UsersPage />} />
             <Route path="audit" element={<AuditPage />} />
+            <Route
+              path="returns"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <ReturnsPage />
+                </Suspense>
+              }
+            />
             <Route
               path="refunds"
               element={

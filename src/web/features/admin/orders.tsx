@@ -193,6 +193,8 @@ function RefundForm({ order }: { order: AdminOrder }) {
   const [reason, setReason] = useState("");
   const [key, setKey] = useState(() => crypto.randomUUID());
   const [problem, setProblem] = useState<string | null>(null);
+  const [returnId, setReturnId] = useState("");
+  const received = (order.returns ?? []).filter((r) => r.status === "received");
   const refund = useRefundOrder();
   const nothingLeft = [...left.values()].every((n) => n <= 0) && !canShipping;
   if (nothingLeft) return <p data-testid="refund-nothing-left">{text.nothingLeft}</p>;
@@ -210,6 +212,7 @@ function RefundForm({ order }: { order: AdminOrder }) {
           shipping,
           restock,
           reason,
+          ...(returnId ? { returnId } : {}),
         });
         if (!parsed.success) {
           setProblem(parsed.error.issues[0]?.message ?? REFUND_TEXT.linesOrShipping);
@@ -224,6 +227,7 @@ function RefundForm({ order }: { order: AdminOrder }) {
               setQuantities({});
               setShipping(false);
               setReason("");
+              setReturnId("");
               setKey(crypto.randomUUID());
             },
             onError: (error) => {
@@ -239,6 +243,30 @@ function RefundForm({ order }: { order: AdminOrder }) {
         {text.title}
       </h3>
       <p className="text-sm">{text.intro}</p>
+      {received.length > 0 && (
+        <label className="flex flex-col gap-1">
+          <span>{REFUND_TEXT.returns.console.forReturn}</span>
+          <select
+            className="select select-sm"
+            value={returnId}
+            onChange={(e) => {
+              setReturnId(e.target.value);
+              const chosen = received.find((r) => r._id === e.target.value);
+              if (chosen) {
+                setQuantities(Object.fromEntries(chosen.lines.map((l) => [l.toolId, l.quantity])));
+                setReason(chosen.reason);
+              }
+            }}
+          >
+            <option value="">{REFUND_TEXT.returns.console.noReturn}</option>
+            {received.map((r) => (
+              <option key={r._id} value={r._id}>
+                {r.lines.map((l) => REFUND_TEXT.page.units(l.quantity, l.name)).join(", ")} · {r.reason}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {order.lines.map((l) => {
         const max = Math.max(0, left.get(l.toolId) ?? 0);
         return (

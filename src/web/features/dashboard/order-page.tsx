@@ -16,6 +16,7 @@ import { PageTitle } from "../../lib/page-title";
 import { TOOL_REVIEW_TEXT } from "../../../contract/texts/tool-reviews";
 import { ToolReviewForm } from "../catalog";
 import { OrderRefundList } from "../../components/ui/order-refunds";
+import { OrderReturns } from "./order-returns";
 
 /** How often a card order awaiting its payment is asked for again. */
 const PAYMENT_POLL_MS = 2_000;
@@ -116,6 +117,7 @@ export default function OrderPage() {
       <DeliveryAndPayment order={current} />
       <OrderDocuments order={current} />
       <OrderRefundList order={current} />
+      <OrderReturns order={current} />
       <section aria-labelledby="order-history">
         <h2 id="order-history" className="mb-2 text-lg font-semibold">
           {ORDER_TEXT.history}

@@ -1,0 +1,104 @@
+/** Returns: customers' requests to send units back, moved on by the owner (issue 40, DESIGN "Refunds and returns"). */
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link } from "react-router";
+import { toast } from "react-toastify";
+import { RETURN_STATUSES, type ReturnStatus } from "../../../contract/schemas";
+import type { AdminReturn, ReturnMove } from "../../../contract/refund-schemas";
+import { REFUND_TEXT } from "../../../contract/texts/refunds";
+import { api, withQuery } from "../../lib/api";
+import { PageTitle } from "../../lib/page-title";
+import { PERSONAL_KEY } from "../../lib/session";
+import { adminKeys } from "./api";
+import { AdminList, useFilters, when } from "./ui";
+
+const PAGE_SIZE = 20;
+const text = REFUND_TEXT.returns;
+const returnsQuery = (f: { status?: string; page: number }) =>
+  queryOptions({
+    queryKey: [PERSONAL_KEY, "admin", "returns", f],
+    queryFn: ({ signal }) => api.list<AdminReturn>(withQuery("/api/admin/returns", { ...f, limit: PAGE_SIZE }), signal),
+    placeholderData: keepPreviousData,
+  });
+
+const NEXT: Partial<Record<ReturnStatus, ReturnMove["status"][]>> = { requested: ["approved", "refused"], approved: ["received"] };
+const LABEL: Record<ReturnMove["status"], string> = { approved: text.console.approve, refused: text.console.refuse, received: text.console.received };
+
+function Moves({ r }: { r: AdminReturn }) {
+  const queryClient = useQueryClient();
+  const [note, setNote] = useState("");
+  const move = useMutation({
+    mutationFn: (input: ReturnMove) => api.post<AdminReturn>(`/api/admin/returns/${encodeURIComponent(r._id)}/status`, input),
+    onSuccess: (moved) => {
+      toast.success(text.console.moved(text.statuses[moved.status]));
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    },
+    meta: { toastError: true },
+  });
+  const next = NEXT[r.status] ?? [];
+  if (next.length === 0) return null;
+  return (
+    <div className="flex flex-col gap-1">
+      <input className="input input-xs" aria-label={`${text.console.note} (#${r.orderNumber})`} placeholder={text.console.note} value={note} onChange={(e) => setNote(e.target.value)} />
+      <div className="flex flex-wrap gap-1">
+        {next.map((status) => (
+          <button key={status} type="button" className="btn btn-xs" disabled={move.isPending} onClick={() => move.mutate({ status, ...(note.trim() ? { note: note.trim() } : {}) })}>
+            {LABEL[status]}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export default function ReturnsPage() {
+  const { values, page, set } = useFilters(["status"] as const);
+  const status = values.status || undefined;
+  const list = useQuery(returnsQuery({ ...(status ? { status } : {}), page }));
+  const c = text.console;
+  return (
+    <div>
+      <PageTitle title={c.title} />
+      <h2 className="mb-4 text-2xl font-semibold">{c.title}</h2>
+      <label className="mb-4 flex items-center gap-2">
+        <span className="text-sm font-medium">{c.filter}</span>
+        <select className="select select-bordered select-sm" value={status ?? ""} onChange={(e) => set("status", e.target.value)}>
+          <option value="">{c.all}</option>
+          {RETURN_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {text.statuses[s]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <AdminList query={list} label={c.title} empty={c.empty} page={page} onPage={(p) => set("page", String(p))} columns={Object.values(c.columns)}>
+        {(r) => (
+          <tr key={r._id} data-testid="return-row" data-status={r.status}>
+            <td>{when(r.createdAt)}</td>
+            <td>
+              <Link className="link" to={`/admin/orders/${r.orderId}`}>
+                #{r.orderNumber}
+              </Link>
+            </td>
+            <td>{r.customer?.email ?? ""}</td>
+            <td>
+              {r.lines.map((l) => (
+                <span key={l.toolId} className="block">
+                  {REFUND_TEXT.page.units(l.quantity, l.name)}
+                </span>
+              ))}
+            </td>
+            <td>
+              {r.reason}
+              {r.note && <span className="block text-xs">{r.note}</span>}
+            </td>
+            <td data-testid="return-status">{text.statuses[r.status]}</td>
+            <td>
+              <Moves r={r} />
+            </td>
+          </tr>
+        )}
+      </AdminList>
+    </div>
+  );
+}
