@@ -29,6 +29,7 @@ export const STOCK_ALERT_TEXT = {
   inStock: "This tool is in stock: order it now.",
   tokenInvalid: "This link is not valid. Please open the link from the e-mail again, or ask for a new one on the tool's page.",
   tokenExpired: "This link has expired. Please ask for a new one on the tool's page.",
+  alertGone: "There is no alert to stop: it was not confirmed within 24 hours, so you will get no e-mail about this tool.",
   tooMany: "Too many alert requests. Please try again later.",
   // The mails.
   mail: {

@@ -1072,6 +1072,8 @@ export const stockAlerts = pgTable(
     status: stockAlertStatus("status").notNull(),
     createdAt: createdAt(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    /** A pending row's: when the last confirmation link mailed for it expires; the mail worker's round deletes it after. */
+    confirmExpiresAt: timestamp("confirm_expires_at", { withTimezone: true }),
     sentAt: timestamp("sent_at", { withTimezone: true }),
     endedAt: timestamp("ended_at", { withTimezone: true }),
   },
@@ -1082,5 +1084,7 @@ export const stockAlerts = pgTable(
     index("stock_alerts_due_idx").on(t.id).where(sql`${t.status} = 'due'`),
     index("stock_alerts_waiting_idx").on(t.toolId).where(sql`${t.status} = 'waiting'`),
     index("stock_alerts_user_idx").on(t.userId),
+    // The unconfirmed ones whose link has expired (the mail worker's round deletes them).
+    index("stock_alerts_pending_idx").on(t.confirmExpiresAt).where(sql`${t.status} = 'pending'`),
   ],
 );

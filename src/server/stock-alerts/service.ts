@@ -58,25 +58,34 @@ export async function alertableTool(db: Db, toolId: string): Promise<{ id: strin
 const openAlert = (toolId: string, email: string) =>
   and(eq(stockAlerts.toolId, toolId), eq(stockAlerts.email, email), inArray(stockAlerts.status, [...OPEN]));
 
-/** Inserts the open subscription of (tool, address), or finds the one there is. */
-async function openRow(tx: Tx, values: { toolId: string; email: string; userId: string | null; status: "pending" | "waiting" }): Promise<{ row: AlertRow; created: boolean }> {
-  const [created] = await tx
-    .insert(stockAlerts)
-    .values({ ...values, confirmedAt: values.status === "waiting" ? new Date() : null })
-    .onConflictDoNothing({ target: [stockAlerts.toolId, stockAlerts.email], where: sql`${stockAlerts.status} in ('pending', 'waiting', 'due')` })
-    .returning();
-  if (created) return { row: created, created: true };
-  const [row] = await tx.select().from(stockAlerts).where(openAlert(values.toolId, values.email)).for("update");
-  if (!row) throw new Error("the open subscription vanished under its unique index");
-  return { row, created: false };
+/**
+ * Inserts the open subscription of (tool, address), or finds the one there is (locked). A pending
+ * one that the sweep deleted between the two (its link had expired) is inserted anew.
+ */
+async function openRow(
+  tx: Tx,
+  values: { toolId: string; email: string; userId: string | null; status: "pending" | "waiting"; confirmExpiresAt: Date | null },
+): Promise<{ row: AlertRow; created: boolean }> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [created] = await tx
+      .insert(stockAlerts)
+      .values({ ...values, confirmedAt: values.status === "waiting" ? new Date() : null })
+      .onConflictDoNothing({ target: [stockAlerts.toolId, stockAlerts.email], where: sql`${stockAlerts.status} in ('pending', 'waiting', 'due')` })
+      .returning();
+    if (created) return { row: created, created: true };
+    const [row] = await tx.select().from(stockAlerts).where(openAlert(values.toolId, values.email)).for("update");
+    if (row) return { row, created: false };
+  }
+  throw new Error("the open subscription vanished under its unique index three times");
 }
 
 const toolLink = (settings: AlertSettings, toolId: string) => storeLink(settings.publicUrl, `/tools/${encodeURIComponent(toolId)}`);
 const unsubscribeLink = (settings: AlertSettings, alert: { id: string; toolId: string }) =>
   storeLink(settings.publicUrl, stockAlertLinkPath(alert.toolId, "unsubscribe", unsubscribeToken(settings.secret, alert.id)));
 
-function confirmationMail(settings: AlertSettings, row: AlertRow, toolName: string): Outgoing {
-  const expiresAt = new Date(Date.now() + STOCK_ALERT_CONFIRM_HOURS * 3600_000);
+const linkExpiry = () => new Date(Date.now() + STOCK_ALERT_CONFIRM_HOURS * 3600_000);
+
+function confirmationMail(settings: AlertSettings, row: AlertRow, toolName: string, expiresAt: Date): Outgoing {
   const confirm = storeLink(settings.publicUrl, stockAlertLinkPath(row.toolId, "confirm", confirmToken(settings.secret, row.id, expiresAt)));
   const { mail } = STOCK_ALERT_TEXT;
   return {
@@ -100,8 +109,12 @@ export async function requestAlert(db: Db, settings: AlertSettings, toolId: stri
   await db.transaction(async (tx) => {
     const tool = await toolFor(tx, toolId, true);
     if (tool.orderable) throw inStock();
-    const { row } = await openRow(tx, { toolId, email, userId: null, status: "pending" });
-    if (row.status === "pending") await enqueueMail(tx, [confirmationMail(settings, row, tool.name)]);
+    const expiresAt = linkExpiry();
+    const { row, created } = await openRow(tx, { toolId, email, userId: null, status: "pending", confirmExpiresAt: expiresAt });
+    if (row.status !== "pending") return;
+    // A new link: the row lives as long as the last one mailed (the sweep deletes it after).
+    if (!created) await tx.update(stockAlerts).set({ confirmExpiresAt: expiresAt }).where(eq(stockAlerts.id, row.id));
+    await enqueueMail(tx, [confirmationMail(settings, row, tool.name, expiresAt)]);
   });
   return { toolId, status: "confirmation_sent" };
 }
@@ -112,10 +125,10 @@ export async function subscribeOwn(db: Db, user: { id: string; email: string }, 
   await db.transaction(async (tx) => {
     const tool = await toolFor(tx, toolId, true);
     if (tool.orderable) throw inStock();
-    const { row } = await openRow(tx, { toolId, email, userId: user.id, status: "waiting" });
+    const { row } = await openRow(tx, { toolId, email, userId: user.id, status: "waiting", confirmExpiresAt: null });
     if (row.status === "pending") {
       // A confirmation was mailed to this address: the signed-in owner of it needs none.
-      await tx.update(stockAlerts).set({ status: "waiting", userId: user.id, confirmedAt: new Date() }).where(eq(stockAlerts.id, row.id));
+      await tx.update(stockAlerts).set({ status: "waiting", userId: user.id, confirmedAt: new Date(), confirmExpiresAt: null }).where(eq(stockAlerts.id, row.id));
     }
   });
   return { toolId, status: "subscribed" };
@@ -135,6 +148,9 @@ export async function endOwn(db: Db, email: string, toolId: string): Promise<Sto
 }
 
 const invalidToken = () => new ApiError(400, "INVALID_TOKEN", STOCK_ALERT_TEXT.tokenInvalid);
+const expiredToken = () => new ApiError(400, "TOKEN_EXPIRED", STOCK_ALERT_TEXT.tokenExpired);
+/** A signed unsubscribe link whose subscription is gone: never confirmed in time (the sweep), or its tool deleted. */
+const alertGone = () => new ApiError(400, "ALERT_GONE", STOCK_ALERT_TEXT.alertGone);
 
 function linkOf(row: Pick<AlertRow, "toolId" | "status">, tool: { name: string; orderable: boolean }): StockAlertLink {
   const status = row.status === "sent" ? "sent" : row.status === "ended" ? "ended" : "subscribed";
@@ -155,7 +171,8 @@ async function alertWithTool(tx: Tx, id: string) {
 /**
  * The confirmation link: a pending subscription becomes waiting (or due, when the tool is back
  * already: the alert is mailed at once). 400 INVALID_TOKEN for a token this store did not sign
- * or a subscription that is gone, 400 TOKEN_EXPIRED for a pending one past its day.
+ * or a subscription that is gone, 400 TOKEN_EXPIRED for a link past its day whose subscription
+ * is pending or gone (the sweep deletes pending ones whose last link expired).
  */
 export async function confirmAlert(db: Db, settings: AlertSettings, token: string): Promise<StockAlertLink> {
   const read = readConfirmToken(settings.secret, token);
@@ -164,15 +181,15 @@ export async function confirmAlert(db: Db, settings: AlertSettings, token: strin
     // The tool's row first, FOR SHARE (as a subscription and a restock take it: no deadlock): a
     // restock committing now runs its trigger after this transaction, or this one sees its stock.
     const [target] = await tx.select({ toolId: stockAlerts.toolId }).from(stockAlerts).where(eq(stockAlerts.id, read.id));
-    if (!target) throw invalidToken();
+    if (!target) throw read.expiresAt.getTime() < Date.now() ? expiredToken() : invalidToken();
     const [tool] = await tx.select({ orderable }).from(tools).where(eq(tools.id, target.toolId)).for("share");
     const found = await alertWithTool(tx, read.id);
     if (!found || !tool) throw invalidToken();
     const { row } = found;
     if (row.status !== "pending") return linkOf(row, found);
-    if (read.expiresAt.getTime() < Date.now()) throw new ApiError(400, "TOKEN_EXPIRED", STOCK_ALERT_TEXT.tokenExpired);
+    if (read.expiresAt.getTime() < Date.now()) throw expiredToken();
     const status = tool.orderable ? "due" : "waiting";
-    await tx.update(stockAlerts).set({ status, confirmedAt: new Date() }).where(eq(stockAlerts.id, row.id));
+    await tx.update(stockAlerts).set({ status, confirmedAt: new Date(), confirmExpiresAt: null }).where(eq(stockAlerts.id, row.id));
     return linkOf({ ...row, status }, found);
   });
 }
@@ -186,7 +203,7 @@ export async function unsubscribePreview(db: Db, settings: AlertSettings, token:
     .from(stockAlerts)
     .innerJoin(tools, eq(tools.id, stockAlerts.toolId))
     .where(eq(stockAlerts.id, id));
-  if (!found) throw invalidToken();
+  if (!found) throw alertGone();
   return linkOf(found.row, found);
 }
 
@@ -196,7 +213,7 @@ export async function unsubscribe(db: Db, settings: AlertSettings, token: string
   if (!id) throw invalidToken();
   return db.transaction(async (tx) => {
     const found = await alertWithTool(tx, id);
-    if (!found) throw invalidToken();
+    if (!found) throw alertGone();
     if (!(OPEN as readonly string[]).includes(found.row.status)) return linkOf(found.row, found);
     await tx.update(stockAlerts).set({ status: "ended", endedAt: new Date() }).where(eq(stockAlerts.id, id));
     return linkOf({ ...found.row, status: "ended" }, found);
@@ -243,6 +260,25 @@ export async function flushDueAlerts(db: Db, settings: AlertSettings): Promise<n
     await enqueueMail(tx, messages);
     return messages.length;
   });
+}
+
+/**
+ * The mail worker's round too: unconfirmed subscriptions whose last link has expired are deleted,
+ * in one DELETE (instances racing on a row: one deletes it, the other finds it gone; a request
+ * that mails a new link meanwhile holds the row, and the DELETE re-checks the expiry after it).
+ */
+export async function deleteExpiredPending(db: Db): Promise<number> {
+  const deleted = await db
+    .delete(stockAlerts)
+    .where(and(eq(stockAlerts.status, "pending"), sql`${stockAlerts.confirmExpiresAt} < now()`))
+    .returning({ id: stockAlerts.id });
+  return deleted.length;
+}
+
+/** What the mail worker's round writes or clears first (mail/plugin.ts): expired unconfirmed rows go, due alerts are written. */
+export async function alertRound(db: Db, settings: AlertSettings): Promise<number> {
+  await deleteExpiredPending(db);
+  return flushDueAlerts(db, settings);
 }
 
 /** How many wait for each of these tools (confirmed, not mailed yet): the console's column. */

@@ -5,7 +5,7 @@
  * back, also with two workers (PGlite) and two instances on one Postgres database.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { linkIn, startSmtpStandIn, type SmtpStandIn } from "../../../tests/support/smtp";
 import type { AdminTool } from "../../contract/admin-schemas";
 import type { Order } from "../../contract/schemas";
@@ -15,8 +15,9 @@ import { mailOutbox, stockAlerts } from "../db/schema";
 import { prepareStore } from "../start-up";
 import { startMailWorker } from "../mail/worker";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
-import { flushDueAlerts } from "./service";
+import { alertRound, flushDueAlerts } from "./service";
 import { STOCK_ALERT_LIMITS } from "./routes";
+import { STOCK_ALERT_TEXT } from "../../contract/texts/stock-alerts";
 import { confirmToken } from "./tokens";
 
 const ADMIN = "alerts-boss@toolyard.example";
@@ -192,6 +193,49 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
     expect((empty.json() as { details: { path: string }[] }).details.map((d) => d.path)).toContain("body.token");
     expect((await rowsFor(tool._id)).map((r) => r.status)).toEqual(["pending"]);
     expect(await waiting(tool._id)).toBe(0);
+  });
+
+  it("an unconfirmed subscription goes once its link has expired (the mail worker's round, racing sweeps delete it once); its links then say so", async () => {
+    const tool = await newTool(0);
+    const late = uniqueEmail("never");
+    const again = uniqueEmail("again");
+    const { mail, token } = await requestAndRead(tool._id, late);
+    await requestAndRead(tool._id, again);
+    const expire = (email: string) =>
+      t.app.store.db.execute(sql`update ${stockAlerts} set confirm_expires_at = now() - interval '1 second' where tool_id = ${tool._id} and email = ${email}`);
+    // The second address asks again after its link expired: a new link, with a new day, keeps its row.
+    await expire(again);
+    expect((await visitor().post(`/api/tool/${tool._id}/stock-alerts`, { email: again })).statusCode).toBe(202);
+    await drain();
+    await vi.waitFor(() => expect(smtp.to(again).filter((m) => m.subject.includes("Confirm your alert"))).toHaveLength(2));
+    await expire(late);
+    expect((await rowsFor(tool._id)).map((r) => r.email).sort()).toEqual([again, late].sort());
+
+    const settings = { publicUrl: PUBLIC_URL, secret: SECRET };
+    const other = startMailWorker(t.app.store.db, t.config.mail, t.app.log, { autostart: false, produce: () => alertRound(t.app.store.db, settings) });
+    await Promise.all([t.app.mail.worker.runOnce(), other.runOnce()]);
+    await other.stop();
+    expect((await rowsFor(tool._id)).map((r) => [r.email, r.status])).toEqual([[again, "pending"]]);
+
+    // The expired link says it expired (not that it is wrong), and confirms nothing.
+    const [id = ""] = token.split(".");
+    const expired = await visitor().post("/api/stock-alerts/confirm", { token: confirmToken(SECRET, id, new Date(Date.now() - 1000)) });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toMatchObject({ error: "TOKEN_EXPIRED", message: STOCK_ALERT_TEXT.tokenExpired });
+    // Its mail's unsubscribe link: there is nothing to stop, and it says why.
+    const stop = new URL(linkIn(mail, `${PUBLIC_URL}/tools/${tool._id}?stockAlert=unsubscribe&token=`)).searchParams.get("token") ?? "";
+    for (const res of [await visitor().get(`/api/stock-alerts/unsubscribe?token=${stop}`), await visitor().post("/api/stock-alerts/unsubscribe", { token: stop })]) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: "ALERT_GONE", message: STOCK_ALERT_TEXT.alertGone });
+    }
+    expect((await rowsFor(tool._id)).map((r) => r.email)).toEqual([again]);
+    // The address that asked again confirms with its new link.
+    const fresh = new URL(linkIn(smtp.to(again)[1] ?? mail, `${PUBLIC_URL}/tools/${tool._id}?stockAlert=confirm&token=`)).searchParams.get("token") ?? "";
+    expect((await visitor().post("/api/stock-alerts/confirm", { token: fresh })).json()).toMatchObject({ status: "subscribed" });
+    expect(await waiting(tool._id)).toBe(1);
+    // A new request for the first address starts over.
+    await requestAndRead(tool._id, late);
+    expect((await rowsFor(tool._id)).find((r) => r.email === late)?.status).toBe("pending");
   });
 
   it("refuses an invalid e-mail (400 naming the field), an unknown tool (404), a tool in stock (409 IN_STOCK), and saves nothing", async () => {

@@ -1,0 +1,2 @@
+ALTER TABLE "stock_alerts" ADD COLUMN "confirm_expires_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "stock_alerts_pending_idx" ON "stock_alerts" USING btree ("confirm_expires_at") WHERE "stock_alerts"."status" = 'pending';
