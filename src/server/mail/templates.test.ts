@@ -1,4 +1,4 @@
-/** The order-placed message names how the order is paid, and a card order's payment state (issue 32). */
+/** The order-placed message names how the order is paid; a card order's, written when it is paid, says so (issues 32, 40). */
 import { describe, expect, it } from "vitest";
 import { ORDER_TEXT } from "../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
@@ -21,10 +21,11 @@ describe("the order-placed message", () => {
     expect(text).not.toContain(PAYMENT_TEXT.status.open);
   });
 
-  it("says a card order waits for its payment (it is written as the order is placed, before the payment)", () => {
+  it("says a card order is paid: it is written when the payment is (issue 40)", () => {
     const { text, html } = templates.orderPlaced({ ...order, paymentMethod: "card" }, "http://shop.test");
-    expect(text).toContain(`${ORDER_TEXT.paymentMethod.card}. ${ORDER_TEXT.paymentHint.card}`);
-    expect(text).toContain(PAYMENT_TEXT.status.open);
-    expect(html).toContain(PAYMENT_TEXT.status.open);
+    expect(text).toContain(PAYMENT_TEXT.status.paid);
+    expect(html).toContain(PAYMENT_TEXT.status.paid);
+    expect(text).not.toContain(PAYMENT_TEXT.status.open);
+    expect(text).not.toContain(ORDER_TEXT.paymentHint.card);
   });
 });

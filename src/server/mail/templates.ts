@@ -90,9 +90,8 @@ export const templates = {
       { p: MAIL_TEXT.orderPlaced.intro(order.number) },
       { rows: orderRows(order) },
       ...(order.shippingMethodName ? [{ p: `${MONEY_TEXT.shipping}: ${order.shippingMethodName}` }] : []),
-      { p: `${MAIL_TEXT.orderPlaced.payment}: ${ORDER_TEXT.paymentMethod[order.paymentMethod]}. ${ORDER_TEXT.paymentHint[order.paymentMethod]}` },
-      // Written as the order is placed, before any card payment: the customer hears of it on the order's page.
-      ...(order.paymentMethod === "card" ? [{ p: `${PAYMENT_TEXT.status.open}.` }] : []),
+      // A card order's message is written when it is paid (issue 40: an abandoned checkout mails nobody), so it says paid.
+      { p: `${MAIL_TEXT.orderPlaced.payment}: ${order.paymentMethod === "card" ? `${PAYMENT_TEXT.status.paid}.` : `${ORDER_TEXT.paymentMethod[order.paymentMethod]}. ${ORDER_TEXT.paymentHint[order.paymentMethod]}`}` },
       ...(order.invoiceNumber ? [{ p: INVOICE_TEXT.mail.invoiceAttached(order.invoiceNumber) }] : []),
       { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderPlaced.view },
     ]),

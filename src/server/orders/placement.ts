@@ -16,7 +16,8 @@
  * 4. take    the stock: the remaining stock of each tool, written with the orders;
  * 5. number  `numberInvoices`, the one place that decides which order takes an invoice number when;
  * 6. record  the orders with their lines, history and stock movements, the new stock, the codes'
- *            uses, the order mail and the caller's own writes, in ONE statement (insertOrders);
+ *            uses, the order mail (a card order's when it is paid) and the caller's own writes,
+ *            in ONE statement (insertOrders);
  * 7. pay     after the commit, `startPayment` opens a card order's payment page (no network call
  *            holds a lock).
  *
@@ -318,25 +319,29 @@ async function record(
         : {}),
     lines,
   }));
-  // The order mail, whose texts name the numbers reserved in step 1.
+  // The order mail, whose texts name the numbers reserved in step 1. A card order's is written
+  // when it is paid (payments/service.ts), so an abandoned card checkout mails nobody (issue 40).
   const mail = options.mail?.ordersPlacedInsert(
-    drafted.map((o, k) => {
+    drafted.flatMap((o, k) => {
+      if (o.paymentMethod === "card") return [];
       const { priced } = drafts[k] as PlacedDraft;
-      return {
-        id: o.id,
-        number: o.number,
-        userId: o.userId,
-        totalCents: priced.totalCents,
-        subtotalCents: priced.subtotalCents,
-        discountCents: priced.discountCents,
-        shippingCents: priced.shippingCents,
-        taxCents: priced.taxCents,
-        promoCode: o.promoCode,
-        invoiceNumber: o.invoiceNumber,
-        shippingMethodName: o.shippingMethodName,
-        paymentMethod: o.paymentMethod,
-        lines: o.lines.map((l) => ({ toolName: l.toolName, quantity: l.quantity, lineTotalCents: l.lineTotalCents })),
-      };
+      return [
+        {
+          id: o.id,
+          number: o.number,
+          userId: o.userId,
+          totalCents: priced.totalCents,
+          subtotalCents: priced.subtotalCents,
+          discountCents: priced.discountCents,
+          shippingCents: priced.shippingCents,
+          taxCents: priced.taxCents,
+          promoCode: o.promoCode,
+          invoiceNumber: o.invoiceNumber,
+          shippingMethodName: o.shippingMethodName,
+          paymentMethod: o.paymentMethod,
+          lines: o.lines.map((l) => ({ toolName: l.toolName, quantity: l.quantity, lineTotalCents: l.lineTotalCents })),
+        },
+      ];
     }),
   );
   if (mail) alongside.push(sql`placed_mail as (${mail})`);

@@ -644,7 +644,10 @@ export async function moveInTransaction(
   }
   const moved: MoveResult = { before, after, moved: true };
   await inTransaction?.(tx, moved);
-  await mail?.statusMoved(tx, after);
+  // A card order is announced when it is paid (payments/service.ts): one cancelled before that,
+  // with no payment to look at, was never announced and is cancelled without a word (issue 40).
+  const unannounced = cancelling && before.status === "awaiting_payment" && before.paymentProblem === null;
+  if (!unannounced) await mail?.statusMoved(tx, after);
   return moved;
 }
 

@@ -14,7 +14,7 @@ import { checkoutResultSchema, orderSchema, type Order, type Tool } from "../../
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { buildApp } from "../app";
 import { loadConfig } from "../config";
-import { paymentEvents, tools } from "../db/schema";
+import { mailOutbox, paymentEvents, tools } from "../db/schema";
 import { prepareStore } from "../start-up";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { startStripeStandIn, type StripeStandIn } from "../../../tests/support/stripe";
@@ -48,23 +48,34 @@ describe.each(drivers())("card payments on %s", (driver) => {
     expect(res.statusCode).toBe(201);
     return res.json() as Tool;
   };
-  const customer = async (app = t) => {
+  const customer = async (app = t, email = uniqueEmail("card")) => {
     const c = new Client(app.app, `10.32.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`);
-    expect((await c.signUp("Card Shopper", uniqueEmail("card"))).statusCode).toBe(200);
+    expect((await c.signUp("Card Shopper", email)).statusCode).toBe(200);
     return c;
   };
   /** A card order of `quantity` of a new tool: the order, its session at the stand-in, its customer and tool. */
-  const cardOrder = async (quantity = 2) => {
+  const cardOrder = async (quantity = 2, email = uniqueEmail("card")) => {
     const tool = await newTool();
-    const c = await customer();
+    const c = await customer(t, email);
     await c.put(`/api/cart/lines/${tool._id}`, { quantity });
     const res = await c.request({ method: "POST", url: "/api/checkout", payload: { ...DELIVERY, paymentMethod: "card" }, headers: { "idempotency-key": randomUUID() } });
     expect(res.statusCode, res.body).toBe(201);
     const result = checkoutResultSchema.parse(res.json());
     const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === result.order._id);
     if (!session) throw new Error("no session at the stand-in for the order");
-    return { ...result, session, c, tool };
+    return { ...result, session, c, tool, email };
   };
+  const sessionOf = (orderId: string) => {
+    const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === orderId);
+    if (!session) throw new Error("no session at the stand-in for the order");
+    return session;
+  };
+  /** The outbox's messages about order `number` (the customer's name it, the admins' too), as [to, kind]. */
+  const mailAbout = async (number: number) =>
+    (await db().select().from(mailOutbox))
+      .filter((m) => new RegExp(`#${number}\\b`).test(m.subject))
+      .map((m) => `${m.to} ${m.kind}`)
+      .sort();
   const orderOf = async (c: Client, id: string): Promise<Order> => orderSchema.parse((await c.get(`/api/order/${id}`)).json());
 
   beforeAll(async () => {
@@ -113,6 +124,78 @@ describe.each(drivers())("card payments on %s", (driver) => {
     // An expired event after the payment (out of order) changes nothing.
     await stripe.deliver(stripe.makeEvent("checkout.session.expired", { ...session, status: "expired" }));
     expect((await orderOf(c, order._id)).status).toBe("paid");
+  });
+
+  it("mails a card order when it is paid, not when it is placed, on every placement path; an abandoned checkout mails nobody (issue 40)", async () => {
+    const sorted = (mails: (readonly [string, string])[]) => mails.map((m) => m.join(" ")).sort();
+    // The cart's checkout: nothing while the order waits; the paid event writes the customer's message (its invoice attached) and the admins', once.
+    const { order, session, c, email } = await cardOrder(1);
+    expect(await mailAbout(order.number)).toEqual([]);
+    const event = await stripe.complete(session.id);
+    await stripe.resend(event.id);
+    const paid = await orderOf(c, order._id);
+    expect(paid.invoiceNumber).toMatch(/^INV-/);
+    expect(await mailAbout(order.number)).toEqual(sorted([[email, "order-placed"], [ADMIN, "admin-new-order"]]));
+    const [placedMail] = (await db().select().from(mailOutbox)).filter((m) => m.to === email && m.kind === "order-placed");
+    expect(placedMail?.attachments).toEqual([{ kind: "invoice", orderId: order._id }]);
+    expect(placedMail?.text).toContain(paid.invoiceNumber);
+    expect(placedMail?.text).toContain(PAYMENT_TEXT.status.paid);
+    expect(placedMail?.text).not.toContain(PAYMENT_TEXT.status.open);
+
+    // A paid card order the owner cancels: its customer hears of the cancel, as before.
+    expect((await admin.post(`/api/admin/orders/${order._id}/status`, { status: "cancelled" })).json()).toMatchObject({ status: "refunding" });
+    await t.app.payments.refundWorker.runOnce();
+    expect((await orderOf(c, order._id)).status).toBe("cancelled");
+    expect(await mailAbout(order.number)).toEqual(sorted([[email, "order-placed"], [ADMIN, "admin-new-order"], [email, "order-cancelled"]]));
+
+    // An abandoned checkout (its page expired, never paid): cancelled without a word to anyone.
+    const abandoned = await cardOrder(1);
+    await stripe.expire(abandoned.session.id);
+    expect((await orderOf(abandoned.c, abandoned.order._id)).status).toBe("cancelled");
+    expect(await mailAbout(abandoned.order.number)).toEqual([]);
+
+    // A quote accepted by card: the owners hear of the acceptance (a quote's mail), the order's mail waits for the payment. (The purchase page takes no card.)
+    const tool = await newTool();
+    const buyerEmail = uniqueEmail("card");
+    const buyer = await customer(t, buyerEmail);
+    const requested = await buyer.post("/api/quotes", { lines: [{ toolId: tool._id, quantity: 2 }] });
+    expect(requested.statusCode, requested.body).toBe(201);
+    const quoteId = requested.json()._id as string;
+    const revision = await admin.post(`/api/admin/quotes/${quoteId}/revisions`, {
+      lines: [{ toolId: tool._id, quantity: 2, unitPrice: 20 }],
+      shipping: 0,
+      validUntil: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(revision.statusCode, revision.body).toBe(201);
+    const accepted = await buyer.request({ method: "POST", url: `/api/quotes/${quoteId}/accept`, payload: { revision: 1, paymentMethod: "card" }, headers: { "idempotency-key": randomUUID() } });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    const quoted = orderSchema.parse(accepted.json().order);
+    expect(await mailAbout(quoted.number)).toEqual([]);
+    await stripe.complete(sessionOf(quoted._id).id);
+    expect(await mailAbout(quoted.number)).toEqual(sorted([[buyerEmail, "order-placed"], [ADMIN, "admin-new-order"]]));
+
+    // A trade order over its buyer's limit: its approver is asked (approval-needed, not an order's mail); approved, it waits for the card like any other.
+    const account = (await admin.post("/api/admin/accounts", { name: `Card firm ${randomUUID().slice(0, 6)}` })).json() as { _id: string };
+    const approverEmail = uniqueEmail("card");
+    const approver = await customer(t, approverEmail);
+    const memberEmail = uniqueEmail("card");
+    const member = await customer(t, memberEmail);
+    expect((await admin.post(`/api/admin/accounts/${account._id}/members`, { email: approverEmail, role: "approver" })).statusCode).toBe(201);
+    expect((await admin.post(`/api/admin/accounts/${account._id}/members`, { email: memberEmail, role: "buyer", orderLimit: 10 })).statusCode).toBe(201);
+    await member.put(`/api/cart/lines/${tool._id}`, { quantity: 1 });
+    const over = await member.request({ method: "POST", url: "/api/checkout", payload: { ...DELIVERY, paymentMethod: "card" }, headers: { "idempotency-key": randomUUID() } });
+    expect(over.statusCode, over.body).toBe(201);
+    const waiting = checkoutResultSchema.parse(over.json()).order;
+    expect(waiting.status).toBe("awaiting_approval");
+    expect(sorted((await db().select().from(mailOutbox)).filter((m) => (m.to === memberEmail || m.to === approverEmail) && m.kind !== "verify-email").map((m) => [m.to, m.kind] as const))).toEqual(
+      sorted([[approverEmail, "approval-needed"]]),
+    );
+    const approved = await approver.post(`/api/account/orders/${waiting._id}/approve`, {});
+    expect(approved.json()).toMatchObject({ status: "awaiting_payment" });
+    expect(await mailAbout(waiting.number)).toEqual(sorted([[approverEmail, "approval-needed"]]));
+    await stripe.complete(sessionOf(waiting._id).id);
+    expect((await orderOf(member, waiting._id)).status).toBe("paid");
+    expect(await mailAbout(waiting.number)).toEqual(sorted([[approverEmail, "approval-needed"], [memberEmail, "order-placed"], [ADMIN, "admin-new-order"]]));
   });
 
   it("refuses a webhook whose signature does not match, changing nothing", async () => {
@@ -202,6 +285,8 @@ describe.each(drivers())("card payments on %s", (driver) => {
     expect(cancelled.history.at(-1)?.by).toBe("store");
     expect([PAYMENT_TEXT.holdExpired, PAYMENT_TEXT.sessionExpired]).toContain(cancelled.history.at(-1)?.note);
     expect(await stock(tool._id)).toBe(10);
+    // An abandoned checkout mails nobody, placed or cancelled (issue 40).
+    expect(await mailAbout(order.number)).toEqual([]);
   });
 
   it("keeps working without the Stripe variables: no card, and a card checkout is refused", async () => {

@@ -32,7 +32,7 @@ import { cartLines, idempotencyKeys, orders, paymentEvents, payments } from "../
 import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
-import { announceMove, moveInTransaction, type MoveResult } from "../orders/service";
+import { announceMove, moveInTransaction, withDetails, type MoveResult } from "../orders/service";
 import { API_TEXT } from "../../contract/texts/api";
 import { offlineProvider, PaymentStartError, type PaymentEvent, type PaymentProvider } from "./provider";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
@@ -273,11 +273,18 @@ export class Payments {
       }
       moves.push([await moveInTransaction(tx, orderId, "paid", STORE, { mail: this.options.mail }), "paid"]);
       await upsertPayment(tx, orderId, { ...record, status: "paid", paymentIntent: event.paymentIntent });
+      // The order's mail (the customer's, its invoice attached, and the admins') is written now that
+      // it is paid, not when it was placed: an abandoned card checkout mails nobody (issue 40). Its
+      // details are read first, so that only the number and the mail follow the counter.
+      const [detailed] = this.options.mail ? await withDetails(tx, [{ ...order, status: "paid" }]) : [];
       // A card order's invoice is numbered when it is paid, last in the transaction (the counter's row is held to the commit).
-      if (!order.invoiceNumber) {
-        const [invoiceNumber] = await takeDocumentNumbers(tx, "INV", documentYear(), 1);
+      let invoiceNumber = order.invoiceNumber;
+      if (!invoiceNumber) {
+        [invoiceNumber = null] = await takeDocumentNumbers(tx, "INV", documentYear(), 1);
         await tx.update(orders).set({ invoiceNumber }).where(eq(orders.id, orderId));
       }
+      // An order whose customer deleted their account (userId null) mails the admins only: no user has the id "".
+      if (detailed) await this.options.mail?.ordersPlaced(tx, [{ userId: order.userId ?? "", order: { ...detailed, invoiceNumber } }]);
       return "applied";
     });
     for (const [result, to] of moves) announceMove(this.db, result, to);
