@@ -143,7 +143,8 @@ export const accountPaymentSchema = z.object({
   createdAt: z.string(),
 });
 
-export const STATEMENT_LINE_TYPES = ["invoice", "payment", "credit_note"] as const;
+/** A credit note takes back an invoice (cancelled) or what a refund gave back; `refund` is the part of a refund paid back to the customer because the invoice was already paid (issue 40). */
+export const STATEMENT_LINE_TYPES = ["invoice", "payment", "credit_note", "refund"] as const;
 export const statementSchema = z.object({
   lines: z.array(z.object({ date: z.string(), type: z.enum(STATEMENT_LINE_TYPES), number: z.string(), amount: z.number(), balance: z.number() })),
   balance: z.number(),

@@ -57,7 +57,7 @@ export const TRADE_TEXT = {
   poNumberOptional: "Purchase order number (optional)",
   poNumberRequired: "Purchase order number (your company requires one)",
   statementTitle: "Statement",
-  statementTypes: { invoice: "Invoice", payment: "Payment", credit_note: "Credit note" },
+  statementTypes: { invoice: "Invoice", payment: "Payment", credit_note: "Credit note", refund: "Paid back" },
   ageing: { current: "Current", days1to30: "1–30 days", days31to60: "31–60 days", over60: "Over 60 days" },
   balance: "Balance",
   pdf: { taxId: "Tax ID", date: "Date", dateColumn: "Date", type: "Type", number: "Number", amount: "Amount", ageing: "Ageing of open invoices" },

@@ -30,8 +30,8 @@ describe.each(drivers())("paying trade invoices by card on %s", (driver) => {
     expect((await client.signUp("Invoice payer", email)).statusCode).toBe(200);
     return { client, email };
   };
-  /** An account on terms with a buyer, an admin and `count` invoices of $108 ($100 and New York's 8 %). */
-  const accountWithInvoices = async (count: number) => {
+  /** An account on terms with a buyer, an admin and `count` invoices of $108 a unit ($100 and New York's 8 %). */
+  const accountWithInvoices = async (count: number, quantity = 1) => {
     const created = await admin.post("/api/admin/accounts", { name: `Card payer ${randomUUID().slice(0, 6)}`, terms: "net30", creditLimit: 10_000 });
     expect(created.statusCode, created.body).toBe(201);
     const { _id: id } = created.json() as TradeAccount;
@@ -52,12 +52,15 @@ describe.each(drivers())("paying trade invoices by card on %s", (driver) => {
     });
     expect(tool.statusCode).toBe(201);
     const invoices: string[] = [];
+    const orderIds: string[] = [];
     for (let i = 0; i < count; i++) {
-      const res = await buyer.client.post("/api/order", { toolId: tool.json()._id, quantity: 1, paymentMethod: "terms" });
+      const res = await buyer.client.post("/api/order", { toolId: tool.json()._id, quantity, paymentMethod: "terms" });
       expect(res.statusCode, res.body).toBe(201);
-      invoices.push(orderSchema.parse(res.json()).invoiceNumber as string);
+      const order = orderSchema.parse(res.json());
+      invoices.push(order.invoiceNumber as string);
+      orderIds.push(order._id);
     }
-    return { id, buyer, invoices };
+    return { id, buyer, invoices, orderIds, toolId: tool.json()._id as string };
   };
   const pay = (client: Client, invoiceNumbers: unknown, key = randomUUID()) =>
     client.request({ method: "POST", url: "/api/account/invoices/pay", payload: { invoiceNumbers }, headers: { "idempotency-key": key } });
@@ -128,6 +131,33 @@ describe.each(drivers())("paying trade invoices by card on %s", (driver) => {
     expect(card).toMatchObject({ amountCents: 21_600, applied: [{ invoiceNumber: invoices[1], amountCents: 10_800 }] });
     expect(await creditUsed(id)).toBe(0);
     expect(statementSchema.parse((await admin.get(`/api/admin/accounts/${id}/statement`)).json()).balance).toBe(-108);
+  });
+
+  it("a partly refunded invoice is paid by card for exactly the rest; one refunded whole is not open (issue 40)", async () => {
+    const { id, buyer, invoices, orderIds, toolId } = await accountWithInvoices(2, 2);
+    const refund = async (orderId: string, quantity: number) => {
+      expect((await admin.post(`/api/admin/orders/${orderId}/status`, { status: "paid" })).statusCode).toBeLessThan(300);
+      const res = await admin.request({
+        method: "POST",
+        url: `/api/admin/orders/${orderId}/refunds`,
+        payload: { lines: [{ toolId, quantity }], reason: "One came back" },
+        headers: { "idempotency-key": randomUUID() },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    };
+    await refund(orderIds[0] as string, 1);
+    await refund(orderIds[1] as string, 2);
+    expect((await buyer.client.get("/api/account/invoices")).json().map((o: { invoiceNumber: string; open: number }) => [o.invoiceNumber, o.open])).toEqual([[invoices[0], 108]]);
+    expect((await pay(buyer.client, [invoices[1]])).statusCode).toBe(400);
+    const payment = invoicePaymentSchema.parse((await pay(buyer.client, [invoices[0]])).json());
+    expect(payment).toMatchObject({ amount: 108 });
+    expect(sessionOf(payment._id)).toMatchObject({ amount_total: 10_800 });
+    await stripe.complete(sessionOf(payment._id).id);
+    const card = (await t.app.store.db.select().from(accountPayments)).find((p) => p.accountId === id && p.reference.startsWith("Card "));
+    expect(card).toMatchObject({ amountCents: 10_800, applied: [{ invoiceNumber: invoices[0], amountCents: 10_800 }] });
+    expect(await creditUsed(id)).toBe(0);
+    expect((await buyer.client.get("/api/account/invoices")).json()).toEqual([]);
+    expect(statementSchema.parse((await admin.get(`/api/admin/accounts/${id}/statement`)).json()).balance).toBe(0);
   });
 
   it("refuses an invoice that is not open on the caller's account, a customer in no account and an empty choice; an expired page pays nothing", async () => {

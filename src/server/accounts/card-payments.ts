@@ -48,7 +48,7 @@ export async function openInvoicePayment(db: Db, userId: string, invoiceNumbers:
       .from(accountCardPayments)
       .where(and(eq(accountCardPayments.accountId, accountId), eq(accountCardPayments.idempotencyKey, key)));
     if (existing) return existing;
-    const open = new Map((await openInvoices(tx, accountId)).map((o) => [o.invoiceNumber, o.totalCents - o.paidCents]));
+    const open = new Map((await openInvoices(tx, accountId)).map((o) => [o.invoiceNumber, o.openCents]));
     const named = [...new Set(invoiceNumbers)];
     invoiceNumbers.forEach((n, i) => {
       if (!open.has(n)) throw new ApiError(400, "VALIDATION", TRADE_TEXT.invoiceUnknown(n), { details: [{ path: `body.invoiceNumbers.${i}`, message: TRADE_TEXT.invoiceUnknown(n) }] });

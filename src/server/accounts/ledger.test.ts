@@ -153,6 +153,85 @@ describe.each(drivers())("a trade account's money on %s", (driver) => {
     expect((await admin.get(`/api/admin/accounts/${id}`)).json().creditUsed).toBe(0);
   });
 
+  it("a refund of a terms invoice lowers what it owes: credit, balance due, open invoices, statement and ageing, the hold and reminders; the rest is paid exactly (issue 40)", async () => {
+    const { id, member, toolId } = await setup({ terms: "net15", creditLimit: 1000 });
+    const buyer = await member("buyer");
+    const boss = await member("admin");
+    const db = t.app.store.db;
+    const account = async () => (await admin.get(`/api/admin/accounts/${id}`)).json() as TradeAccount;
+    const refund = async (orderId: string, quantity: number) => {
+      expect((await admin.post(`/api/admin/orders/${orderId}/status`, { status: "paid" })).statusCode).toBeLessThan(300);
+      const res = await admin.request({
+        method: "POST",
+        url: `/api/admin/orders/${orderId}/refunds`,
+        payload: { lines: [{ toolId, quantity }], restock: false, reason: "Damaged in transit" },
+        headers: { "idempotency-key": randomUUID() },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const order = orderSchema.parse((await buyer.client.get(`/api/order/${orderId}`)).json());
+      return { order, creditNote: order.refunds?.at(-1)?.creditNoteNumber as string };
+    };
+    const openInvoices = async () => ((await boss.client.get("/api/account/invoices")).json() as { invoiceNumber: string; open: number }[]).map((o) => [o.invoiceNumber, o.open]);
+    const remindedOf = async (invoiceNumber: string) => (await db.select().from(mailOutbox)).filter((m) => m.kind === "invoice-reminder" && m.subject.includes(invoiceNumber)).length;
+    try {
+      at(-30);
+      const a = orderSchema.parse((await buyer.client.post("/api/order", { toolId, quantity: 2, paymentMethod: "terms" })).json()); // $216, due T−15
+      const b = orderSchema.parse((await buyer.client.post("/api/order", { toolId, quantity: 1, paymentMethod: "terms" })).json()); // $108, due T−15
+      at(0);
+      expect(await account()).toMatchObject({ onHold: true, creditUsed: 324, creditAvailable: 676 });
+
+      // Half of A given back: it owes $108, and the account's credit rises by as much.
+      const refundA = await refund(a._id, 1);
+      expect(refundA.order).toMatchObject({ refundedTotal: 108, balanceDue: 108 });
+      expect(await account()).toMatchObject({ onHold: true, creditUsed: 216, creditAvailable: 784 });
+      expect(await openInvoices()).toEqual([
+        [a.invoiceNumber, 108],
+        [b.invoiceNumber, 108],
+      ]);
+      let statement = statementSchema.parse((await admin.get(`/api/admin/accounts/${id}/statement`)).json());
+      expect(statement.lines.map((l) => [l.type, l.number, l.amount, l.balance])).toEqual([
+        ["invoice", a.invoiceNumber, 216, 216],
+        ["invoice", b.invoiceNumber, 108, 324],
+        ["credit_note", refundA.creditNote, -108, 216],
+      ]);
+      expect(statement.balance).toBe(216);
+      expect(statement.ageing).toEqual({ current: 0, days1to30: 216, days31to60: 0, over60: 0 });
+
+      // The owner's payment of A takes exactly what is left of it; the rest stays on the account.
+      const paid = await admin.post(`/api/admin/accounts/${id}/payments`, { amount: 150, reference: "CHK-REST", invoiceNumbers: [a.invoiceNumber] });
+      expect(paid.json()).toMatchObject({ applied: [{ invoiceNumber: a.invoiceNumber, amount: 108 }], unapplied: 42 });
+      expect(orderSchema.parse((await buyer.client.get(`/api/order/${a._id}`)).json()).balanceDue).toBe(0);
+      expect(await openInvoices()).toEqual([[b.invoiceNumber, 108]]);
+
+      // B, overdue, given back whole: no longer owed, so no hold, no reminder, nothing to pay.
+      const refundB = await refund(b._id, 1);
+      expect(refundB.order.balanceDue).toBe(0);
+      expect(await account()).toMatchObject({ onHold: false, creditUsed: 0, creditAvailable: 1000 });
+      expect(await openInvoices()).toEqual([]);
+      await sendDueReminders(db, now, "http://localhost:3999");
+      expect(await remindedOf(b.invoiceNumber as string)).toBe(0);
+      const pay = await boss.client.request({ method: "POST", url: "/api/account/invoices/pay", payload: { invoiceNumbers: [b.invoiceNumber] }, headers: { "idempotency-key": randomUUID() } });
+      expect(pay.statusCode).toBe(400);
+      expect((await admin.post(`/api/admin/accounts/${id}/payments`, { amount: 10, reference: "CHK-B", invoiceNumbers: [b.invoiceNumber] })).statusCode).toBe(400);
+      expect((await buyer.client.post("/api/order", { toolId, quantity: 1, paymentMethod: "terms" })).statusCode).toBe(201);
+
+      // A paid invoice refunded: its credit note, and the money paid back to the customer, leave the balance as it was.
+      statement = statementSchema.parse((await admin.get(`/api/admin/accounts/${id}/statement`)).json());
+      const before = statement.balance;
+      const refundA2 = await refund(a._id, 1);
+      statement = statementSchema.parse((await admin.get(`/api/admin/accounts/${id}/statement`)).json());
+      expect(statement.lines.slice(-2).map((l) => [l.type, l.number, l.amount])).toEqual([
+        ["credit_note", refundA2.creditNote, -108],
+        ["refund", refundA2.creditNote, 108],
+      ]);
+      expect(statement.balance).toBe(before);
+      expect(statement.ageing).toEqual({ current: 108, days1to30: 0, days31to60: 0, over60: 0 });
+      expect(statement.balance).toBe(108 - 42);
+    } finally {
+      at(0);
+    }
+  });
+
   it("an invoice named twice in one payment is paid once: the rest stays unapplied on the account", async () => {
     const { id, member, toolId } = await setup({ terms: "net30", creditLimit: 1000 });
     const buyer = await member("buyer");

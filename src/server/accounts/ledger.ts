@@ -1,7 +1,8 @@
 /**
  * A trade account's money (DESIGN "Trade accounts"): payments the owner records against its
  * invoices (oldest first unless named), its statement (invoices, payments and credit notes with a
- * running balance, and the open invoices' ageing: current, 1–30, 31–60, over 60 days past due), and
+ * running balance, and the open invoices' ageing: current, 1–30, 31–60, over 60 days past due; what an
+ * invoice still owes: balance.ts, its refunds' credit notes on the statement), and
  * its exemption certificates. Only terms orders are on the account: every other order is paid
  * otherwise (on delivery, by transfer, by card).
  */
@@ -11,8 +12,9 @@ import { daysBetween, storeDate } from "../../contract/store-calendar";
 import { TRADE_TEXT } from "../../contract/texts/trade";
 import type { AccountPaymentInput, Statement } from "../../contract/trade";
 import type { Db, Tx } from "../db/client";
-import { accountExemptions, accountPayments, orders, tradeAccounts } from "../db/schema";
+import { accountExemptions, accountPayments, orders, refunds, tradeAccounts } from "../db/schema";
 import { ApiError, notFound } from "../http/errors";
+import { openCents, openCentsSql } from "./balance";
 
 type PaymentRow = typeof accountPayments.$inferSelect;
 
@@ -37,7 +39,11 @@ const paymentView = (row: PaymentRow): PaymentView => {
   };
 };
 
-/** The account's open invoices (terms orders invoiced, not cancelled, not paid in full), oldest first. */
+const ORDERS = sql.raw(`"orders"`);
+/** What an invoice of the select below still owes (balance.ts). */
+const openCentsOfOrders = sql<string>`${openCentsSql(ORDERS)}`.mapWith(Number);
+
+/** The account's terms invoices not cancelled and not paid in full (their `openCents`: balance.ts), oldest first. */
 export const openInvoices = (tx: Db | Tx, accountId: string) =>
   tx
     .select({
@@ -48,10 +54,18 @@ export const openInvoices = (tx: Db | Tx, accountId: string) =>
       dueDate: orders.dueDate,
       totalCents: orders.totalCents,
       paidCents: orders.paidCents,
+      openCents: openCentsOfOrders,
     })
     .from(orders)
     .where(
-      and(eq(orders.accountId, accountId), eq(orders.paymentMethod, "terms"), ne(orders.status, "cancelled"), isNotNull(orders.invoiceNumber), gt(orders.totalCents, orders.paidCents)),
+      and(
+        eq(orders.accountId, accountId),
+        eq(orders.paymentMethod, "terms"),
+        ne(orders.status, "cancelled"),
+        isNotNull(orders.invoiceNumber),
+        gt(orders.totalCents, orders.paidCents),
+        sql`${openCentsSql(ORDERS)} > 0`,
+      ),
     )
     .orderBy(asc(orders.invoiceDate), asc(orders.invoiceNumber));
 
@@ -69,7 +83,10 @@ export async function recordPayment(db: Db, accountId: string, input: AccountPay
 export async function recordPaymentIn(tx: Tx, accountId: string, input: AccountPaymentInput, recordedBy: string | null): Promise<PaymentView> {
   const [account] = await tx.select({ id: tradeAccounts.id }).from(tradeAccounts).where(eq(tradeAccounts.id, accountId)).for("update");
   if (!account) throw notFound(TRADE_TEXT.accountNotFound);
-  const open = await openInvoices(tx, accountId).for("update");
+  // The invoices' rows locked first (a refund of one takes its row too, so it waits or is seen),
+  // then what they owe read in a statement of its own: it sees every refund committed before the locks.
+  await openInvoices(tx, accountId).for("update");
+  const open = await openInvoices(tx, accountId);
   let targets = open;
   if (input.invoiceNumbers && input.invoiceNumbers.length > 0) {
     const byNumber = new Map(open.map((o) => [o.invoiceNumber, o]));
@@ -85,7 +102,7 @@ export async function recordPaymentIn(tx: Tx, accountId: string, input: AccountP
   const applied: PaymentRow["applied"] = [];
   for (const invoice of targets) {
     if (left === 0) break;
-    const take = Math.min(left, invoice.totalCents - invoice.paidCents);
+    const take = Math.min(left, invoice.openCents);
     if (take <= 0) continue;
     applied.push({ orderId: invoice.id, invoiceNumber: invoice.invoiceNumber as string, amountCents: take });
     left -= take;
@@ -102,21 +119,41 @@ export async function recordPaymentIn(tx: Tx, accountId: string, input: AccountP
 export async function statementOf(db: Db, accountId: string, now: Date): Promise<Statement & { account: { name: string; taxId: string } }> {
   const [account] = await db.select().from(tradeAccounts).where(eq(tradeAccounts.id, accountId));
   if (!account) throw notFound(TRADE_TEXT.accountNotFound);
-  const [invoiced, paid] = await Promise.all([
-    db
-      .select()
-      .from(orders)
-      .where(and(eq(orders.accountId, accountId), eq(orders.paymentMethod, "terms"), isNotNull(orders.invoiceNumber))),
+  const termsInvoices = and(eq(orders.accountId, accountId), eq(orders.paymentMethod, "terms"), isNotNull(orders.invoiceNumber));
+  const [invoiced, paid, given] = await Promise.all([
+    // In their numbers' order: two invoices of one moment keep it on the statement (the sort below is stable).
+    db.select().from(orders).where(termsInvoices).orderBy(asc(orders.invoiceNumber)),
     db.select().from(accountPayments).where(eq(accountPayments.accountId, accountId)),
+    db
+      .select({ orderId: refunds.orderId, amountCents: refunds.amountCents, creditNoteNumber: refunds.creditNoteNumber, settledAt: refunds.settledAt, createdAt: refunds.createdAt })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .where(and(termsInvoices, eq(refunds.status, "succeeded")))
+      .orderBy(asc(refunds.settledAt), asc(refunds.createdAt)),
   ]);
-  type Entry = { date: string; type: "invoice" | "payment" | "credit_note"; number: string; cents: number; at: number };
+  const refundsOf = new Map<string, typeof given>();
+  for (const r of given) refundsOf.set(r.orderId, [...(refundsOf.get(r.orderId) ?? []), r]);
+  type Entry = { date: string; type: Statement["lines"][number]["type"]; number: string; cents: number; at: number };
   const entries: Entry[] = [];
   for (const o of invoiced) {
     const date = o.invoiceDate ?? storeDate(o.createdAt);
     entries.push({ date, type: "invoice", number: o.invoiceNumber as string, cents: o.totalCents, at: o.createdAt.getTime() });
+    // Each refund's credit note takes back what it gave; the part of it beyond what the invoice
+    // still owed was paid back to the customer (a payment is never applied beyond what is owed,
+    // so that part is what the refunds so far take past the payments).
+    let refunded = 0;
+    for (const r of refundsOf.get(o.id) ?? []) {
+      const at = r.settledAt ?? r.createdAt;
+      const number = r.creditNoteNumber ?? "";
+      entries.push({ date: storeDate(at), type: "credit_note", number, cents: -r.amountCents, at: at.getTime() });
+      const paidBack = Math.max(0, o.paidCents + refunded + r.amountCents - o.totalCents) - Math.max(0, o.paidCents + refunded - o.totalCents);
+      if (paidBack > 0) entries.push({ date: storeDate(at), type: "refund", number, cents: paidBack, at: at.getTime() });
+      refunded += r.amountCents;
+    }
     if (o.creditNoteNumber) {
+      // A cancel takes back what the refunds had not (the owner cannot cancel an order with refunds: both never meet today).
       const at = o.creditedAt ?? o.cancelledAt ?? o.createdAt;
-      entries.push({ date: storeDate(at), type: "credit_note", number: o.creditNoteNumber, cents: -o.totalCents, at: at.getTime() });
+      entries.push({ date: storeDate(at), type: "credit_note", number: o.creditNoteNumber, cents: -(o.totalCents - refunded), at: at.getTime() });
     }
   }
   for (const p of paid) entries.push({ date: storeDate(p.createdAt), type: "payment", number: p.reference, cents: -p.amountCents, at: p.createdAt.getTime() });
@@ -130,7 +167,7 @@ export async function statementOf(db: Db, accountId: string, now: Date): Promise
   const today = storeDate(now);
   const ageing = { current: 0, days1to30: 0, days31to60: 0, over60: 0 };
   for (const o of invoiced) {
-    const open = o.status === "cancelled" ? 0 : o.totalCents - o.paidCents;
+    const open = o.status === "cancelled" ? 0 : openCents(o.totalCents, o.paidCents, (refundsOf.get(o.id) ?? []).reduce((s, r) => s + r.amountCents, 0));
     if (open <= 0 || !o.dueDate) continue;
     const late = daysBetween(o.dueDate, today);
     const bucket = late <= 0 ? "current" : late <= 30 ? "days1to30" : late <= 60 ? "days31to60" : "over60";

@@ -7,7 +7,7 @@
  * - a PO number where the account requires one (400 on body.poNumber);
  * - an account with an overdue invoice takes no order on terms (409 ACCOUNT_ON_HOLD);
  * - credit: a terms order must fit `creditLimit − balances of invoiced terms orders − totals of open
- *   terms orders` (409 CREDIT_LIMIT with `available`), read with the account's row locked in the
+ *   terms orders` (a balance less what refunds gave back: balance.ts; 409 CREDIT_LIMIT with `available`), read with the account's row locked in the
  *   order's transaction, after the tools (the one lock order), so racing orders on one instance or
  *   several reserve credit one at a time;
  * - an order over the member's `orderLimit`, or whose month (orders placed this calendar month in
@@ -25,6 +25,7 @@ import { TERMS_DAYS } from "../../contract/trade";
 import type { Tx } from "../db/client";
 import { ApiError, conflict } from "../http/errors";
 import type { MemberTerms, PricingContext } from "../pricing/context";
+import { openCentsSql } from "./balance";
 
 /** What the policy needs of a request. */
 export interface PolicyRequest {
@@ -49,13 +50,13 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 const badField = (field: string, message: string) => new ApiError(400, "VALIDATION", message, { details: [{ path: `body.${field}`, message }] });
 
-/** An account with an invoice unpaid past its due date (SQL, `a` the account's row). */
+/** An account with an invoice still owed past its due date (SQL, `a` the account's row; what is owed: balance.ts). */
 export const overdueSql = (today: string) =>
   sql`exists (select 1 from orders o where o.account_id = a.id and o.payment_method = 'terms' and o.status <> 'cancelled'
-     and o.invoice_number is not null and o.due_date < ${today} and o.total_cents > o.paid_cents)`;
+     and o.invoice_number is not null and o.due_date < ${today} and ${openCentsSql()} > 0)`;
 
-/** Credit in use (SQL, `a` the account's row): the open balances of its terms orders not cancelled, invoiced or awaiting approval. */
-export const creditUsedSql = sql`(select coalesce(sum(o.total_cents - o.paid_cents), 0) from orders o
+/** Credit in use (SQL, `a` the account's row): what its terms orders not cancelled, invoiced or awaiting approval still owe (balance.ts). */
+export const creditUsedSql = sql`(select coalesce(sum(${openCentsSql()}), 0) from orders o
      where o.account_id = a.id and o.payment_method = 'terms' and o.status <> 'cancelled')`;
 
 export class TradePolicy {

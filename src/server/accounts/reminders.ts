@@ -1,5 +1,6 @@
 /**
- * Reminders of unpaid terms invoices (DESIGN "Trade accounts"): at the due date, 7 and 30 days
+ * Reminders of unpaid terms invoices (DESIGN "Trade accounts"; what is owed: balance.ts, so an
+ * invoice refunded whole is reminded of no more): at the due date, 7 and 30 days
  * after, to the buyer and the account's admins, through the mail outbox. Every instance runs the
  * sweep; each reminder is claimed by its row in `invoice_reminders` (the invoice and the step, the
  * key) in the statement that writes its mail, so it goes out once across instances however many
@@ -13,6 +14,7 @@ import { REMINDER_DAYS } from "../../contract/trade";
 import type { Db } from "../db/client";
 import { mailOutbox } from "../db/schema";
 import { render, storeLink } from "../mail/templates";
+import { openCentsSql } from "./balance";
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -21,11 +23,13 @@ export async function sendDueReminders(db: Db, now: Date, publicUrl: string): Pr
   const today = storeDate(now);
   const due = rowsOf<{ id: string; invoice_number: string; due_date: string; open_cents: string; account_id: string; user_id: string | null; sent: number[] }>(
     await db.execute(sql`
-      select o.id, o.invoice_number, o.due_date, (o.total_cents - o.paid_cents)::text as open_cents, o.account_id, o.user_id,
-             coalesce((select array_agg(r.days) from invoice_reminders r where r.order_id = o.id), '{}') as sent
-        from orders o
-       where o.payment_method = 'terms' and o.status <> 'cancelled' and o.invoice_number is not null and o.due_date is not null
-         and o.due_date <= ${today} and o.total_cents > o.paid_cents`),
+      select * from (
+        select o.id, o.invoice_number, o.due_date, ${openCentsSql()}::text as open_cents, o.account_id, o.user_id,
+               coalesce((select array_agg(r.days) from invoice_reminders r where r.order_id = o.id), '{}') as sent
+          from orders o
+         where o.payment_method = 'terms' and o.status <> 'cancelled' and o.invoice_number is not null and o.due_date is not null
+           and o.due_date <= ${today} and o.total_cents > o.paid_cents) owed
+       where owed.open_cents::bigint > 0`),
   );
   const messages = due.flatMap((o) => {
     // The latest step whose day has come, unless it was sent.

@@ -197,7 +197,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         invoiceDate: o.invoiceDate,
         dueDate: o.dueDate,
         total: centsToDollars(o.totalCents),
-        open: centsToDollars(o.totalCents - o.paidCents),
+        open: centsToDollars(o.openCents),
       }));
     },
   );

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { COUNT_CAP, type PaymentMethod } from "../../contract/constants";
-import { centsToDollars } from "../../contract/money";
+import { centsToDollars, dollarsToCents } from "../../contract/money";
 import type { Order, OrderEvent, OrderRefund, PaymentStatus } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
@@ -15,6 +15,7 @@ import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { recordMovements } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
 import type { OrderMail } from "../mail/outbox";
+import { openCents } from "../accounts/balance";
 import { canMove, returnsStock, type OrderActor, type OrderStatus } from "../../contract/order-lifecycle";
 import { badQuery, conflict, notFound } from "../http/errors";
 import { VALIDATION_TEXT } from "../../contract/texts/validation";
@@ -137,6 +138,8 @@ export function withRefunds(order: Order, rows: RefundRowOf[] | undefined, lines
   for (const l of lines ?? []) if (succeeded.has(l.refundId)) units.set(l.toolId, (units.get(l.toolId) ?? 0) + l.quantity);
   return {
     ...order,
+    // What a terms invoice still owes is less what its refunds gave back (accounts/balance.ts).
+    ...(order.balanceDue !== undefined ? { balanceDue: centsToDollars(openCents(dollarsToCents(order.balanceDue), 0, refunded)) } : {}),
     refundedTotal: centsToDollars(refunded),
     refunds: sorted.map((r) => toRefundDto(r, linesOf.get(r.id))),
     lines: order.lines.map((l) => ({ ...l, refundedQuantity: units.get(l.toolId) ?? 0 })),
