@@ -118,7 +118,26 @@ describe.each(drivers())("paying trade invoices by card on %s", (driver) => {
     expect(statement.lines.filter((l) => l.type === "payment").map((l) => l.amount)).toEqual([-216]);
     expect(statement.balance).toBe(108);
     // The key, used again after the payment: the payment as it is now, with no page to pay on.
-    expect(invoicePaymentSchema.parse((await pay(buyer.client, [invoices[0]], key)).json())).toMatchObject({ _id: payment._id, status: "paid", payment: null });
+    expect(invoicePaymentSchema.parse((await pay(buyer.client, [invoices[2], invoices[0]], key)).json())).toMatchObject({ _id: payment._id, status: "paid", payment: null });
+  });
+
+  it("the same Idempotency-Key with other invoices is 409 IDEMPOTENCY_KEY_REUSED, nothing opened; the same invoices in another order are the same payment (issue 40)", async () => {
+    const { buyer, invoices } = await accountWithInvoices(3);
+    const key = randomUUID();
+    const first = await pay(buyer.client, [invoices[0], invoices[1]], key);
+    expect(first.statusCode, first.body).toBe(201);
+    const payment = invoicePaymentSchema.parse(first.json());
+    for (const other of [[invoices[2]], [invoices[0]], [invoices[0], invoices[1], invoices[2]]]) {
+      const reused = await pay(buyer.client, other, key);
+      expect(reused.statusCode, reused.body).toBe(409);
+      expect(reused.json().error).toBe("IDEMPOTENCY_KEY_REUSED");
+    }
+    const same = await pay(buyer.client, [invoices[1], invoices[0], invoices[1]], key);
+    expect(same.statusCode, same.body).toBe(201);
+    expect(invoicePaymentSchema.parse(same.json())).toEqual(payment);
+    expect([...stripe.sessions.values()].filter((s) => s.metadata?.invoicePaymentId === payment._id)).toHaveLength(1);
+    // Another key for the third invoice opens its own payment.
+    expect(invoicePaymentSchema.parse((await pay(buyer.client, [invoices[2]])).json())).toMatchObject({ invoiceNumbers: [invoices[2]], amount: 108 });
   });
 
   it("a cheque recorded while the page was open: the card payment pays what is still open and the rest stays on the account", async () => {

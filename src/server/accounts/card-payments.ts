@@ -5,7 +5,7 @@
  * - `openInvoicePayment` writes the payment's row first (the invoices named, their open balance
  *   now, an expiry an hour on), one per account and `Idempotency-Key`, so a retried request
  *   finds the same row and, through the provider's own idempotency key (`invoices-<id>`), the
- *   same page.
+ *   same page; the key with other invoices is 409 IDEMPOTENCY_KEY_REUSED.
  * - `applyInvoicePaymentEvent` runs in the webhook event's transaction (the event's id is
  *   written in it, so a replay changes nothing). Paid: an account payment of what was captured,
  *   applied to the invoices named that are still open, the rest to the oldest (what is left
@@ -18,7 +18,8 @@ import { TRADE_TEXT } from "../../contract/texts/trade";
 import type { InvoicePayment } from "../../contract/trade";
 import type { Db, Tx } from "../db/client";
 import { accountCardPayments } from "../db/schema";
-import { ApiError } from "../http/errors";
+import { API_TEXT } from "../../contract/texts/api";
+import { ApiError, conflict } from "../http/errors";
 import type { PaymentEvent } from "../payments/provider";
 import { openInvoices, recordPaymentIn } from "./ledger";
 import { membershipOf } from "./service";
@@ -42,12 +43,18 @@ export const invoicePaymentView = (row: InvoicePaymentRow): InvoicePayment => ({
  */
 export async function openInvoicePayment(db: Db, userId: string, invoiceNumbers: string[], key: string, now: Date): Promise<InvoicePaymentRow> {
   const { accountId } = await membershipOf(db, userId);
+  // The key answers the payment it made for the same invoices (in any order, each once); for others it is 409, as on every keyed route.
+  const asked = [...new Set(invoiceNumbers)].sort().join(",");
+  const replay = (row: InvoicePaymentRow): InvoicePaymentRow => {
+    if ([...row.invoiceNumbers].sort().join(",") !== asked) throw conflict("IDEMPOTENCY_KEY_REUSED", API_TEXT.idempotencyKeyReused);
+    return row;
+  };
   return db.transaction(async (tx) => {
     const [existing] = await tx
       .select()
       .from(accountCardPayments)
       .where(and(eq(accountCardPayments.accountId, accountId), eq(accountCardPayments.idempotencyKey, key)));
-    if (existing) return existing;
+    if (existing) return replay(existing);
     const open = new Map((await openInvoices(tx, accountId)).map((o) => [o.invoiceNumber, o.openCents]));
     const named = [...new Set(invoiceNumbers)];
     invoiceNumbers.forEach((n, i) => {
@@ -66,7 +73,7 @@ export async function openInvoicePayment(db: Db, userId: string, invoiceNumbers:
       .from(accountCardPayments)
       .where(and(eq(accountCardPayments.accountId, accountId), eq(accountCardPayments.idempotencyKey, key)));
     if (!raced) throw new Error("an invoice payment's row vanished");
-    return raced;
+    return replay(raced);
   });
 }
 
