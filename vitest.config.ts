@@ -15,6 +15,8 @@ export default defineConfig({
         test: {
           name: "server",
           environment: "node",
+          // One migrated Postgres database per run, copied by every test store (startTestApp).
+          globalSetup: ["tests/support/pg-template.ts"],
           include: ["src/server/**/*.test.ts", "src/contract/**/*.test.ts", "eslint/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -45,7 +45,7 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
   beforeAll(async () => {
     webDir = mkdtempSync(path.join(tmpdir(), "toolyard-ssr-"));
     writeFileSync(path.join(webDir, "index.html"), readFileSync(path.join(import.meta.dirname, "../../web/index.html"), "utf8"));
-    const pg = driver === "postgres" ? await createPostgresDatabase() : undefined;
+    const pg = driver === "postgres" ? await createPostgresDatabase({ migrated: true }) : undefined;
     drop = pg?.drop;
     const config = loadConfig({
       NODE_ENV: "test",

@@ -30,7 +30,7 @@ const PUBLIC_LOCS = [`${BASE}/`, `${BASE}/tools`, `${BASE}/about`, `${BASE}/blog
 async function startCrawlerApp(driver: Driver, sitemapUrlLimit?: number): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
   const webDir = mkdtempSync(path.join(tmpdir(), "toolyard-web-"));
   writeFileSync(path.join(webDir, "index.html"), "<!doctype html><title>Toolyard</title><div id=root></div>");
-  const pg = driver === "postgres" ? await createPostgresDatabase() : undefined;
+  const pg = driver === "postgres" ? await createPostgresDatabase({ migrated: true }) : undefined;
   const config = loadConfig({
     NODE_ENV: "test",
     AUTH_SECRET: "s".repeat(40),
