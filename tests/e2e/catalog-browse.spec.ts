@@ -33,7 +33,9 @@ test.describe("catalogue browsing", () => {
     // A sort applied as it is chosen is the app's (without JavaScript, a 'Show' button sends it).
     await expect(page.locator("#root[data-hydrated]")).toHaveCount(1);
     const sort = page.getByLabel("Sort by");
-    await expect(sort).toHaveValue("oldest");
+    // The default order, shown by its name; its value is none ("": browse-state.ts sortChosen).
+    await expect(sort.locator("option:checked")).toHaveText("Oldest first");
+    await expect(sort).toHaveValue("");
 
     await sort.selectOption({ label: "Price: low to high" });
     await expect.poll(() => params(page).get("sort")).toBe("price-asc");

@@ -125,6 +125,37 @@ test("the catalogue's category, sort, search, price range and pager are GET form
   await expect(page.getByRole("article").first()).toContainText(/mower/i);
 });
 
+test("a search sent from the catalogue in its default order comes by relevance, as the API ranks it; a sort the shopper chose stays", async ({ page, request }) => {
+  const ranked = async (query: string) => {
+    const response = await request.get(`/api/tool?${query}`);
+    expect(response.status()).toBe(200);
+    return ((await response.json()) as { name: string }[]).map((t) => t.name);
+  };
+  const byRelevance = await ranked("q=chainsaw&limit=12");
+  const byPrice = await ranked("q=chainsaw&sort=price-desc&limit=12");
+  expect(byRelevance.length).toBeGreaterThan(1);
+  const names = page.getByTestId("tool-grid").getByTestId("tool-card").getByRole("heading");
+
+  await page.goto("/tools");
+  const box = page.getByRole("searchbox", { name: "Search tools" });
+  await box.fill("chainsaw");
+  await box.press("Enter");
+  await expect.poll(() => params(page).get("q")).toBe("chainsaw");
+  // Not the old default ('oldest', which the select sent before): relevance, as the API ranks it.
+  expect(params(page).get("sort") ?? "").toBe("");
+  await expect(names).toHaveText(byRelevance);
+  await expect(page.getByLabel("Sort by").locator("option:checked")).toHaveText("Best match");
+
+  await page.getByLabel("Sort by").selectOption({ label: "Price: high to low" });
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect.poll(() => params(page).get("sort")).toBe("price-desc");
+  await expect(names).toHaveText(byPrice);
+  await box.fill("chainsaw");
+  await box.press("Enter");
+  expect(params(page).get("sort")).toBe("price-desc");
+  await expect(names).toHaveText(byPrice);
+});
+
 test("a tool's page: 'Book Now' leads to its purchase page; 'Add to Cart' says it needs JavaScript", async ({ page, request }) => {
   const [tool] = await listTools(request, 1);
   if (!tool) throw new Error("no tool in the catalogue");

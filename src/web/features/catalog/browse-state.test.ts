@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CATALOG_TEXT } from "../../../contract/texts/catalog";
 import { VALIDATION_TEXT } from "../../../contract/texts/validation";
-import { browseApiQuery, browseSearch, changeBrowse, checkPriceRange, hasNextPage, parseBrowse, parsePrice, shownSort } from "./browse-state";
+import { browseApiQuery, browseSearch, changeBrowse, checkPriceRange, defaultSort, hasNextPage, parseBrowse, parsePrice, sortChosen } from "./browse-state";
 import { moveActive } from "./suggest";
 
 const parse = (search: string) => parseBrowse(new URLSearchParams(search));
@@ -37,10 +37,16 @@ describe("the catalogue's URL state", () => {
     expect(parse(`q=${"a".repeat(150)}`).q).toHaveLength(100);
   });
 
-  it("shows the default sort for the search in the select", () => {
-    expect(shownSort(parse(""))).toBe("oldest");
-    expect(shownSort(parse("q=saw"))).toBe("relevance");
-    expect(shownSort(parse("q=saw&sort=newest"))).toBe("newest");
+  it("takes the select's empty value for the default order of the search, so a new search sent with it is by relevance", () => {
+    expect(sortChosen("")).toBeUndefined();
+    expect(sortChosen("newest")).toBe("newest");
+    expect(sortChosen("cheapest-first")).toBeUndefined();
+    // What the catalogue's one form sends without the app: the box's words and the select's "".
+    const searched = parse("category=&sort=&q=chainsaw");
+    expect(searched.sort).toBeUndefined();
+    expect(defaultSort(searched.q)).toBe("relevance");
+    expect(browseSearch(searched)).toBe("q=chainsaw");
+    expect(parse("q=saw&sort=price-desc").sort).toBe("price-desc");
   });
 
   it("goes back to page 1 when the filter, search, sort or price range changes, and keeps the rest", () => {

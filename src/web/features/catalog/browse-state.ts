@@ -75,8 +75,11 @@ export function browseApiQuery(state: BrowseState, limit: number): ToolListQuery
   };
 }
 
-/** The sort the select shows: the chosen one, else the default for the search. */
-export const shownSort = (state: BrowseState): ToolSort => state.sort ?? defaultSort(state.q);
+/**
+ * The sort a select's value asks for: "" is the default order for the search (relevance with one,
+ * else the spec's), so a form sent without the app keeps no old default beside a new search.
+ */
+export const sortChosen = (value: string): ToolSort | undefined => (isSort(value) ? value : undefined);
 
 /** The web's one rule for a next page (the console's lists use it too). */
 export { hasNextPage } from "../../lib/paging";

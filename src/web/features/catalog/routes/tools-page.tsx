@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useSearchParams } from "react-router";
-import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type ToolSort } from "../../../../contract/constants";
+import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import { TEXT } from "../../../../contract/texts/site";
 import { QueryView } from "../../../components/ui/states";
 import { toolsQuery } from "../api";
-import { browseSearch, catalogueQuery, changeBrowse, checkPriceRange, hasNextPage, parseBrowse, shownSort, type BrowseState } from "../browse-state";
+import { browseSearch, catalogueQuery, changeBrowse, checkPriceRange, defaultSort, hasNextPage, parseBrowse, sortChosen, type BrowseState } from "../browse-state";
 import { SearchBox } from "../components/search-box";
 import { ToolGrid } from "../components/tool-card";
 import { PageTitle } from "../../../lib/page-title";
@@ -60,7 +60,7 @@ export function ToolsPage() {
   const asCategory = (value: string) => (value || undefined) as BrowseState["category"];
   // A category or sort chosen before the app took the page over: both shown now, in one step.
   const filtersRef = useTypedEarly<HTMLFormElement>(
-    `${category ?? ""} ${shownSort(state)}`,
+    `${category ?? ""} ${state.sort ?? ""}`,
     (form) => {
       // By place, not by form: before the app ran, the selects belonged to the catalogue's one form.
       const chosen = (name: string) => form.querySelector<HTMLSelectElement>(`select[name="${name}"]`)?.value ?? "";
@@ -72,7 +72,7 @@ export function ToolsPage() {
       const [chosenCategory = "", chosenSort = ""] = chosen.split(" ");
       const changes = {
         ...(chosenCategory !== (now.category ?? "") ? { category: asCategory(chosenCategory) } : {}),
-        ...(chosenSort !== shownSort(now) ? { sort: chosenSort as ToolSort } : {}),
+        ...(chosenSort !== (now.sort ?? "") ? { sort: sortChosen(chosenSort) } : {}),
       };
       if (Object.keys(changes).length > 0) go(changeBrowse(now, changes));
     },
@@ -118,11 +118,13 @@ export function ToolsPage() {
               form={oneForm}
               autoComplete="off"
               className="select select-bordered"
-              value={shownSort(state)}
-              onChange={(e) => go(changeBrowse(state, { sort: e.target.value as ToolSort }))}
+              value={state.sort ?? ""}
+              onChange={(e) => go(changeBrowse(state, { sort: sortChosen(e.target.value) }))}
             >
+              {/* The default order sends no sort ("" is none), so that, sent with a new search
+                  without the app, the results come by relevance rather than in the old default. */}
               {TOOL_SORTS.filter((s) => s !== "relevance" || q).map((s) => (
-                <option key={s} value={s}>
+                <option key={s} value={s === defaultSort(q) ? "" : s}>
                   {CATALOG_TEXT.sorts[s]}
                 </option>
               ))}
