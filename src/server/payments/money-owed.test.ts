@@ -12,7 +12,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutResultSchema, orderSchema, type Order, type Tool } from "../../contract/schemas";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
-import { orders, paymentEvents, refunds, tools } from "../db/schema";
+import { mailOutbox, orders, paymentEvents, refunds, tools } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { startStripeStandIn, type StripeStandIn } from "../../../tests/support/stripe";
 
@@ -212,6 +212,9 @@ describe.each(drivers())("money owed back on %s", (driver) => {
     await runRefunds();
     expect(standInRefunds(order._id)).toEqual([expect.objectContaining({ amount: 1234, status: "succeeded" })]);
     expect(await orderOf(c, order._id)).toMatchObject({ status: "cancelled", payment: { status: "refunded" } });
+    // Its customer paid something: they hear of the cancel (never of the placing, which a card order's payment announces: issue 40).
+    const mail = (await db().select().from(mailOutbox)).filter((m) => new RegExp(`#${order.number}\\b`).test(m.subject)).map((m) => m.kind);
+    expect(mail).toEqual(["order-cancelled"]);
   });
 
   it("asks the provider before the hold cancels: a page paid there is applied as paid, and the late event changes nothing", async () => {
