@@ -457,6 +457,12 @@ export const cartSchema = z.object({
   count: z.number().int(),
   /** Changes whenever a line or a quantity does: a checkout names the cart it saw. */
   version: z.string(),
+  /**
+   * The caller's trade account discount in percent (0 outside one), as its pricing read it: the
+   * tool and purchase pages show a member's trade price from the navigation bar's cart, so they
+   * ask nothing more.
+   */
+  tradeDiscountPercent: z.number(),
 });
 export type Cart = z.infer<typeof cartSchema>;
 

@@ -5,7 +5,7 @@
  * purchase page, the cart and checkout; a customer applies and the owner records a payment and an
  * exemption certificate in the console. Each account and tool is the spec's own.
  */
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { PRICE_TIER_TEXT } from "../../src/contract/texts/price-tiers";
 import { ACCOUNT_PAGE_TEXT, ADMIN_TRADE_TEXT, TRADE_TEXT } from "../../src/contract/texts/trade";
 import { APP_URL } from "../support/env";
@@ -137,13 +137,34 @@ test("a member sees the account's trade price on the tool page, the purchase pag
   expect(added.status(), await added.text()).toBe(201);
   await owner.close();
 
+  // The tool and purchase pages read the discount from the cart the navigation bar fetches
+  // anyway: no GET /api/account, one GET /api/cart per page.
+  const asked = (p: Page) => {
+    const paths: string[] = [];
+    p.on("request", (r) => paths.push(new URL(r.url()).pathname));
+    return paths;
+  };
+  const paths = asked(page);
   // $40 less 12.5 % = $35.00.
   await page.goto(`/tools/${toolId}`);
   await expect(page.getByTestId("tool-price").first()).toHaveText("$40.00"); // the related tools have prices too
   await expect(page.getByTestId("trade-price")).toHaveText(`${PRICE_TIER_TEXT.tradePrice}: $35.00`);
+  expect(paths.filter((p) => p === "/api/cart")).toHaveLength(1);
   await page.goto(`/purchase/${toolId}`);
   await expect(page.getByTestId("order-unit-price")).toHaveText("$35.00");
   await expect(page.getByTestId("order-total")).toHaveText("$35.00");
+  expect(paths.filter((p) => p === "/api/account")).toEqual([]);
+  // A customer in no account: list prices, and no account request either.
+  const outsiderContext = await browser.newContext({ baseURL: APP_URL });
+  const outsider = await outsiderContext.newPage();
+  await signedInPage(outsider, newAccount("no-trade"));
+  const outsiderPaths = asked(outsider);
+  await outsider.goto(`/tools/${toolId}`);
+  await expect(outsider.getByTestId("tool-price").first()).toHaveText("$40.00");
+  await expect.poll(() => outsiderPaths.includes("/api/cart")).toBe(true);
+  await expect(outsider.getByTestId("trade-price")).toHaveCount(0);
+  expect(outsiderPaths.filter((p) => p === "/api/account")).toEqual([]);
+  await outsiderContext.close();
 
   const put = await page.request.put(`/api/cart/lines/${toolId}`, { headers: origin, data: { quantity: 2 } });
   expect(put.status(), await put.text()).toBe(200);

@@ -232,11 +232,18 @@ describe.each(drivers())("trade accounts on %s", (driver) => {
       expect(line(plain)).toMatchObject({ unitPrice: 36, lineTotal: 72, tradePrice: true });
       expect(line(tiered)).toMatchObject({ unitPrice: 31.5, lineTotal: 315, tradePrice: true, tier: { minQuantity: 10, price: 35 } });
       expect(cart.subtotal).toBe(387);
+      // The cart carries the account's discount: the tool page's trade price reads it from the
+      // navigation bar's cart, with no request of its own (an empty cart too).
+      expect(cart.tradeDiscountPercent).toBe(10);
+      const member = await join(account, "buyer");
+      expect(cartSchema.parse((await member.client.get("/api/cart")).json())).toMatchObject({ lines: [], tradeDiscountPercent: 10 });
       const outsider = await newCustomer();
+      expect(cartSchema.parse((await outsider.client.get("/api/cart")).json()).tradeDiscountPercent).toBe(0);
       expect((await outsider.client.put(`/api/cart/lines/${plain}`, { quantity: 2 })).statusCode).toBe(200);
       const theirs = cartSchema.parse((await outsider.client.get("/api/cart")).json());
       expect(theirs.lines[0]).toMatchObject({ unitPrice: PRICE, lineTotal: 2 * PRICE });
       expect(theirs.lines[0]?.tradePrice).toBeUndefined();
+      expect(theirs.tradeDiscountPercent).toBe(0);
     });
   });
 

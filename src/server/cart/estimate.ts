@@ -49,14 +49,16 @@ export async function priceCarts(db: Db, carts: { userId: string; cart: CartBase
     // Without a destination only pickup can be priced: a method asked for is not applied.
     const shippingMethod = destination ? (asked.shippingMethod ?? PICKUP) : PICKUP;
     const priced = price(pricingInput(ctx, { userId, lines, destination, shippingMethod, promoCode: code }, promotion, now));
-    const trade = (ctx.members.get(userId)?.discountBasisPoints ?? 0) > 0;
-    return { priced, minSubtotalCents: promotion?.minSubtotalCents ?? 0, lines: pricedLines(cart.lines, priced, ctx, trade) };
+    const tradeDiscountBasisPoints = ctx.members.get(userId)?.discountBasisPoints ?? 0;
+    return { priced, minSubtotalCents: promotion?.minSubtotalCents ?? 0, tradeDiscountBasisPoints, lines: pricedLines(cart.lines, priced, ctx, tradeDiscountBasisPoints > 0) };
   });
 }
 
 interface PricedCart {
   priced: Priced;
   minSubtotalCents: number;
+  /** The customer's trade account discount (0 outside one). */
+  tradeDiscountBasisPoints: number;
   /** The cart's lines at the unit prices they were priced at, each saying its tier. */
   lines: CartLine[];
 }
@@ -101,8 +103,8 @@ const dollars = (p: Priced) => ({
 
 /** GET /api/cart and the cart's other answers: the cart with its money, for the profile's address and pickup. */
 export async function withMoney(db: Db, userId: string, cart: CartBase, asked: CartPricing = {}): Promise<Cart> {
-  const { priced, lines } = await priceCart(db, userId, cart, asked);
-  return { ...cart, lines, ...dollars(priced) };
+  const { priced, lines, tradeDiscountBasisPoints } = await priceCart(db, userId, cart, asked);
+  return { ...cart, lines, ...dollars(priced), tradeDiscountPercent: tradeDiscountBasisPoints / 100 };
 }
 
 /** Carts with their money, read once for all of them (a batch of merges). */
@@ -110,7 +112,7 @@ export async function allWithMoney(db: Db, carts: { userId: string; cart: CartBa
   const priced = await priceCarts(db, carts);
   return carts.map(({ cart }, i) => {
     const one = priced[i] as PricedCart;
-    return { ...cart, lines: one.lines, ...dollars(one.priced) };
+    return { ...cart, lines: one.lines, ...dollars(one.priced), tradeDiscountPercent: one.tradeDiscountBasisPoints / 100 };
   });
 }
 

@@ -43,7 +43,7 @@ export function toCartLine(tool: LineTool, quantity: number): CartLine {
 }
 
 /** A cart before it is priced (cart/estimate.ts adds the money). */
-export type CartBase = Omit<Cart, "subtotal" | "discount" | "shipping" | "tax">;
+export type CartBase = Omit<Cart, "subtotal" | "discount" | "shipping" | "tax" | "tradeDiscountPercent">;
 
 export async function getCart(db: Db | Tx, userId: string): Promise<CartBase> {
   const rows = await db

@@ -26,6 +26,7 @@ const cart: Cart = {
   total: 14.75,
   count: 1,
   version: "v1",
+  tradeDiscountPercent: 0,
 };
 // No city or country: pickup, and no estimate to wait for.
 const profile: Profile = { displayName: "Ada", email: "ada@example.com", address: "3 Ledger Street", city: "", region: "", postalCode: "", country: "", phone: "555 0142", taxExemptCertificate: null };

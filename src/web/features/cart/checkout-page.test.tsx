@@ -18,6 +18,7 @@ const cart: Cart = {
   total: 80,
   count: 2,
   version: "v1",
+  tradeDiscountPercent: 0,
 };
 const profile: Profile = {
   displayName: "Ada",

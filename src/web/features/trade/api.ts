@@ -7,6 +7,7 @@ import { dollarsToCents } from "../../../contract/money";
 import type { MyAccount } from "../../../contract/trade";
 import { api, ApiRequestError } from "../../lib/api";
 import { PERSONAL_KEY, useSession } from "../../lib/session";
+import { cartQuery } from "../cart";
 
 /** The account's keys: `all` also covers its orders and statement. */
 export const tradeKeys = {
@@ -33,9 +34,12 @@ export const myTradeAccountQuery = () =>
 /**
  * The signed-in customer's trade discount in basis points (0 outside an account, or signed out):
  * the pages show the price the server will charge (contract/price-tiers.ts `unitPriceFor`).
+ * Read from the cart the navigation bar's badge fetches anyway on every page (GET /api/cart
+ * carries `tradeDiscountPercent`, priced by the same context), so a tool page asks nothing more:
+ * no GET /api/account, and no second read of the cart when this mounts after the badge.
  */
 export function useTradeDiscount(): number {
   const { user } = useSession();
-  const account = useQuery({ ...myTradeAccountQuery(), enabled: user !== null });
-  return user && account.data ? dollarsToCents(account.data.discountPercent) : 0;
+  const cart = useQuery({ ...cartQuery(), enabled: user !== null, refetchOnMount: false, select: (c) => c.tradeDiscountPercent });
+  return user && cart.data ? dollarsToCents(cart.data) : 0;
 }
