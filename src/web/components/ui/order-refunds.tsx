@@ -7,6 +7,7 @@ import { formatDollars } from "../../../contract/money";
 import type { Order, OrderRefund } from "../../../contract/schemas";
 import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 import { REFUND_TEXT } from "../../../contract/texts/refunds";
+import { DataTable } from "./data-table";
 
 const text = REFUND_TEXT.page;
 const dateTime = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
@@ -31,51 +32,38 @@ export function OrderRefundList({ order, headingLevel = 2 }: { order: Pick<Order
       <Heading id="order-refunds" className="mb-2 text-lg font-semibold">
         {text.title}
       </Heading>
-      <div className="overflow-x-auto">
-        <table className="table-sm table" aria-labelledby="order-refunds">
-          <thead className="text-base-content">
-            <tr>
-              {Object.values(text.columns).map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
+      <DataTable labelledBy="order-refunds" columns={text.columns} small>
+        {refunds.map((r) => (
+          <tr key={r._id} data-testid="order-refund" data-status={r.status}>
+            <td>{dateTime(r.createdAt)}</td>
+            <td>
+              {what(r).map((part) => (
+                <span key={part} className="block">
+                  {part}
+                </span>
               ))}
-            </tr>
-          </thead>
-          <tbody>
-            {refunds.map((r) => (
-              <tr key={r._id} data-testid="order-refund" data-status={r.status}>
-                <td>{dateTime(r.createdAt)}</td>
-                <td>
-                  {what(r).map((part) => (
-                    <span key={part} className="block">
-                      {part}
-                    </span>
-                  ))}
-                </td>
-                <td data-testid="refund-amount">{formatDollars(r.amount)}</td>
-                <td>
-                  {r.kind === "refund" ? r.reason : PAYMENT_TEXT.refunds.kinds[r.kind]}
-                  {r.kind !== "refund" && r.reason && <span className="block text-xs">{r.reason}</span>}
-                </td>
-                <td data-testid="refund-status">
-                  {PAYMENT_TEXT.refunds.statuses[r.status]}
-                  {r.error && r.status !== "succeeded" && <span className="text-error block text-xs">{r.error}</span>}
-                </td>
-                <td>
-                  {r.creditNoteNumber ? (
-                    <a className="link" href={refundCreditNoteUrl(order._id, r._id)} download data-testid="refund-credit-note">
-                      {text.creditNoteLink(r.creditNoteNumber)}
-                    </a>
-                  ) : (
-                    text.none
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </td>
+            <td data-testid="refund-amount">{formatDollars(r.amount)}</td>
+            <td>
+              {r.kind === "refund" ? r.reason : PAYMENT_TEXT.refunds.kinds[r.kind]}
+              {r.kind !== "refund" && r.reason && <span className="block text-xs">{r.reason}</span>}
+            </td>
+            <td data-testid="refund-status">
+              {PAYMENT_TEXT.refunds.statuses[r.status]}
+              {r.error && r.status !== "succeeded" && <span className="text-error block text-xs">{r.error}</span>}
+            </td>
+            <td>
+              {r.creditNoteNumber ? (
+                <a className="link" href={refundCreditNoteUrl(order._id, r._id)} download data-testid="refund-credit-note">
+                  {text.creditNoteLink(r.creditNoteNumber)}
+                </a>
+              ) : (
+                text.none
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <p className="mt-2" data-testid="order-refunded-total">
         {text.refundedTotal(formatDollars(order.refundedTotal ?? 0))}
       </p>

@@ -8,7 +8,7 @@ import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { QueryView, type QueryLike } from "../../components/ui/states";
 import { PageTitle } from "../../lib/page-title";
-import { Table } from "./ui";
+import { DataTable } from "../../components/ui/data-table";
 
 const commonText = ADMIN_MONEY_TEXT.common;
 
@@ -43,18 +43,9 @@ export function MoneyList<T extends { _id: string }>({
   return (
     <QueryView query={query} isEmpty={(list) => list.length === 0} empty={empty}>
       {(list) => (
-        <Table label={label}>
-          <thead className="text-base-content">
-            <tr>
-              {Object.values(columns).map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>{list.map((item) => children(item))}</tbody>
-        </Table>
+        <DataTable label={label} columns={columns}>
+          {list.map((item) => children(item))}
+        </DataTable>
       )}
     </QueryView>
   );

@@ -9,6 +9,7 @@ import { COUNTRIES } from "../../../contract/geo";
 import { ADMIN_MONEY_TEXT, ADMIN_TEXT } from "../../../contract/texts/admin";
 import { MONEY_TEXT } from "../../../contract/texts/money";
 import { PAYMENT_TEXT } from "../../../contract/texts/payments";
+import { DataTable } from "../../components/ui/data-table";
 import { QueryView } from "../../components/ui/states";
 import { ApiRequestError } from "../../lib/api";
 import { PageTitle } from "../../lib/page-title";
@@ -17,7 +18,7 @@ import { OrderRefundList } from "../../components/ui/order-refunds";
 import { REFUND_REASON_MAX, refundInputSchema } from "../../../contract/refund-schemas";
 import { REFUND_TEXT } from "../../../contract/texts/refunds";
 import { percentOf } from "./money-format";
-import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
+import { AdminList, SEARCH_DEBOUNCE_MS, useDebouncedCallback, useFilters, when } from "./ui";
 
 const ordersText = ADMIN_TEXT.orders;
 const moneyText = ADMIN_MONEY_TEXT.orders;
@@ -383,31 +384,20 @@ export function OrderPage() {
               </section>
               <section>
                 <h3 className="mb-2 text-lg font-semibold">{ordersText.lines}</h3>
-                <Table label={ordersText.lines}>
-                  <thead className="text-base-content">
-                    <tr>
-                      {Object.values(moneyText.lineColumns).map((column) => (
-                        <th key={column} scope="col">
-                          {column}
-                        </th>
-                      ))}
+                <DataTable label={ordersText.lines} columns={moneyText.lineColumns}>
+                  {o.lines.map((l) => (
+                    <tr key={l.toolId}>
+                      <td>{l.name}</td>
+                      <td>{l.quantity}</td>
+                      <td>{formatDollars(l.unitPrice)}</td>
+                      <td>{formatDollars(l.subtotal)}</td>
+                      <td>{l.discount ? `−${formatDollars(l.discount)}` : formatDollars(0)}</td>
+                      <td>{formatDollars(l.shipping)}</td>
+                      <td>{formatDollars(l.tax)}</td>
+                      <td>{formatDollars(l.total)}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {o.lines.map((l) => (
-                      <tr key={l.toolId}>
-                        <td>{l.name}</td>
-                        <td>{l.quantity}</td>
-                        <td>{formatDollars(l.unitPrice)}</td>
-                        <td>{formatDollars(l.subtotal)}</td>
-                        <td>{l.discount ? `−${formatDollars(l.discount)}` : formatDollars(0)}</td>
-                        <td>{formatDollars(l.shipping)}</td>
-                        <td>{formatDollars(l.tax)}</td>
-                        <td>{formatDollars(l.total)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </Table>
+                  ))}
+                </DataTable>
               </section>
               <section aria-label={moneyText.money}>
                 <h3 className="mb-2 text-lg font-semibold">{moneyText.money}</h3>

@@ -1,14 +1,12 @@
 /** Refunds: every refund the store owes or gave back, as the refund worker sees it (decision 0016). */
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { Link } from "react-router";
 import { REFUND_STATUSES } from "../../../contract/schemas";
 import type { AdminRefund } from "../../../contract/admin-schemas";
 import { formatDollars } from "../../../contract/money";
 import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 import { api, withQuery } from "../../lib/api";
-import { PageTitle } from "../../lib/page-title";
 import { PERSONAL_KEY } from "../../lib/session";
-import { AdminList, useFilters, when } from "./ui";
+import { AdminList, OrderNumberLink, StatusFilterHeading, useFilters, when } from "./ui";
 
 const PAGE_SIZE = 20;
 const text = PAYMENT_TEXT.refunds;
@@ -25,19 +23,15 @@ export default function RefundsPage() {
   const refunds = useQuery(refundsQuery({ ...(status ? { status } : {}), page }));
   return (
     <div>
-      <PageTitle title={text.title} />
-      <h2 className="mb-4 text-2xl font-semibold">{text.title}</h2>
-      <label className="mb-4 flex items-center gap-2">
-        <span className="text-sm font-medium">{text.filter}</span>
-        <select className="select select-bordered select-sm" value={status ?? ""} onChange={(e) => set("status", e.target.value)}>
-          <option value="">{text.all}</option>
-          {REFUND_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {text.statuses[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <StatusFilterHeading
+        title={text.title}
+        filterLabel={text.filter}
+        allLabel={text.all}
+        statuses={REFUND_STATUSES}
+        statusLabels={text.statuses}
+        value={status ?? ""}
+        onChange={(s) => set("status", s)}
+      />
       <AdminList
         query={refunds}
         label={text.title}
@@ -50,9 +44,7 @@ export default function RefundsPage() {
           <tr key={r._id} data-testid="refund-row">
             <td>{when(r.createdAt)}</td>
             <td>
-              <Link className="link" to={`/admin/orders/${r.orderId}`}>
-                #{r.orderNumber}
-              </Link>
+              <OrderNumberLink orderId={r.orderId} number={r.orderNumber} />
             </td>
             <td>{formatDollars(r.amount)}</td>
             <td>{text.kinds[r.kind]}</td>

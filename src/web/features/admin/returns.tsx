@@ -1,16 +1,14 @@
 /** Returns: customers' requests to send units back, moved on by the owner (issue 40, DESIGN "Refunds and returns"). */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link } from "react-router";
 import { toast } from "react-toastify";
 import { RETURN_STATUSES, type ReturnStatus } from "../../../contract/schemas";
 import type { AdminReturn, ReturnMove } from "../../../contract/refund-schemas";
 import { REFUND_TEXT } from "../../../contract/texts/refunds";
 import { api, withQuery } from "../../lib/api";
-import { PageTitle } from "../../lib/page-title";
 import { PERSONAL_KEY } from "../../lib/session";
 import { adminKeys } from "./api";
-import { AdminList, useFilters, when } from "./ui";
+import { AdminList, OrderNumberLink, StatusFilterHeading, useFilters, when } from "./ui";
 
 const PAGE_SIZE = 20;
 const text = REFUND_TEXT.returns;
@@ -58,27 +56,21 @@ export default function ReturnsPage() {
   const c = text.console;
   return (
     <div>
-      <PageTitle title={c.title} />
-      <h2 className="mb-4 text-2xl font-semibold">{c.title}</h2>
-      <label className="mb-4 flex items-center gap-2">
-        <span className="text-sm font-medium">{c.filter}</span>
-        <select className="select select-bordered select-sm" value={status ?? ""} onChange={(e) => set("status", e.target.value)}>
-          <option value="">{c.all}</option>
-          {RETURN_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {text.statuses[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <StatusFilterHeading
+        title={c.title}
+        filterLabel={c.filter}
+        allLabel={c.all}
+        statuses={RETURN_STATUSES}
+        statusLabels={text.statuses}
+        value={status ?? ""}
+        onChange={(s) => set("status", s)}
+      />
       <AdminList query={list} label={c.title} empty={c.empty} page={page} onPage={(p) => set("page", String(p))} columns={Object.values(c.columns)}>
         {(r) => (
           <tr key={r._id} data-testid="return-row" data-status={r.status}>
             <td>{when(r.createdAt)}</td>
             <td>
-              <Link className="link" to={`/admin/orders/${r.orderId}`}>
-                #{r.orderNumber}
-              </Link>
+              <OrderNumberLink orderId={r.orderId} number={r.orderNumber} />
             </td>
             <td>{r.customer?.email ?? ""}</td>
             <td>

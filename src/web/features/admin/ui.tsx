@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, type ReactNode } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
+import { DataTable } from "../../components/ui/data-table";
 import { QueryView, type QueryLike } from "../../components/ui/states";
+import { PageTitle } from "../../lib/page-title";
 import { hasNextPage } from "../../lib/paging";
 import { PAGE_SIZE } from "./api";
 
@@ -105,18 +107,9 @@ export function AdminList<T>({
     <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={empty}>
       {({ items, total, exact }) => (
         <>
-          <Table label={label}>
-            <thead className="text-base-content">
-              <tr>
-                {columns.map((column, i) => (
-                  <th key={i} scope="col">
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>{items.map((item) => children(item))}</tbody>
-          </Table>
+          <DataTable label={label} columns={columns}>
+            {items.map((item) => children(item))}
+          </DataTable>
           <Pager page={page} total={total} exact={exact} shown={items.length} onPage={onPage} />
         </>
       )}
@@ -125,3 +118,50 @@ export function AdminList<T>({
 }
 
 export const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
+
+/**
+ * A console list's title and its filter by status ('All' first; the choice lives in the address,
+ * see useFilters): the refunds' and returns' pages.
+ */
+export function StatusFilterHeading<S extends string>({
+  title,
+  filterLabel,
+  allLabel,
+  statuses,
+  statusLabels,
+  value,
+  onChange,
+}: {
+  title: string;
+  filterLabel: string;
+  allLabel: string;
+  statuses: readonly S[];
+  statusLabels: Readonly<Record<S, string>>;
+  value: string;
+  onChange: (status: string) => void;
+}) {
+  return (
+    <>
+      <PageTitle title={title} />
+      <h2 className="mb-4 text-2xl font-semibold">{title}</h2>
+      <label className="mb-4 flex items-center gap-2">
+        <span className="text-sm font-medium">{filterLabel}</span>
+        <select className="select select-bordered select-sm" value={value} onChange={(e) => onChange(e.target.value)}>
+          <option value="">{allLabel}</option>
+          {statuses.map((s) => (
+            <option key={s} value={s}>
+              {statusLabels[s]}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
+
+/** An order's number, linking to its console page. */
+export const OrderNumberLink = ({ orderId, number }: { orderId: string; number: string | number }) => (
+  <Link className="link" to={`/admin/orders/${orderId}`}>
+    #{number}
+  </Link>
+);

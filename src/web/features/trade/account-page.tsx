@@ -14,6 +14,7 @@ import { applicationInputSchema, APPROVES, rejectInputSchema, type AccountOrder,
 import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
 import { ACCOUNT_PAGE_TEXT, ADMIN_TRADE_TEXT, TRADE_TEXT } from "../../../contract/texts/trade";
 import type { z } from "../../../contract/zod";
+import { DataTable } from "../../components/ui/data-table";
 import { QueryView } from "../../components/ui/states";
 import { api } from "../../lib/api";
 import { PageTitle } from "../../lib/page-title";
@@ -26,6 +27,8 @@ import { MemberForm, MembersTable, StatementTable } from "./parts";
 const text = ACCOUNT_PAGE_TEXT;
 const toastError = { toastError: true } as const;
 const enc = (value: string) => encodeURIComponent(value);
+/** The open invoices' columns without the card payment's checkbox (no card payments in this store). */
+const withoutPay = Object.fromEntries(Object.entries(text.invoiceColumns).filter(([key]) => key !== "pay"));
 
 const accountOrdersQuery = () =>
   queryOptions({ queryKey: tradeKeys.orders, queryFn: ({ signal }) => api.get<AccountOrder[]>("/api/account/orders?status=awaiting_approval", signal) });
@@ -117,37 +120,22 @@ function OpenInvoices({ cardPayments }: { cardPayments: boolean }) {
           const amount = selected.reduce((sum, o) => sum + dollarsToCents(o.open), 0) / 100;
           return (
             <>
-              <div className="overflow-x-auto">
-                <table className="table" aria-label={text.openInvoices}>
-                  <thead className="text-base-content">
-                    <tr>
-                      {Object.entries(text.invoiceColumns)
-                        .filter(([k]) => card || k !== "pay")
-                        .map(([k, c]) => (
-                          <th key={k} scope="col">
-                            {c}
-                          </th>
-                        ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((o) => (
-                      <tr key={o.invoiceNumber} data-testid="open-invoice">
-                        {card && (
-                          <td>
-                            <input type="checkbox" className="checkbox" aria-label={text.payInvoice(o.invoiceNumber)} checked={chosen.has(o.invoiceNumber)} onChange={() => toggle(o.invoiceNumber)} />
-                          </td>
-                        )}
-                        <td>{o.invoiceNumber}</td>
-                        <td>#{o.number}</td>
-                        <td>{o.dueDate ?? ""}</td>
-                        <td>{formatDollars(o.total)}</td>
-                        <td>{formatDollars(o.open)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable label={text.openInvoices} columns={card ? text.invoiceColumns : withoutPay}>
+                {list.map((o) => (
+                  <tr key={o.invoiceNumber} data-testid="open-invoice">
+                    {card && (
+                      <td>
+                        <input type="checkbox" className="checkbox" aria-label={text.payInvoice(o.invoiceNumber)} checked={chosen.has(o.invoiceNumber)} onChange={() => toggle(o.invoiceNumber)} />
+                      </td>
+                    )}
+                    <td>{o.invoiceNumber}</td>
+                    <td>#{o.number}</td>
+                    <td>{o.dueDate ?? ""}</td>
+                    <td>{formatDollars(o.total)}</td>
+                    <td>{formatDollars(o.open)}</td>
+                  </tr>
+                ))}
+              </DataTable>
               {card && (
                 <button type="button" className="btn btn-primary self-start" disabled={selected.length === 0 || pay.isPending} onClick={() => pay.mutate(selected.map((o) => o.invoiceNumber))}>
                   {text.payByCard(formatDollars(amount))}
@@ -193,44 +181,31 @@ function Approvals() {
       <h3 className="text-xl font-semibold">{text.approvals}</h3>
       <QueryView query={orders} isEmpty={(list) => list.length === 0} empty={text.noApprovals}>
         {(list) => (
-          <div className="overflow-x-auto">
-            <table className="table" aria-label={text.approvals}>
-              <thead className="text-base-content">
-                <tr>
-                  {Object.values(text.approvalColumns).map((c) => (
-                    <th key={c} scope="col">
-                      {c}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((o) => (
-                  <tr key={o._id} data-testid="approval-row">
-                    <td>#{o.number}</td>
-                    <td>{o.buyer.name || o.buyer.email}</td>
-                    <td>{formatDollars(o.total)}</td>
-                    <td>{new Date(o.createdAt).toLocaleDateString("en-US")}</td>
-                    <td>{o.poNumber ?? ""}</td>
-                    <td>
-                      {o.buyer.userId === user?.id ? (
-                        text.yours
-                      ) : (
-                        <div className="flex flex-wrap gap-1">
-                          <button type="button" className="btn btn-xs btn-primary" aria-label={text.approveOrder(o.number)} disabled={approve.isPending} onClick={() => approve.mutate(o)}>
-                            {text.approve}
-                          </button>
-                          <button type="button" className="btn btn-xs btn-error btn-outline" aria-label={text.rejectOrder(o.number)} onClick={() => setRejecting(o)}>
-                            {text.reject}
-                          </button>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label={text.approvals} columns={text.approvalColumns}>
+            {list.map((o) => (
+              <tr key={o._id} data-testid="approval-row">
+                <td>#{o.number}</td>
+                <td>{o.buyer.name || o.buyer.email}</td>
+                <td>{formatDollars(o.total)}</td>
+                <td>{new Date(o.createdAt).toLocaleDateString("en-US")}</td>
+                <td>{o.poNumber ?? ""}</td>
+                <td>
+                  {o.buyer.userId === user?.id ? (
+                    text.yours
+                  ) : (
+                    <div className="flex flex-wrap gap-1">
+                      <button type="button" className="btn btn-xs btn-primary" aria-label={text.approveOrder(o.number)} disabled={approve.isPending} onClick={() => approve.mutate(o)}>
+                        {text.approve}
+                      </button>
+                      <button type="button" className="btn btn-xs btn-error btn-outline" aria-label={text.rejectOrder(o.number)} onClick={() => setRejecting(o)}>
+                        {text.reject}
+                      </button>
+                    </div>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </QueryView>
       {rejecting && (

@@ -11,6 +11,7 @@ import { ACCOUNT_ROLES, memberInputSchema, type Statement, type TradeAccount } f
 import { ADMIN_TRADE_TEXT, TRADE_TEXT } from "../../../contract/texts/trade";
 import type { z } from "../../../contract/zod";
 import { api } from "../../lib/api";
+import { DataTable } from "../../components/ui/data-table";
 import { afterSave, errorAt, Field, numberOrNull, SaveButton } from "../../components/ui/form-parts";
 
 const text = ADMIN_TRADE_TEXT;
@@ -23,37 +24,24 @@ export function MembersTable({ account, onRemove, busy }: { account: TradeAccoun
   const limit = (v: number | null | undefined) => (v === null || v === undefined ? text.noLimit : formatDollars(v));
   if (account.members.length === 0) return <p>{text.noMembers}</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="table" aria-label={text.members}>
-        <thead className="text-base-content">
-          <tr>
-            {Object.values(text.memberColumns).map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {account.members.map((m) => (
-            <tr key={m.userId} data-testid="member-row">
-              <td>{m.name}</td>
-              <td>{m.email}</td>
-              <td>{text.roles[m.role]}</td>
-              <td>{limit(m.orderLimit)}</td>
-              <td>{limit(m.monthlyLimit)}</td>
-              <td>
-                {onRemove && (
-                  <button type="button" className="btn btn-xs btn-error btn-outline" disabled={busy} aria-label={text.removeMember(m.email)} onClick={() => onRemove(m.userId)}>
-                    {text.remove}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable label={text.members} columns={text.memberColumns}>
+      {account.members.map((m) => (
+        <tr key={m.userId} data-testid="member-row">
+          <td>{m.name}</td>
+          <td>{m.email}</td>
+          <td>{text.roles[m.role]}</td>
+          <td>{limit(m.orderLimit)}</td>
+          <td>{limit(m.monthlyLimit)}</td>
+          <td>
+            {onRemove && (
+              <button type="button" className="btn btn-xs btn-error btn-outline" disabled={busy} aria-label={text.removeMember(m.email)} onClick={() => onRemove(m.userId)}>
+                {text.remove}
+              </button>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -115,30 +103,17 @@ export function StatementTable({ statement, pdfUrl }: { statement: Statement; pd
       {statement.lines.length === 0 ? (
         <p>{text.noStatementLines}</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="table" aria-label={TRADE_TEXT.statementTitle}>
-            <thead className="text-base-content">
-              <tr>
-                {Object.values(text.statementColumns).map((c) => (
-                  <th key={c} scope="col">
-                    {c}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {statement.lines.map((l) => (
-                <tr key={`${l.type}-${l.number}-${l.date}`}>
-                  <td>{l.date}</td>
-                  <td>{TRADE_TEXT.statementTypes[l.type]}</td>
-                  <td>{l.number}</td>
-                  <td>{formatDollars(l.amount)}</td>
-                  <td>{formatDollars(l.balance)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label={TRADE_TEXT.statementTitle} columns={text.statementColumns}>
+          {statement.lines.map((l) => (
+            <tr key={`${l.type}-${l.number}-${l.date}`}>
+              <td>{l.date}</td>
+              <td>{TRADE_TEXT.statementTypes[l.type]}</td>
+              <td>{l.number}</td>
+              <td>{formatDollars(l.amount)}</td>
+              <td>{formatDollars(l.balance)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <dl className="grid grid-cols-2 gap-x-4 md:grid-cols-5">
         <dt className="font-semibold">{TRADE_TEXT.balance}</dt>
