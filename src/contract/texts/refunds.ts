@@ -26,6 +26,13 @@ export const REFUND_TEXT = {
     offline: "We pay it back the way you paid us.",
     creditNote: (number: string) => `The credit note ${number} is attached.`,
     view: "View your order",
+    // A payment the store gives back whole (DESIGN "Payments"): told when it is owed, and again (the mail above) once refunded.
+    owedSubject: (orderNumber: number) => `Your payment for order #${orderNumber} is being refunded`,
+    latePayment: (orderNumber: number, amount: string) => `Your payment of ${amount} for order #${orderNumber} arrived after the order was cancelled, so we are refunding it.`,
+    duplicatePayment: (orderNumber: number, amount: string) => `We received a second payment of ${amount} for order #${orderNumber}, which was already paid, so we are refunding it.`,
+    owedCard: "It goes back to the card you paid with. We will write again once the refund is confirmed.",
+    lateConfirmed: "This was the payment that arrived after the order was cancelled.",
+    duplicateConfirmed: "This was the second payment for the order.",
   },
   // The order pages (customer and console).
   page: {

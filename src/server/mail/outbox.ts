@@ -9,7 +9,7 @@ import type { Order, ReturnStatus } from "../../contract/schemas";
 import type { Db, Tx } from "../db/client";
 import { mailOutbox, orders } from "../db/schema";
 import { TRADE_TEXT } from "../../contract/texts/trade";
-import { render, storeLink, templates, type MailOrder, type Rendered } from "./templates";
+import { render, storeLink, templates, type MailOrder, type PaymentGivenBack, type Rendered } from "./templates";
 
 /** A document the worker renders and attaches when it sends the message (worker.ts). */
 export type Attachment = NonNullable<(typeof mailOutbox.$inferInsert)["attachments"]>[number];
@@ -52,8 +52,17 @@ export interface OrderMail {
    * it; either way, take the number before this call.
    */
   statusMoved(tx: Tx, after: { id: string; number: number; userId: string | null; status: string; creditNoteNumber?: string | null }): Promise<void>;
-  /** In the transaction that gives money back (an owner's refund of lines): the customer hears of it, its credit note attached. */
-  refundMade(tx: Tx, refund: { id: string; orderId: string; orderNumber: number; userId: string | null; amountCents: number; creditNoteNumber: string; card: boolean }): Promise<void>;
+  /**
+   * In the transaction that gives money back (an owner's refund of lines, or a late or second
+   * payment's refund confirmed): the customer hears of it, its credit note attached when it has
+   * one (a payment given back whole was never invoiced: none).
+   */
+  refundMade(
+    tx: Tx,
+    refund: { id: string; orderId: string; orderNumber: number; userId: string | null; amountCents: number; creditNoteNumber: string | null; card: boolean; payment?: PaymentGivenBack | undefined },
+  ): Promise<void>;
+  /** In the transaction that decides a payment goes back (it came after the cancel, or twice): the customer hears it is being refunded. */
+  refundOwed(tx: Tx, refund: { orderId: string; orderNumber: number; userId: string | null; amountCents: number; payment: PaymentGivenBack }): Promise<void>;
   /** In the transaction of a return's move (DESIGN "Refunds and returns"): the customer hears of each. */
   returnMoved(tx: Tx, moved: { orderId: string; orderNumber: number; userId: string | null; status: ReturnStatus; note: string | null }): Promise<void>;
 }
@@ -127,10 +136,17 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
     async refundMade(tx, refund) {
       if (refund.userId === null) return;
       const m = templates.refundMade(refund, publicUrl);
-      const attachments = JSON.stringify([{ kind: "credit_note", refundId: refund.id }]);
+      const attachments = refund.creditNoteNumber ? JSON.stringify([{ kind: "credit_note", refundId: refund.id }]) : null;
       await tx.execute(sql`
         insert into ${mailOutbox} ("to", subject, text, html, kind, attachments)
         select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind}, ${attachments}::jsonb from "user" where id = ${refund.userId}`);
+    },
+    async refundOwed(tx, refund) {
+      if (refund.userId === null) return;
+      const m = templates.refundOwed(refund, publicUrl);
+      await tx.execute(sql`
+        insert into ${mailOutbox} ("to", subject, text, html, kind)
+        select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where id = ${refund.userId}`);
     },
     async returnMoved(tx, moved) {
       if (moved.userId === null) return;

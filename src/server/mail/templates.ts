@@ -12,6 +12,9 @@ import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
 import type { ReturnStatus } from "../../contract/schemas";
 
+/** A payment given back whole, not a refund of the order's lines: one after the cancel, or a second one. */
+export type PaymentGivenBack = "late_payment" | "duplicate_payment";
+
 export type Block = { p: string } | { link: string; label: string } | { rows: [string, string][] };
 
 export interface Rendered {
@@ -106,11 +109,23 @@ export const templates = {
       ...(order.creditNoteNumber ? [{ p: INVOICE_TEXT.mail.creditNote(order.creditNoteNumber) }] : []),
       { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderCancelled.view },
     ]),
-  refundMade: (refund: { orderId: string; orderNumber: number; amountCents: number; creditNoteNumber: string; card: boolean }, publicUrl: string) =>
+  refundMade: (refund: { orderId: string; orderNumber: number; amountCents: number; creditNoteNumber: string | null; card: boolean; payment?: PaymentGivenBack | undefined }, publicUrl: string) =>
     render("refund-made", REFUND_TEXT.mail.subject(refund.orderNumber), [
       { p: REFUND_TEXT.mail.intro(refund.orderNumber, money(refund.amountCents)) },
+      ...(refund.payment ? [{ p: refund.payment === "late_payment" ? REFUND_TEXT.mail.lateConfirmed : REFUND_TEXT.mail.duplicateConfirmed }] : []),
       { p: refund.card ? REFUND_TEXT.mail.card : REFUND_TEXT.mail.offline },
-      { p: REFUND_TEXT.mail.creditNote(refund.creditNoteNumber) },
+      ...(refund.creditNoteNumber ? [{ p: REFUND_TEXT.mail.creditNote(refund.creditNoteNumber) }] : []),
+      { link: storeLink(publicUrl, `/dashboard/orders/${refund.orderId}`), label: REFUND_TEXT.mail.view },
+    ]),
+  refundOwed: (refund: { orderId: string; orderNumber: number; amountCents: number; payment: PaymentGivenBack }, publicUrl: string) =>
+    render("refund-owed", REFUND_TEXT.mail.owedSubject(refund.orderNumber), [
+      {
+        p:
+          refund.payment === "late_payment"
+            ? REFUND_TEXT.mail.latePayment(refund.orderNumber, money(refund.amountCents))
+            : REFUND_TEXT.mail.duplicatePayment(refund.orderNumber, money(refund.amountCents)),
+      },
+      { p: REFUND_TEXT.mail.owedCard },
       { link: storeLink(publicUrl, `/dashboard/orders/${refund.orderId}`), label: REFUND_TEXT.mail.view },
     ]),
   returnMoved: (moved: { orderId: string; orderNumber: number; status: ReturnStatus; note: string | null }, publicUrl: string) => {

@@ -8,10 +8,11 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutResultSchema, orderSchema, type Order, type Tool } from "../../contract/schemas";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
+import { REFUND_TEXT } from "../../contract/texts/refunds";
 import { mailOutbox, orders, paymentEvents, refunds, tools } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { startStripeStandIn, type StripeStandIn } from "../../../tests/support/stripe";
@@ -42,8 +43,9 @@ describe.each(drivers())("money owed back on %s", (driver) => {
   };
   const customer = async () => {
     const c = new Client(t.app, `10.40.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`);
-    expect((await c.signUp("Owed Shopper", uniqueEmail("owed"))).statusCode).toBe(200);
-    return c;
+    const email = uniqueEmail("owed");
+    expect((await c.signUp("Owed Shopper", email)).statusCode).toBe(200);
+    return Object.assign(c, { email: email.toLowerCase() });
   };
   const checkout = (c: Client, key: string) => c.request({ method: "POST", url: "/api/checkout", payload: { ...DELIVERY, paymentMethod: "card" }, headers: { "idempotency-key": key } });
   const sessionOf = (orderId: string) => {
@@ -74,6 +76,9 @@ describe.each(drivers())("money owed back on %s", (driver) => {
     await db().update(refunds).set({ nextAttemptAt: sql`now()` }).where(eq(refunds.status, "pending"));
     await t.app.payments.refundWorker.runOnce();
   };
+  /** The customer's mails about money given back for an order, oldest first. */
+  const refundMails = async (orderNumber: number) =>
+    (await db().select().from(mailOutbox).orderBy(asc(mailOutbox.id))).filter((m) => (m.kind === "refund-owed" || m.kind === "refund-made") && new RegExp(`#${orderNumber}\\b`).test(m.subject));
   const cancel = (id: string) => admin.post(`/api/admin/orders/${id}/status`, { status: "cancelled" });
 
   beforeAll(async () => {
@@ -372,6 +377,65 @@ describe.each(drivers())("money owed back on %s", (driver) => {
     expect(standInRefunds(order._id)).toHaveLength(1);
     const [row] = await db().select().from(orders).where(and(eq(orders.id, order._id)));
     expect(row?.status).toBe("cancelled");
+  });
+
+  it("mails the customer of a late payment that it is being refunded, with the decision, and again once the refund is confirmed", async () => {
+    const { order, session, c } = await cardOrder(2);
+    await stripe.expire(session.id);
+    stripe.refundStatus("pending");
+    try {
+      await stripe.complete(session.id, { force: true });
+      // Written with the decision: the refund is owed, not sent yet.
+      const owed = await refundMails(order.number);
+      expect(owed).toEqual([expect.objectContaining({ kind: "refund-owed", to: c.email, subject: REFUND_TEXT.mail.owedSubject(order.number), attachments: null })]);
+      expect(owed[0]?.text).toContain(REFUND_TEXT.mail.latePayment(order.number, "$50.00"));
+      expect(owed[0]?.text).toContain(REFUND_TEXT.mail.owedCard);
+      // Pending at the provider: nothing more yet.
+      await runRefunds();
+      await stripe.idle();
+      expect((await refundMails(order.number)).map((m) => m.kind)).toEqual(["refund-owed"]);
+      const [atStripe] = standInRefunds(order._id);
+      await stripe.settleRefund(atStripe?.id ?? "", "succeeded");
+      await stripe.idle();
+    } finally {
+      stripe.refundStatus("succeeded");
+    }
+    const mails = await refundMails(order.number);
+    expect(mails.map((m) => m.kind)).toEqual(["refund-owed", "refund-made"]);
+    // The line refunds' mail, without a credit note: the order had no invoice to credit.
+    expect(mails[1]).toMatchObject({ to: c.email, subject: REFUND_TEXT.mail.subject(order.number), attachments: null });
+    expect(mails[1]?.text).toContain(REFUND_TEXT.mail.intro(order.number, "$50.00"));
+    expect(mails[1]?.text).toContain(REFUND_TEXT.mail.lateConfirmed);
+    expect(mails[1]?.text).not.toMatch(/credit note/i);
+    expect(await orderOf(c, order._id)).toMatchObject({ status: "cancelled", paymentProblem: "LATE_PAYMENT_REFUNDED", payment: { status: "refunded" } });
+  });
+
+  it("mails the customer of a second payment that it is being refunded, then that it was; a refused refund sends no second mail", async () => {
+    const { order, session, c } = await paidOrder();
+    await stripe.complete(session.id, { force: true, amountTotal: 4321 });
+    const owed = await refundMails(order.number);
+    expect(owed).toEqual([expect.objectContaining({ kind: "refund-owed", to: c.email, subject: REFUND_TEXT.mail.owedSubject(order.number) })]);
+    expect(owed[0]?.text).toContain(REFUND_TEXT.mail.duplicatePayment(order.number, "$43.21"));
+    await runRefunds();
+    await stripe.idle();
+    const mails = await refundMails(order.number);
+    expect(mails.map((m) => m.kind)).toEqual(["refund-owed", "refund-made"]);
+    expect(mails[1]).toMatchObject({ to: c.email, attachments: null });
+    expect(mails[1]?.text).toContain(REFUND_TEXT.mail.intro(order.number, "$43.21"));
+    expect(mails[1]?.text).toContain(REFUND_TEXT.mail.duplicateConfirmed);
+
+    // Refused by the provider: the owner sees it on the order; the customer was told it is being refunded, and nothing more.
+    const other = await paidOrder();
+    stripe.refuseRefunds("The charge was disputed");
+    try {
+      await stripe.complete(other.session.id, { force: true, amountTotal: 999 });
+      await runRefunds();
+      await stripe.idle();
+    } finally {
+      stripe.refuseRefunds(null);
+    }
+    expect(await orderOf(other.c, other.order._id)).toMatchObject({ status: "paid", paymentProblem: "DUPLICATE_PAYMENT_REFUND_FAILED" });
+    expect((await refundMails(other.order.number)).map((m) => m.kind)).toEqual(["refund-owed"]);
   });
 
   it("numbers a card order's invoice when it is paid: an abandoned card checkout uses no invoice and no credit note", async () => {

@@ -26,6 +26,7 @@ import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import type { Db, Tx } from "../db/client";
 import { orderEvents, orders, payments, refunds } from "../db/schema";
 import type { OrderMail } from "../mail/outbox";
+import type { PaymentGivenBack } from "../mail/templates";
 import { announceMove, moveInTransaction, type MoveResult } from "../orders/service";
 import { completeLineRefund, failLineRefund } from "./line-refunds";
 import type { PaymentProvider, ProviderRefund } from "./provider";
@@ -133,8 +134,10 @@ export async function settleRefund(
       return { move, to: "paid" };
     }
     case "late_payment": {
-      if (succeeded) await tx.update(payments).set({ status: "refunded", refundId: providerId, refundError: null }).where(eq(payments.orderId, order.id));
-      else {
+      if (succeeded) {
+        await tx.update(payments).set({ status: "refunded", refundId: providerId, refundError: null }).where(eq(payments.orderId, order.id));
+        await paymentGivenBack(tx, "late_payment", refund, order, context);
+      } else {
         await tx.update(payments).set({ status: "refund_failed", refundError: reason }).where(eq(payments.orderId, order.id));
         await tx.update(orders).set({ paymentProblem: "LATE_PAYMENT_REFUND_FAILED" }).where(eq(orders.id, order.id));
       }
@@ -142,7 +145,8 @@ export async function settleRefund(
       return undefined;
     }
     case "duplicate_payment": {
-      if (!succeeded) await tx.update(orders).set({ paymentProblem: "DUPLICATE_PAYMENT_REFUND_FAILED" }).where(eq(orders.id, order.id));
+      if (succeeded) await paymentGivenBack(tx, "duplicate_payment", refund, order, context);
+      else await tx.update(orders).set({ paymentProblem: "DUPLICATE_PAYMENT_REFUND_FAILED" }).where(eq(orders.id, order.id));
       await note(succeeded ? PAYMENT_TEXT.duplicateRefunded(amount) : PAYMENT_TEXT.duplicateRefundFailed(reason));
       return undefined;
     }
@@ -157,6 +161,24 @@ export async function settleRefund(
       return undefined;
     }
   }
+}
+
+/**
+ * A late or second payment's refund confirmed: its customer, told when it was owed (applyEvent),
+ * hears it is done, by the line refunds' mail (no credit note: that payment was never invoiced).
+ * A refused one is the owner's to look at (the order's paymentProblem), with no mail.
+ */
+async function paymentGivenBack(tx: Tx, payment: PaymentGivenBack, refund: RefundRow, order: { id: string; number: number; userId: string | null }, context: SettleContext): Promise<void> {
+  await context.mail?.refundMade(tx, {
+    id: refund.id,
+    orderId: order.id,
+    orderNumber: order.number,
+    userId: order.userId,
+    amountCents: refund.amountCents,
+    creditNoteNumber: null,
+    card: refund.provider === "card",
+    payment,
+  });
 }
 
 /** Settles in its own transaction and announces the order's move once committed. */

@@ -242,6 +242,8 @@ export class Payments {
         await upsertPayment(tx, orderId, { ...record, status: "paid", paymentIntent: event.paymentIntent });
         await tx.update(orders).set({ paymentProblem: "LATE_PAYMENT_REFUNDED" }).where(eq(orders.id, orderId));
         await queueRefund(tx, { orderId, kind: "late_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
+        // The customer's money left their card: they hear now that it comes back (and again once it has, settleRefund).
+        await this.options.mail?.refundOwed(tx, { orderId, orderNumber: order.number, userId: order.userId, amountCents, payment: "late_payment" });
         owed = true;
         return "applied";
       }
@@ -250,6 +252,7 @@ export class Payments {
         if (known || !event.paymentIntent) return "ignored";
         await tx.update(orders).set({ paymentProblem: "DUPLICATE_PAYMENT_REFUNDED" }).where(eq(orders.id, orderId));
         await queueRefund(tx, { orderId, kind: "duplicate_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
+        await this.options.mail?.refundOwed(tx, { orderId, orderNumber: order.number, userId: order.userId, amountCents, payment: "duplicate_payment" });
         owed = true;
         return "applied";
       }
@@ -258,6 +261,7 @@ export class Payments {
         // Never marked paid on a wrong amount: the owner looks at it (the hold leaves flagged orders alone).
         if (payment?.paymentIntent && !known) {
           await queueRefund(tx, { orderId, kind: "duplicate_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
+          await this.options.mail?.refundOwed(tx, { orderId, orderNumber: order.number, userId: order.userId, amountCents, payment: "duplicate_payment" });
           owed = true;
           return "applied";
         }
