@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { and, asc, eq, like, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminOrderSchema, type AdminOrder } from "../../contract/admin-schemas";
 import { refundResultSchema, type RefundResult } from "../../contract/refund-schemas";
 import { checkoutResultSchema, orderSchema, type Tool } from "../../contract/schemas";
@@ -157,6 +157,10 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     if (!option) throw new Error("the demo's Standard delivery is missing");
     standard = option.id;
   }, 180_000);
+  // A test that failed while it held the stand-in's events must not leave the next ones waiting.
+  afterEach(async () => {
+    await stripe?.release();
+  });
   afterAll(async () => {
     await t?.close();
     await stripe?.close();

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkoutResultSchema, orderSchema, type Order, type Tool } from "../../contract/schemas";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
@@ -99,6 +99,10 @@ describe.each(drivers())("money owed back on %s", (driver) => {
     await t.app.payments.refundWorker.stop();
     admin = new Client(t.app, "10.40.0.1");
     await admin.signUp("Admin", ADMIN);
+  });
+  // A test that failed while it held the stand-in's events must not leave the next ones waiting.
+  afterEach(async () => {
+    await stripe?.release();
   });
   afterAll(async () => {
     await t?.close();
