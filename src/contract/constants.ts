@@ -1,14 +1,8 @@
 /** Business constants shared by the web client and the API (spec §9 and DESIGN.md). */
 
-export const CATEGORIES = ["hand-tools", "lawn-mowers", "power-tools", "chainsaws"] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-export const CATEGORY_LABELS: Record<Category, string> = {
-  "hand-tools": "Hand Tools",
-  "lawn-mowers": "Lawn Mowers",
-  "power-tools": "Power Tools",
-  chainsaws: "Chainsaws",
-};
+// What the home page's first screen needs lives in ./storefront.ts (see there why); here as everywhere.
+export { CATEGORIES, CATEGORY_LABELS, HOME_PHONE_REVIEWS, HOME_PHONE_TOOLS, HOME_REVIEWS_COUNT, HOME_TOOLS_COUNT, PAGE_SIZE_DEFAULT } from "./storefront";
+export type { Category } from "./storefront";
 
 /**
  * How a customer pays for a checkout (DESIGN "Orders", "Payments"); `card` only where the store has Stripe set up;
@@ -23,8 +17,7 @@ export const PASSWORD_MAX = 15;
 export const RATING_MIN = 1;
 export const RATING_MAX = 5;
 
-/** Lists: default and largest page size accepted by the API. */
-export const PAGE_SIZE_DEFAULT = 12;
+/** Lists: the largest page size accepted by the API (the default is PAGE_SIZE_DEFAULT). */
 export const PAGE_SIZE_MAX = 100;
 /**
  * Lists at a merchant's size (docs/decisions/0013): page numbers are served up to MAX_PAGE
@@ -39,12 +32,6 @@ export type ToolSort = (typeof TOOL_SORTS)[number];
 /** Search-as-you-type: at most this many names. */
 export const SUGGESTIONS_MAX = 8;
 
-/** The home page shows the API's first page of tools and of reviews, as GET /api/tool and /api/review give them. */
-export const HOME_TOOLS_COUNT = PAGE_SIZE_DEFAULT;
-export const HOME_REVIEWS_COUNT = PAGE_SIZE_DEFAULT;
-/** What a phone shows of those (the rest is a tap away: 'See all tools'), so the home page stays a short scroll. */
-export const HOME_PHONE_TOOLS = 4;
-export const HOME_PHONE_REVIEWS = 3;
 
 /** react-toastify settings required by the spec: top-right, 5000 ms, draggable. */
 export const TOAST_OPTIONS = {

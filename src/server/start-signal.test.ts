@@ -13,7 +13,7 @@ import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { TEXT } from "../contract/texts/site";
+import { PAGES_TEXT } from "../contract/texts/pages";
 import { findAppRoot } from "./config";
 
 const root = findAppRoot();
@@ -149,7 +149,7 @@ describe("npm start under a process manager", () => {
         const res = await fetch(`http://127.0.0.1:${port}${url}`);
         expect(res.status, url).toBe(200);
         expect(res.headers.get("content-type"), url).toContain(type);
-        if (url === "/about") expect(await res.text()).toContain(`>${TEXT.about.heading}<`);
+        if (url === "/about") expect(await res.text()).toContain(`>${PAGES_TEXT.about.heading}<`);
       }
       const below = descendants(npmPid);
       started.push(...below.map((p) => p.pid));

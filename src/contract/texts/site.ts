@@ -45,6 +45,11 @@ export const TEXT = {
     previousSlide: "Previous slide",
     nextSlide: "Next slide",
   },
+  /** A tool card's rating line (issue 42): here, not in reviews.ts, which the home page's first screen does not need. */
+  card: {
+    rating: (average: number, count: number) => `Rated ${average.toFixed(1)} out of 5, ${count} ${count === 1 ? "review" : "reviews"}`,
+    noRatingYet: "No reviews yet",
+  },
   slides: [
     {
       title: "Tools that last a lifetime",
@@ -66,12 +71,6 @@ export const TEXT = {
     networkError: "We could not reach the store. Check your connection and try again.",
     checkingSession: "Checking your session…",
   },
-  about: { heading: "About Us" },
-  blogs: { heading: "Questions & Answers" },
-  notFound: {
-    heading: "Page not found",
-    body: "The page you are looking for does not exist or has moved.",
-    back: "Back to the home page",
-    imageAlt: "A lost toolbox next to the number 404",
-  },
+  /** The error boundary's and the 404 page's way out. */
+  backHome: "Back to the home page",
 } as const;

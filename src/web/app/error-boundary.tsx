@@ -27,7 +27,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
             {TEXT.states.retry}
           </button>
           <a href="/" className="btn">
-            {TEXT.notFound.back}
+            {TEXT.backHome}
           </a>
         </div>
       </div>

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { PAGES_TEXT } from "../../../contract/texts/pages";
 import { TEXT } from "../../../contract/texts/site";
 import { PageTitle, usePageHead } from "../../lib/page-title";
 
@@ -11,13 +12,13 @@ export function NotFound({ children }: { children?: ReactNode }) {
   usePageHead({ status: 404 });
   return (
     <div className="mx-auto flex max-w-3xl flex-col items-center px-4 py-16 text-center">
-      <PageTitle title={TEXT.notFound.heading} />
-      <img src="/images/not-found.svg" alt={TEXT.notFound.imageAlt} width={600} height={400} className="w-full max-w-lg" />
-      <h1 className="mt-6 text-3xl font-bold">{TEXT.notFound.heading}</h1>
-      <p className="text-base-content/80 mt-2">{TEXT.notFound.body}</p>
+      <PageTitle title={PAGES_TEXT.notFound.heading} />
+      <img src="/images/not-found.svg" alt={PAGES_TEXT.notFound.imageAlt} width={600} height={400} className="w-full max-w-lg" />
+      <h1 className="mt-6 text-3xl font-bold">{PAGES_TEXT.notFound.heading}</h1>
+      <p className="text-base-content/80 mt-2">{PAGES_TEXT.notFound.body}</p>
       {children}
       <Link to="/" className="btn btn-primary mt-6">
-        {TEXT.notFound.back}
+        {TEXT.backHome}
       </Link>
     </div>
   );

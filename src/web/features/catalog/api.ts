@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, type QueryClient } from "@tanstack/react-query";
-import type { Category } from "../../../contract/constants";
+import type { Category } from "../../../contract/storefront";
 import type { Tool, ToolListQuery } from "../../../contract/schemas";
 import { api, withQuery } from "../../lib/api";
 

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy } from "react";
 import { Link } from "react-router";
-import { HOME_PHONE_TOOLS, HOME_TOOLS_COUNT } from "../../../contract/constants";
+import { HOME_PHONE_TOOLS, HOME_TOOLS_COUNT } from "../../../contract/storefront";
 import { HydrationPart } from "../../lib/responsive";
 import { TEXT } from "../../../contract/texts/site";
 import { QueryView } from "../../components/ui/states";

@@ -1,12 +1,12 @@
-import { TEXT } from "../../../contract/texts/site";
+import { PAGES_TEXT } from "../../../contract/texts/pages";
 import { BLOG_POSTS } from "../../../contract/texts/blog";
 import { PageTitle } from "../../lib/page-title";
 
 export default function BlogsPage() {
   return (
     <div className="mx-auto max-w-4xl px-4 py-12">
-      <PageTitle title={TEXT.blogs.heading} />
-      <h1 className="mb-8 text-center text-4xl font-bold">{TEXT.blogs.heading}</h1>
+      <PageTitle title={PAGES_TEXT.blogs.heading} />
+      <h1 className="mb-8 text-center text-4xl font-bold">{PAGES_TEXT.blogs.heading}</h1>
       <div className="space-y-6">
         {BLOG_POSTS.map((post) => (
           <article key={post.id} id={post.id} className="card bg-base-100 border-base-300 border shadow-sm" data-testid="blog-card">

@@ -5,7 +5,6 @@ import type { Tool } from "../../../../contract/schemas";
 import { HydrationPart, PHONE_HIDDEN } from "../../../lib/responsive";
 import { formatDollars } from "../../../../contract/money";
 import { TEXT } from "../../../../contract/texts/site";
-import { REVIEW_TEXT } from "../../../../contract/texts/reviews";
 
 /** A button is pressed with Space as well as Enter; a link only follows Enter by itself. */
 function pressOnSpace(event: KeyboardEvent<HTMLAnchorElement>) {
@@ -41,10 +40,10 @@ export function ToolCard({ tool, headingLevel = 3, className = "", eager = false
               <span aria-hidden="true">
                 <span className="text-warning">★</span> {tool.rating.average.toFixed(1)} ({tool.rating.count})
               </span>
-              <span className="sr-only">{REVIEW_TEXT.cardRating(tool.rating.average, tool.rating.count)}</span>
+              <span className="sr-only">{TEXT.card.rating(tool.rating.average, tool.rating.count)}</span>
             </>
           ) : (
-            REVIEW_TEXT.noRatingYet
+            TEXT.card.noRatingYet
           )}
         </p>
         <p className="text-base-content/80 line-clamp-3 text-sm">{tool.description}</p>

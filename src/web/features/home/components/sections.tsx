@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { CATEGORIES, CATEGORY_LABELS } from "../../../../contract/constants";
+import { CATEGORIES, CATEGORY_LABELS } from "../../../../contract/storefront";
 import { TEXT } from "../../../../contract/texts/site";
 
 export function Section({ title, id, children }: { title: string; id: string; children: React.ReactNode }) {
