@@ -5,14 +5,11 @@
 import { LIMITS, MAX_PAGE, PAGE_SIZE_MAX, RATING_MAX, RATING_MIN } from "./constants";
 import { TOOL_REVIEW_TEXT } from "./texts/tool-reviews";
 import { VALIDATION_TEXT } from "./texts/validation";
+import { TOOL_REVIEW_SORTS, TOOL_REVIEWS_PAGE_SIZE } from "./review-constants";
 import { z } from "./zod";
 
-/** How many of a tool's reviews a page shows (the tool page, and the API's default). */
-export const TOOL_REVIEWS_PAGE_SIZE = 5;
-/** How many reviews the tool page's JSON-LD carries. */
-export const JSON_LD_REVIEWS = 3;
-export const TOOL_REVIEW_SORTS = ["newest", "rating-desc", "rating-asc"] as const;
-export type ToolReviewSort = (typeof TOOL_REVIEW_SORTS)[number];
+export { JSON_LD_REVIEWS, TOOL_REVIEW_SORTS, TOOL_REVIEWS_PAGE_SIZE } from "./review-constants";
+export type { ToolReviewSort } from "./review-constants";
 
 export const toolReviewInputSchema = z.object({
   rating: z.coerce

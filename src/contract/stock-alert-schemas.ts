@@ -38,13 +38,5 @@ export const stockAlertLinkSchema = z.object({
 });
 export type StockAlertLink = z.infer<typeof stockAlertLinkSchema>;
 
-/**
- * Where a mail's link leads: the tool's own page, with `?stockAlert=confirm|unsubscribe&token=`. The
- * tool page (its chunk) shows what the link is for and a button that acts; the home page's download
- * carries no route for it.
- */
-export const STOCK_ALERT_PARAM = "stockAlert";
-export const STOCK_ALERT_LINK_KINDS = ["confirm", "unsubscribe"] as const;
-export type StockAlertLinkKind = (typeof STOCK_ALERT_LINK_KINDS)[number];
-export const stockAlertLinkPath = (toolId: string, kind: StockAlertLinkKind, token: string) =>
-  `/tools/${encodeURIComponent(toolId)}?${STOCK_ALERT_PARAM}=${kind}&token=${encodeURIComponent(token)}`;
+export { STOCK_ALERT_LINK_KINDS, STOCK_ALERT_PARAM, stockAlertLinkPath } from "./stock-alert-links";
+export type { StockAlertLinkKind } from "./stock-alert-links";

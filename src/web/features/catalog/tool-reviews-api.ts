@@ -1,11 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import {
-  TOOL_REVIEW_SORTS,
-  TOOL_REVIEWS_PAGE_SIZE,
-  type ToolRatingSummary,
-  type ToolReview,
-  type ToolReviewSort,
-} from "../../../contract/review-schemas";
+import { TOOL_REVIEW_SORTS, TOOL_REVIEWS_PAGE_SIZE, type ToolReviewSort } from "../../../contract/review-constants";
+import type { ToolRatingSummary, ToolReview } from "../../../contract/review-schemas";
 import { api, withQuery } from "../../lib/api";
 import { PERSONAL_KEY } from "../../lib/session";
 import { toolKeys } from "./api";

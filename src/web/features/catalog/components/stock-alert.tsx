@@ -10,14 +10,17 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import type { Tool } from "../../../../contract/schemas";
-import { stockAlertRequestSchema, type StockAlert } from "../../../../contract/stock-alert-schemas";
+import type { StockAlert, stockAlertRequestSchema } from "../../../../contract/stock-alert-schemas";
 import { STOCK_ALERT_TEXT } from "../../../../contract/texts/stock-alerts";
 import { api, ApiRequestError } from "../../../lib/api";
 import { useHydrated } from "../../../lib/hydrated";
+import { lazyResolver } from "../../../lib/lazy-resolver";
 import { PERSONAL_KEY, useSession } from "../../../lib/session";
 
 type FormInput = z.input<typeof stockAlertRequestSchema>;
 type FormOutput = z.output<typeof stockAlertRequestSchema>;
+/** The schema (and zod, and schemas.ts's e-mail rule) load at the first submit, not with the tool page (lib/lazy-resolver.ts). */
+const resolver = lazyResolver(() => import("../../../../contract/stock-alert-schemas").then(({ stockAlertRequestSchema }) => zodResolver(stockAlertRequestSchema)));
 
 const ownKey = (toolId: string) => [PERSONAL_KEY, "stock-alert", toolId] as const;
 const ownPath = (toolId: string) => `/api/me/stock-alerts/${encodeURIComponent(toolId)}`;
@@ -60,7 +63,7 @@ function OwnAlert({ tool }: { tool: Tool }) {
 }
 
 function EmailAlertForm({ tool, hydrated }: { tool: Tool; hydrated: boolean }) {
-  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(stockAlertRequestSchema), defaultValues: { email: "" } });
+  const form = useForm<FormInput, unknown, FormOutput>({ resolver, defaultValues: { email: "" } });
   const { errors } = form.formState;
   const [problem, setProblem] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);

@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { RATING_MAX } from "../../../../contract/constants";
-import { TOOL_REVIEW_SORTS, TOOL_REVIEWS_PAGE_SIZE, type ToolReview, type ToolReviewSort } from "../../../../contract/review-schemas";
+import { TOOL_REVIEW_SORTS, TOOL_REVIEWS_PAGE_SIZE, type ToolReviewSort } from "../../../../contract/review-constants";
+import type { ToolReview } from "../../../../contract/review-schemas";
 import type { Tool } from "../../../../contract/schemas";
 import { TOOL_REVIEW_TEXT } from "../../../../contract/texts/tool-reviews";
 import { toolRatingQuery, toolReviewHref, toolReviewsQuery, toolReviewViewOf } from "../tool-reviews-api";

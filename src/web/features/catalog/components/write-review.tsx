@@ -4,21 +4,24 @@ import { useForm } from "react-hook-form";
 import { Link } from "react-router";
 import type { z } from "zod";
 import { RATING_MAX, RATING_MIN } from "../../../../contract/constants";
-import { toolReviewInputSchema } from "../../../../contract/review-schemas";
+import type { toolReviewInputSchema } from "../../../../contract/review-schemas";
 import type { Tool } from "../../../../contract/schemas";
 import { TOOL_REVIEW_TEXT } from "../../../../contract/texts/tool-reviews";
 import { useHydrated } from "../../../lib/hydrated";
+import { lazyResolver } from "../../../lib/lazy-resolver";
 import { useSession } from "../../../lib/session";
 import { usePostToolReview, useReviewEligibility } from "../tool-review-mutations";
 
 type FormInput = z.input<typeof toolReviewInputSchema>;
 type FormOutput = z.output<typeof toolReviewInputSchema>;
+/** The schema (and zod) load at the first submit, not with the tool page (lib/lazy-resolver.ts). */
+const resolver = lazyResolver(() => import("../../../../contract/review-schemas").then(({ toolReviewInputSchema }) => zodResolver(toolReviewInputSchema)));
 
 const RATINGS = Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => RATING_MAX - i);
 
 /** The review form of a tool the customer received (the server checks it again: 403 NOT_A_BUYER, 409 ALREADY_REVIEWED). */
 export function ToolReviewForm({ tool, onPosted }: { tool: Pick<Tool, "_id" | "name">; onPosted?: () => void }) {
-  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(toolReviewInputSchema), defaultValues: { title: "", body: "" } });
+  const form = useForm<FormInput, unknown, FormOutput>({ resolver, defaultValues: { title: "", body: "" } });
   const { errors } = form.formState;
   const [problem, setProblem] = useState<string | null>(null);
   const [posted, setPosted] = useState(false);

@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { photoSrcSet } from "../../../../contract/images";
 import { Link, useParams, useSearchParams } from "react-router";
-import { JSON_LD_REVIEWS, type ToolReview } from "../../../../contract/review-schemas";
-import { STOCK_ALERT_PARAM } from "../../../../contract/stock-alert-schemas";
+import { JSON_LD_REVIEWS } from "../../../../contract/review-constants";
+import type { ToolReview } from "../../../../contract/review-schemas";
+import { STOCK_ALERT_PARAM } from "../../../../contract/stock-alert-links";
 import { CATEGORY_LABELS, LOW_STOCK } from "../../../../contract/constants";
 import { formatDollars } from "../../../../contract/money";
 import type { Tool } from "../../../../contract/schemas";
