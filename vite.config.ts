@@ -75,12 +75,12 @@ export default defineConfig({
     // no polyfill in the home page's budget.
     // A lazy page's import preloads the chunks that page imports, in parallel with the page's own
     // chunk, but neither that chunk (import() asks for it at once) nor the ones the app has loaded
-    // already (its own, the runtime): shorter dependency lists in the app's chunk. The entry's import
-    // of the app itself (main.tsx) keeps them all: it is what loads them.
+    // already (its own, the runtime, the entry's preload helper): shorter dependency lists in the
+    // app's chunk. The entry's import of the app itself (main.tsx) keeps them all: it is what loads them.
     modulePreload: {
       polyfill: false,
       resolveDependencies: (file, deps, { hostType }) =>
-        hostType === "html" || /\/app-[\w-]+\.js$/.test(file) ? deps : deps.filter((dep) => dep !== file && !/\/(app|rolldown-runtime)-/.test(dep)),
+        hostType === "html" || /\/app-[\w-]+\.js$/.test(file) ? deps : deps.filter((dep) => dep !== file && !/\/(app|rolldown-runtime|preload-helper)-/.test(dep)),
     },
     // The app's own chunk (app/start.tsx, which the entry asks for) holds everything it imports,
     // React and the router included: one download, one compression context, and nothing split
@@ -92,6 +92,12 @@ export default defineConfig({
             // Vite's helper for import() with preloads: the entry's, which must not wait for the app.
             { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 2 },
             { name: "app", test: /src[\\/]web[\\/]app[\\/]start\.tsx$/, includeDependenciesRecursively: true, priority: 1 },
+            // zod with our settings of it (contract/zod.ts), and the contract's smallest shared modules
+            // together: each chunk a lazy page may need is a file name in the app's preload lists
+            // (bench:page), and zod's coerce (88 bytes) and our settings (75) were chunks of their own
+            // that thirteen pages listed.
+            { name: "zod", test: /node_modules[\\/]zod[\\/]|src[\\/]contract[\\/]zod\.ts$/ },
+            { name: "contract", test: /src[\\/]contract[\\/](constants|money|order-lifecycle|texts[\\/](validation|reviews))\.ts$/ },
           ],
         },
       },

@@ -12,6 +12,5 @@ export const dollarsToCents = (dollars: number): number => Math.round(dollars * 
 /** `1234567` → `1,234,567` */
 export const formatWhole = (n: number): string => String(Math.trunc(n)).replace(/\B(?=(\d{3})+$)/g, ",");
 
-/** `1234.5` → `$1,234.50` */
-export const formatDollars = (dollars: number): string =>
-  `${dollars < 0 ? "-" : ""}$${Math.abs(dollars).toFixed(2).replace(/\B(?=(\d{3})+\.)/g, ",")}`;
+// formatDollars is ./dollars.ts's (the home page's cards need it alone, see there).
+export { formatDollars } from "./dollars";

@@ -3,7 +3,7 @@ import { photoSrcSet } from "../../../../contract/images";
 import { Link } from "react-router";
 import type { Tool } from "../../../../contract/schemas";
 import { HydrationPart, PHONE_HIDDEN } from "../../../lib/responsive";
-import { formatDollars } from "../../../../contract/money";
+import { formatDollars } from "../../../../contract/dollars";
 import { TEXT } from "../../../../contract/texts/site";
 
 /** A button is pressed with Space as well as Enter; a link only follows Enter by itself. */
