@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { RATING_MAX } from "../../../../contract/constants";
+import { formatDay } from "../../../../contract/day-format";
 import { TOOL_REVIEW_SORTS, TOOL_REVIEWS_PAGE_SIZE, type ToolReviewSort } from "../../../../contract/review-constants";
 import type { ToolReview } from "../../../../contract/review-schemas";
 import type { Tool } from "../../../../contract/schemas";
@@ -9,7 +10,6 @@ import { toolRatingQuery, toolReviewHref, toolReviewsQuery, toolReviewViewOf } f
 import { WriteReview } from "./write-review";
 
 /** The same date on the server and in every browser (the review's UTC day). */
-const DAY = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
 function StarsOf({ rating }: { rating: number }) {
   const whole = Math.round(rating);
@@ -34,7 +34,7 @@ function ToolReviewItem({ review }: { review: ToolReview }) {
           {review.verified && <span className="badge badge-success badge-soft badge-sm">{TOOL_REVIEW_TEXT.verifiedPurchase}</span>}
         </div>
         {review.title && <h3 className="mt-1 font-semibold break-words">{review.title}</h3>}
-        <p className="text-base-content/70 text-sm">{TOOL_REVIEW_TEXT.byOn(review.name, DAY.format(new Date(review.createdAt)))}</p>
+        <p className="text-base-content/70 text-sm">{TOOL_REVIEW_TEXT.byOn(review.name, formatDay(new Date(review.createdAt)))}</p>
         <p className="mt-2 break-words whitespace-pre-line">{review.body}</p>
       </article>
     </li>
