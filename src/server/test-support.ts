@@ -9,29 +9,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { Redis } from "ioredis";
-import pg from "pg";
 import { buildApp, type BuildOptions, type PasswordHashing } from "./app";
 import { findAppRoot, loadConfig, type Config } from "./config";
 import { starterImage } from "./db/starter-image";
 import { prepareStore } from "./start-up";
-import { PG_TEMPLATE_ENV } from "../../tests/support/pg-template";
+import { PG_TEMPLATE_ENV, withAdminClient } from "../../tests/support/pg-template";
 
 export type Driver = "pglite" | "postgres";
 
 /** PGlite always; Postgres too when DATABASE_URL is set. */
 export const drivers = (): Driver[] => (process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]);
-
-async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const url = new URL(process.env.DATABASE_URL as string);
-  url.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * A new database on the DATABASE_URL server. `migrated`: a copy of the run's migrated template

@@ -25,7 +25,8 @@ function alive(pid: number): boolean {
   }
 }
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** A connection to the DATABASE_URL server's `postgres` database, for creating and dropping databases. */
+export async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const url = new URL(process.env.DATABASE_URL as string);
   url.pathname = "/postgres";
   const client = new pg.Client({ connectionString: url.toString() });
@@ -39,7 +40,7 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (!process.env.DATABASE_URL) return undefined;
-  await admin(async (client) => {
+  await withAdminClient(async (client) => {
     const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like $1", [`${PREFIX}%`]);
     for (const { datname } of rows) {
       const pid = Number(datname.slice(PREFIX.length).split("_")[0]);
@@ -47,7 +48,7 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
     }
   });
   const name = `${PREFIX}${process.pid}_${randomBytes(4).toString("hex")}`;
-  await admin((client) => client.query(`create database ${name}`));
+  await withAdminClient((client) => client.query(`create database ${name}`));
   const url = new URL(process.env.DATABASE_URL);
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "memory://", migrationsDir: path.join(findAppRoot(), "drizzle"), poolSize: 2 });
@@ -56,6 +57,6 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   // The workers start after this and inherit the environment.
   process.env[PG_TEMPLATE_ENV] = name;
   return async () => {
-    await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+    await withAdminClient((client) => client.query(`drop database if exists ${name} with (force)`));
   };
 }

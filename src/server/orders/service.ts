@@ -8,11 +8,11 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
-import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, returns, stockMovements, tools } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, returns, stockMovements } from "../db/schema";
 import type { returnLines } from "../db/schema";
 import { readReturns, toReturnDto } from "./returns";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
-import { recordMovements } from "../stock/ledger";
+import { returnToStock } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
 import type { OrderMail } from "../mail/outbox";
 import { openCents } from "../accounts/balance";
@@ -529,17 +529,7 @@ export async function restockCancelled(tx: Tx, order: OrderRow, actor: { id: str
   const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
   const perTool = new Map<string, number>();
   for (const line of lines) perTool.set(line.toolId, (perTool.get(line.toolId) ?? 0) + line.quantity);
-  const returned = [...perTool].sort(([a], [b]) => (a < b ? -1 : 1));
-  for (const [toolId, quantity] of returned) {
-    await tx
-      .update(tools)
-      .set({ availableQuantity: sql`${tools.availableQuantity} + ${quantity}` })
-      .where(eq(tools.id, toolId));
-  }
-  await recordMovements(
-    tx,
-    returned.map(([toolId, quantity]) => ({ toolId, delta: quantity, reason: "cancel", orderId: order.id, actorId: actor.id })),
-  );
+  await returnToStock(tx, perTool, { reason: "cancel", orderId: order.id, actorId: actor.id });
 }
 
 /**

@@ -32,11 +32,11 @@ import type { z } from "../../contract/zod";
 import type { refundInputSchema } from "../../contract/refund-schemas";
 import { recordAudit } from "../admin/audit";
 import type { Db, Tx } from "../db/client";
-import { orderEvents, orderLines, orders, payments, refundLines, refunds, tools } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, refundLines, refunds } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
-import { recordMovements } from "../stock/ledger";
+import { returnToStock } from "../stock/ledger";
 import { returnRefundFailed } from "../orders/returns";
 
 const money = (cents: number) => formatDollars(centsToDollars(cents));
@@ -201,17 +201,7 @@ export async function refundOrderLines(
     // The units back on the shelf: tools in id order, as every transaction that locks tools.
     const back = new Map<string, number>();
     for (const p of planned) if (p.restocked > 0) back.set(p.line.toolId, (back.get(p.line.toolId) ?? 0) + p.restocked);
-    const returned = [...back].sort(([a], [b]) => (a < b ? -1 : 1));
-    for (const [toolId, quantity] of returned) {
-      await tx
-        .update(tools)
-        .set({ availableQuantity: sql`${tools.availableQuantity} + ${quantity}` })
-        .where(eq(tools.id, toolId));
-    }
-    await recordMovements(
-      tx,
-      returned.map(([toolId, quantity]) => ({ toolId, delta: quantity, reason: "return", note: input.reason.slice(0, 200), orderId, actorId: actor.id })),
-    );
+    await returnToStock(tx, back, { reason: "return", note: input.reason.slice(0, 200), orderId, actorId: actor.id });
 
     await tx.insert(orderEvents).values({
       orderId,
@@ -230,7 +220,7 @@ export async function refundOrderLines(
     await options.afterRefund?.(tx, { id: row.id, returnId: row.returnId, orderId });
     // Paid back by the owner's hand: the credit note and the customer's mail now, last (the counter's row is held to the commit).
     if (!card) await completeLineRefund(tx, row, options.mail);
-    return { refundId: row.id, replayed: false, owed: card, restocked: returned.length > 0 };
+    return { refundId: row.id, replayed: false, owed: card, restocked: back.size > 0 };
   });
 }
 

@@ -7,7 +7,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { StockReason } from "../../contract/stock";
 import type { StockMovement } from "../../contract/admin-schemas";
 import type { Db, Tx } from "../db/client";
-import { stockMovements, user } from "../db/schema";
+import { stockMovements, tools, user } from "../db/schema";
 
 export interface Movement {
   toolId: string;
@@ -23,6 +23,24 @@ export async function recordMovements(tx: Db | Tx, movements: Movement[]): Promi
   if (rows.length === 0) return;
   await tx.insert(stockMovements).values(
     rows.map((m) => ({ toolId: m.toolId, delta: m.delta, reason: m.reason, note: m.note ?? "", orderId: m.orderId ?? null, actorId: m.actorId ?? null })),
+  );
+}
+
+/**
+ * Puts units back on the shelf (a cancel, a refund's restock): each tool's stock rises, tools in id
+ * order like every transaction that locks tools, and each rise is a movement in the ledger.
+ */
+export async function returnToStock(tx: Tx, units: Map<string, number>, movement: Omit<Movement, "toolId" | "delta">): Promise<void> {
+  const returned = [...units].filter(([, quantity]) => quantity > 0).sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [toolId, quantity] of returned) {
+    await tx
+      .update(tools)
+      .set({ availableQuantity: sql`${tools.availableQuantity} + ${quantity}` })
+      .where(eq(tools.id, toolId));
+  }
+  await recordMovements(
+    tx,
+    returned.map(([toolId, quantity]) => ({ ...movement, toolId, delta: quantity })),
   );
 }
 
