@@ -5,6 +5,7 @@ import { toast } from "react-toastify";
 import { RETURN_STATUSES, type ReturnStatus } from "../../../contract/schemas";
 import type { AdminReturn, ReturnMove } from "../../../contract/refund-schemas";
 import { REFUND_TEXT } from "../../../contract/texts/refunds";
+import { ReturnReasonCell, ReturnUnitsCell } from "../../components/ui/return-cells";
 import { api, withQuery } from "../../lib/api";
 import { PERSONAL_KEY } from "../../lib/session";
 import { adminKeys } from "./api";
@@ -73,17 +74,8 @@ export default function ReturnsPage() {
               <OrderNumberLink orderId={r.orderId} number={r.orderNumber} />
             </td>
             <td>{r.customer?.email ?? ""}</td>
-            <td>
-              {r.lines.map((l) => (
-                <span key={l.toolId} className="block">
-                  {REFUND_TEXT.page.units(l.quantity, l.name)}
-                </span>
-              ))}
-            </td>
-            <td>
-              {r.reason}
-              {r.note && <span className="block text-xs">{r.note}</span>}
-            </td>
+            <ReturnUnitsCell lines={r.lines} />
+            <ReturnReasonCell reason={r.reason} note={r.note} />
             <td data-testid="return-status">{text.statuses[r.status]}</td>
             <td>
               <Moves r={r} />

@@ -10,6 +10,7 @@ import { RETURN_DAYS } from "../../../contract/constants";
 import { returnInputSchema } from "../../../contract/refund-schemas";
 import type { Order, OrderReturn } from "../../../contract/schemas";
 import { REFUND_TEXT } from "../../../contract/texts/refunds";
+import { ReturnReasonCell, ReturnUnitsCell } from "../../components/ui/return-cells";
 import { api } from "../../lib/api";
 import { orderQuery } from "../account";
 
@@ -130,17 +131,8 @@ export function OrderReturns({ order }: { order: Order }) {
               {returns.map((r) => (
                 <tr key={r._id} data-testid="order-return" data-status={r.status}>
                   <td>{dateTime(r.updatedAt)}</td>
-                  <td>
-                    {r.lines.map((l) => (
-                      <span key={l.toolId} className="block">
-                        {REFUND_TEXT.page.units(l.quantity, l.name)}
-                      </span>
-                    ))}
-                  </td>
-                  <td>
-                    {r.reason}
-                    {r.note && <span className="block text-xs">{r.note}</span>}
-                  </td>
+                  <ReturnUnitsCell lines={r.lines} />
+                  <ReturnReasonCell reason={r.reason} note={r.note} />
                   <td data-testid="return-status">{text.statuses[r.status]}</td>
                 </tr>
               ))}
