@@ -9,8 +9,7 @@ import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
 import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, returns, stockMovements } from "../db/schema";
-import type { returnLines } from "../db/schema";
-import { readReturns, toReturnDto } from "./returns";
+import { readReturns, toReturnDto, type ReturnLineRow } from "./returns";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { returnToStock } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
@@ -147,7 +146,7 @@ export function withRefunds(order: Order, rows: RefundRowOf[] | undefined, lines
 }
 
 /** An order's returns, oldest first (rows of other orders are left out). */
-export function withReturns(order: Order, rows: (typeof returns.$inferSelect)[], lines: (typeof returnLines.$inferSelect)[]): Order {
+export function withReturns(order: Order, rows: (typeof returns.$inferSelect)[], lines: ReturnLineRow[]): Order {
   const mine = rows.filter((r) => r.orderId === order._id).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
   return { ...order, returns: mine.map((r) => toReturnDto(r, lines.filter((l) => l.returnId === r.id))) };
 }

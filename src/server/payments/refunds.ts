@@ -23,6 +23,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { centsToDollars, formatDollars } from "../../contract/money";
 import type { PaymentMethod } from "../../contract/constants";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
+import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { orderEvents, orders, payments, refunds } from "../db/schema";
 import type { OrderMail } from "../mail/outbox";
@@ -81,7 +82,7 @@ export async function settleRefund(
   refundId: string,
   outcome: { status: "succeeded" | "failed"; providerRefundId?: string | null; message?: string | null },
   context: SettleContext,
-): Promise<{ move?: MoveResult; to?: "cancelled" | "paid" } | undefined> {
+): Promise<{ move?: MoveResult; to?: "cancelled" | "paid"; restocked?: boolean } | undefined> {
   const [refund] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for("update");
   if (!refund || refund.status !== "pending") return undefined;
   const succeeded = outcome.status === "succeeded";
@@ -109,9 +110,9 @@ export async function settleRefund(
 
   switch (refund.kind) {
     case "refund": {
-      // The owner's refund of lines: confirmed, its credit note and the customer's mail; failed, its units are refundable again.
-      if (succeeded) await completeLineRefund(tx, refund, context.mail);
-      else await failLineRefund(tx, refund, reason);
+      // The owner's refund of lines: confirmed, its restock, its return, its credit note and the customer's mail; failed, its units are refundable again.
+      if (succeeded) return { restocked: await completeLineRefund(tx, refund, context.mail) };
+      await failLineRefund(tx, refund, reason);
       return undefined;
     }
     case "cancel": {
@@ -190,6 +191,7 @@ export async function settleAndAnnounce(
 ): Promise<void> {
   const settled = await db.transaction((tx) => settleRefund(tx, refundId, outcome, context));
   if (settled?.move && settled.to) announceMove(db, settled.move, settled.to);
+  if (settled?.restocked) announceChange(db, "tools");
 }
 
 /**
