@@ -18,7 +18,7 @@
  *   confirmed completes the cancel (`refunding` → `cancelled`, the stock back, a credit note);
  *   refused, the order goes back to `paid` with the reason.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { centsToDollars, formatDollars } from "../../contract/money";
 import type { PaymentMethod } from "../../contract/constants";
@@ -67,6 +67,21 @@ export async function queueRefund(
     .returning({ id: refunds.id });
   if (!row) throw new Error("refund not written");
   return row.id;
+}
+
+/**
+ * Whether a payment (the provider's id of it) already has a refund of it whole, owed or given (a
+ * late, second or mismatched payment's, a cancel's), whatever became of it: a payment is refunded
+ * at most once, however many events of it arrive (issue 49). The owner's refunds of lines are
+ * parts of a payment the order keeps, so they do not count.
+ */
+export async function paymentRefunded(tx: Tx, paymentIntent: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.paymentIntent, paymentIntent), ne(refunds.kind, "refund")))
+    .limit(1);
+  return row !== undefined;
 }
 
 export interface SettleContext {
