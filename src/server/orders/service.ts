@@ -5,6 +5,7 @@ import { centsToDollars, dollarsToCents } from "../../contract/money";
 import type { Order, OrderEvent, OrderRefund, PaymentStatus } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
+import { TRADE_TEXT } from "../../contract/texts/trade";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
@@ -614,6 +615,9 @@ export async function moveInTransaction(
     throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden(before.status, to));
   }
   const cancelling = to === "cancelled";
+  // A cancel's credit note takes back the whole invoice: with payments against it, the statement
+  // would owe the customer what they paid, never given back. Refunded instead (issue 49).
+  if (cancelling && before.paymentMethod === "terms" && before.paidCents > 0) throw conflict("INVOICE_PAID", TRADE_TEXT.invoicePaidCancel);
   const [moved0] = await tx
     .update(orders)
     .set({ status: to, ...(cancelling ? { cancelledAt: sql`now()` } : {}) })
