@@ -566,4 +566,44 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     expect(shipped.statusCode, shipped.body).toBe(200);
     expect(await stock(toolId)).toBe(47);
   }, 120_000);
+  it("settles a return by a card refund only once the money is back: refused (seen by the worker's look at a pending refund) it stays received, its units off the shelf; confirmed, refunded and restocked (issue 49)", async () => {
+    const { order, c, tools: made } = await paidCard([[30, 2]]);
+    const toolId = (made[0] as Tool)._id;
+    for (const status of ["shipped", "delivered"]) expect((await admin.post(`/api/admin/orders/${order._id}/status`, { status })).statusCode).toBe(200);
+    const asked = await c.post(`/api/order/${order._id}/returns`, { lines: [{ toolId, quantity: 2 }], reason: "Too heavy" });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const returnId = (asked.json() as { _id: string })._id;
+    for (const status of ["approved", "received"]) expect((await admin.post(`/api/admin/returns/${returnId}/status`, { status })).statusCode).toBe(200);
+    const returnOf = async () => (await adminOrder(order._id)).returns?.find((r) => r._id === returnId);
+    expect(await stock(toolId)).toBe(48);
+
+    // Pending at the bank; its events lost; the worker's next look finds it failed.
+    stripe.refundStatus("pending");
+    try {
+      const pending = await refunded(order._id, { lines: [{ toolId, quantity: 2 }], reason: "Returned", returnId });
+      expect(pending.order.returns?.find((r) => r._id === returnId)).toMatchObject({ status: "received", lines: [expect.objectContaining({ refundedQuantity: 0 })] });
+      await runRefunds();
+      const atStripe = stripe.refunds.find((r) => r.metadata?.refundId === pending.refund._id);
+      if (!atStripe) throw new Error("the refund did not reach the stand-in");
+      const url = stripe.webhookUrl;
+      stripe.setWebhookUrl(undefined);
+      try {
+        await stripe.settleRefund(atStripe.id, "failed");
+      } finally {
+        stripe.setWebhookUrl(url);
+      }
+      await runRefunds();
+      expect((await adminOrder(order._id)).refunds?.find((r) => r._id === pending.refund._id)?.status).toBe("failed");
+    } finally {
+      stripe.refundStatus("succeeded");
+    }
+    expect(await returnOf()).toMatchObject({ status: "received", refundId: null });
+    expect(await stock(toolId)).toBe(48);
+
+    const paid = await refunded(order._id, { lines: [{ toolId, quantity: 2 }], reason: "Returned", returnId });
+    expect(paid.order.returns?.find((r) => r._id === returnId)?.status).toBe("received");
+    await runRefunds();
+    expect(await returnOf()).toMatchObject({ status: "refunded", refundId: paid.refund._id, lines: [expect.objectContaining({ quantity: 2, refundedQuantity: 2 })] });
+    expect(await stock(toolId)).toBe(50);
+  }, 120_000);
 });
