@@ -325,7 +325,7 @@ export const orderRefundSchema = z.object({
   creditNoteNumber: z.string().nullable(),
   /** The units it gives back and what each line's share comes to (an owner's refund; empty for the others). */
   lines: z.array(z.object({ toolId: z.string(), name: z.string(), quantity: z.number().int(), amount: z.number(), restocked: z.number().int() })),
-  /** The shipping it gives back (0 without). */
+  /** The shipping it gives back, with the shipping's tax (0 without). */
   shipping: z.number(),
   /** Whether its units went back to stock. */
   restock: z.boolean(),
@@ -342,11 +342,12 @@ export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 export const orderReturnSchema = z.object({
   _id: z.string(),
   status: z.enum(RETURN_STATUSES),
-  lines: z.array(z.object({ toolId: z.string(), name: z.string(), quantity: z.number().int() })),
+  /** Each line's units, and how many of them refunds naming the return gave back so far (issue 49: a return is refunded in parts). */
+  lines: z.array(z.object({ toolId: z.string(), name: z.string(), quantity: z.number().int(), refundedQuantity: z.number().int() })),
   reason: z.string(),
   /** The owner's last words about it (a refusal's reason). */
   note: z.string().nullable(),
-  /** The refund that settled it. */
+  /** The refund that completed it (null until every unit of it is refunded). */
   refundId: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),

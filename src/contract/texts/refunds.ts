@@ -13,6 +13,8 @@ export const REFUND_TEXT = {
   partlyRefunded: "This order has refunds already: refund what is left of it instead of cancelling it",
   returnNotFound: "No such return on this order",
   returnNotReceived: "A return is refunded once its parcel is received",
+  returnNotCovered: "A refund that names a return refunds only the units of that return not yet refunded: nothing was refunded",
+  nothingToRefund: "There is nothing to refund: choose units, or shipping that was charged and not yet refunded",
   // The history of the order.
   recorded: (amount: string, reason: string) => `Refund of ${amount}: ${reason}`,
   requested: (amount: string, reason: string) => `Refund of ${amount} to the card requested: ${reason}`,

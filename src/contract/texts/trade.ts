@@ -10,6 +10,7 @@ export const TRADE_TEXT = {
   positive: "Must be more than 0",
   percentRange: "Must be between 0 and 100",
   percentDecimals: "At most two decimals",
+  invoicePaidCancel: "Payments were recorded against this order's invoice, so it cannot be cancelled: refund it instead, so what was paid goes back on the statement",
   role: "Role must be buyer, approver or admin",
   reasonRequired: "Please say why",
   referenceRequired: "Please enter the payment's reference",

@@ -11,6 +11,7 @@ import { pdfText } from "../../../tests/support/pdf-text";
 import { orderSchema } from "../../contract/schemas";
 import { addDays, storeDate } from "../../contract/store-calendar";
 import { MONEY_TEXT } from "../../contract/texts/money";
+import { TRADE_TEXT } from "../../contract/texts/trade";
 import { statementSchema, type TradeAccount } from "../../contract/trade";
 import { mailOutbox, taxRates } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
@@ -151,6 +152,45 @@ describe.each(drivers())("a trade account's money on %s", (driver) => {
       ["credit_note", -108, 0],
     ]);
     expect((await admin.get(`/api/admin/accounts/${id}`)).json().creditUsed).toBe(0);
+  });
+
+  it("a terms order with payments against its invoice is not cancelled (409 INVOICE_PAID, nothing written): the statement never owes back money the customer did not get; a refund gives it back (issue 49)", async () => {
+    const { id, member, toolId } = await setup({ terms: "net30", creditLimit: 1000 });
+    const buyer = await member("buyer");
+    const statement = async () => statementSchema.parse((await admin.get(`/api/admin/accounts/${id}/statement`)).json());
+    for (const amount of [108, 50]) {
+      const order = orderSchema.parse((await buyer.client.post("/api/order", { toolId, quantity: 1, paymentMethod: "terms" })).json());
+      const paid = await admin.post(`/api/admin/accounts/${id}/payments`, { amount, reference: `CHK-${amount}`, invoiceNumbers: [order.invoiceNumber] });
+      expect(paid.statusCode, paid.body).toBe(201);
+      const before = await statement();
+      const byCustomer = await buyer.client.delete(`/api/order/${order._id}`);
+      expect(byCustomer.statusCode, byCustomer.body).toBe(409);
+      expect(byCustomer.json()).toMatchObject({ error: "INVOICE_PAID", message: TRADE_TEXT.invoicePaidCancel });
+      const byOwner = await admin.post(`/api/admin/orders/${order._id}/status`, { status: "cancelled" });
+      expect(byOwner.statusCode, byOwner.body).toBe(409);
+      expect(byOwner.json()).toMatchObject({ error: "INVOICE_PAID" });
+      expect(orderSchema.parse((await buyer.client.get(`/api/order/${order._id}`)).json())).toMatchObject({ status: "pending", creditNoteNumber: null });
+      expect(await statement()).toEqual(before);
+      expect((await statement()).balance).toBeGreaterThanOrEqual(0);
+    }
+    // Refunded instead (marked paid, then every unit given back): the credit note and the money paid back; the balance stays ≥ 0.
+    const order = orderSchema.parse((await buyer.client.post("/api/order", { toolId, quantity: 1, paymentMethod: "terms" })).json());
+    expect((await admin.post(`/api/admin/accounts/${id}/payments`, { amount: 108, reference: "CHK-R", invoiceNumbers: [order.invoiceNumber] })).statusCode).toBe(201);
+    const balance = (await statement()).balance;
+    expect((await admin.post(`/api/admin/orders/${order._id}/status`, { status: "paid" })).statusCode).toBe(200);
+    const refund = await admin.request({
+      method: "POST",
+      url: `/api/admin/orders/${order._id}/refunds`,
+      payload: { lines: [{ toolId, quantity: 1 }], reason: "Cancelled by the customer" },
+      headers: { "idempotency-key": randomUUID() },
+    });
+    expect(refund.statusCode, refund.body).toBe(201);
+    const after = await statement();
+    expect(after.lines.slice(-2).map((l) => [l.type, l.amount])).toEqual([
+      ["credit_note", -108],
+      ["refund", 108],
+    ]);
+    expect(after.balance).toBe(balance);
   });
 
   it("a refund of a terms invoice lowers what it owes: credit, balance due, open invoices, statement and ageing, the hold and reminders; the rest is paid exactly (issue 40)", async () => {

@@ -32,7 +32,7 @@ import { refundAdminRoutes } from "../payments/admin-routes";
 import { jobAdminRoutes } from "../jobs/admin-routes";
 import { refundOrderLines } from "../payments/line-refunds";
 import { adminReturnListQuerySchema, adminReturnSchema, refundInputSchema, refundResultSchema, returnMoveSchema } from "../../contract/refund-schemas";
-import { checkReturnForRefund, listAdminReturns, moveReturn, returnRefunded } from "../orders/returns";
+import { checkReturnForRefund, listAdminReturns, moveReturn } from "../orders/returns";
 import { LIMITS } from "../../contract/constants";
 import { listAudit, recordAudit } from "./audit";
 import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
@@ -270,7 +270,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const outcome = await refundOrderLines(db, { mail: app.mail.orders, checkReturn: checkReturnForRefund, afterRefund: returnRefunded }, request.params.id, request.body, request.headers["idempotency-key"], actor);
+      const outcome = await refundOrderLines(db, { mail: app.mail.orders, checkReturn: checkReturnForRefund }, request.params.id, request.body, request.headers["idempotency-key"], actor);
       if (outcome.owed) app.payments.refundWorker.kick();
       if (outcome.restocked) announceChange(db, "tools");
       const order = await getAdminOrder(db, request.params.id);

@@ -664,7 +664,7 @@ export const refunds = pgTable(
     settledAt: timestamp("settled_at", { withTimezone: true }),
     /**
      * The owner's refund of lines (kind `refund`, DESIGN "Refunds and returns"): the shipping it
-     * gives back (the order's, once), whether its units went back to stock, its Idempotency-Key
+     * gives back (the order's, once, with its tax: issue 49), whether its units went back to stock, its Idempotency-Key
      * and the hash of the request that used it, the return it settles, and its credit note
      * (numbered when the money is given back: at once for cash and bank transfer, when the
      * provider confirms a card's).
@@ -726,9 +726,10 @@ export const returnLines = pgTable(
 
 /**
  * The lines of an owner's refund: which order line (its position), how many units, and the
- * share of the line's subtotal, discount and tax they give back (amount = subtotal − discount +
- * tax), kept as computed so the credit note says what the refund said; `restocked`: the units
- * that went back to stock with it (never more than the line's, over all its refunds).
+ * share of the line's subtotal, discount and goods' tax they give back (amount = subtotal −
+ * discount + tax), kept as computed so the credit note says what the refund said; `restocked`:
+ * the units that go back to stock with it once its money is back (never more than the line's,
+ * over all its refunds; 0 once it failed).
  */
 export const refundLines = pgTable(
   "refund_lines",

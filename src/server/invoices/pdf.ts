@@ -325,7 +325,9 @@ export async function loadRefundCreditNote(db: Db, refundId: string): Promise<In
   if (!data) return undefined;
   const subtotalCents = lines.reduce((s, l) => s + l.subtotalCents, 0);
   const discountCents = lines.reduce((s, l) => s + l.discountCents, 0);
-  const taxCents = lines.reduce((s, l) => s + l.taxCents, 0);
+  // The refund's shipping holds the shipping's tax (issue 49): the note shows the shipping as charged and its tax with the lines'.
+  const shippingCents = refund.shipping ? Math.min(refund.shippingCents, data.order.shippingCents) : 0;
+  const taxCents = lines.reduce((s, l) => s + l.taxCents, 0) + refund.shippingCents - shippingCents;
   return {
     ...data,
     refund: { reason: refund.reason },
@@ -335,7 +337,7 @@ export async function loadRefundCreditNote(db: Db, refundId: string): Promise<In
       creditedAt: refund.settledAt ?? refund.createdAt,
       subtotalCents,
       discountCents,
-      shippingCents: refund.shippingCents,
+      shippingCents,
       taxCents,
       totalCents: refund.amountCents,
     },

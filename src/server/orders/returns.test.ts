@@ -11,7 +11,8 @@ import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminReturnSchema, refundResultSchema } from "../../contract/refund-schemas";
 import { checkoutResultSchema, orderReturnSchema, orderSchema, type Tool } from "../../contract/schemas";
-import { mailOutbox, orderEvents } from "../db/schema";
+import { REFUND_TEXT } from "../../contract/texts/refunds";
+import { mailOutbox, orderEvents, refunds } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 
 const ADMIN = "returns-admin@toolyard.example";
@@ -28,8 +29,8 @@ describe.each(drivers())("returns on %s", (driver) => {
     return c;
   };
   /** A cash order of `quantity` units the owner moved to delivered. */
-  const delivered = async (quantity = 3, stopAt: "paid" | "delivered" = "delivered") => {
-    const tool = (
+  const newTool = async () =>
+    (
       await admin.post("/api/tool", {
         name: `Return tool ${randomUUID().slice(0, 8)}`,
         image: "/images/tools/jigsaw.svg",
@@ -40,16 +41,23 @@ describe.each(drivers())("returns on %s", (driver) => {
         category: "power-tools",
       })
     ).json() as Tool;
+  /** …and with `others` units of a second tool on a second line. */
+  const delivered = async (quantity = 3, stopAt: "paid" | "delivered" = "delivered", others = 0) => {
+    const tool = await newTool();
+    const second = others > 0 ? await newTool() : undefined;
     const c = await customer();
     await c.put(`/api/cart/lines/${tool._id}`, { quantity });
+    if (second) await c.put(`/api/cart/lines/${second._id}`, { quantity: others });
     const res = await c.request({ method: "POST", url: "/api/checkout", payload: { ...DELIVERY, paymentMethod: "cash_on_delivery" }, headers: { "idempotency-key": randomUUID() } });
     expect(res.statusCode, res.body).toBe(201);
     const { order } = checkoutResultSchema.parse(res.json());
     for (const status of stopAt === "paid" ? ["paid"] : ["paid", "shipped", "delivered"]) {
       expect((await admin.post(`/api/admin/orders/${order._id}/status`, { status })).statusCode).toBe(200);
     }
-    return { order, c, tool };
+    return { order, c, tool, second };
   };
+  const refundOf = (orderId: string, payload: Record<string, unknown>) =>
+    admin.request({ method: "POST", url: `/api/admin/orders/${orderId}/refunds`, payload, headers: { "idempotency-key": randomUUID() } });
   const ask = (c: Client, orderId: string, body: Record<string, unknown>) => c.post(`/api/order/${orderId}/returns`, body);
   const move = (id: string, status: string, note?: string, as: Client = admin) => as.post(`/api/admin/returns/${id}/status`, { status, ...(note ? { note } : {}) });
 
@@ -154,5 +162,50 @@ describe.each(drivers())("returns on %s", (driver) => {
     expect((await c.get("/api/admin/returns")).statusCode).toBe(403);
     expect((await move(made._id, "approved", undefined, c)).statusCode).toBe(403);
     expect((await move(randomUUID(), "approved")).statusCode).toBe(404);
+  }, 120_000);
+  it("refunds a return in parts: it stays received, its lines showing what is refunded, until all its units are; units beyond it or not in it are 409 RETURN_NOT_COVERED, nothing written (issue 49)", async () => {
+    const { order, c, tool, second } = await delivered(4, "delivered", 1);
+    if (!second) throw new Error("no second tool");
+    const made = orderReturnSchema.parse((await ask(c, order._id, { lines: [{ toolId: tool._id, quantity: 3 }], reason: "Too many" })).json());
+    expect((await move(made._id, "approved")).statusCode).toBe(200);
+    expect((await move(made._id, "received")).statusCode).toBe(200);
+    const returnOf = async () => orderSchema.parse((await c.get(`/api/order/${order._id}`)).json()).returns?.find((r) => r._id === made._id);
+    const refundCount = async () => (await db().select().from(refunds).where(eq(refunds.orderId, order._id))).length;
+
+    // More than the return holds, or a unit it does not hold: refused, nothing written.
+    for (const lines of [[{ toolId: tool._id, quantity: 4 }], [{ toolId: second._id, quantity: 1 }], [{ toolId: tool._id, quantity: 1 }, { toolId: second._id, quantity: 1 }]]) {
+      const refused = await refundOf(order._id, { lines, reason: "not that", returnId: made._id });
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json()).toMatchObject({ error: "RETURN_NOT_COVERED", message: REFUND_TEXT.returnNotCovered });
+    }
+    expect(await refundCount()).toBe(0);
+    expect(await returnOf()).toMatchObject({ status: "received", refundId: null, lines: [{ toolId: tool._id, quantity: 3, refundedQuantity: 0 }] });
+
+    // One of its three units: still received, one refunded.
+    const one = await refundOf(order._id, { lines: [{ toolId: tool._id, quantity: 1 }], reason: "First part", returnId: made._id });
+    expect(one.statusCode, one.body).toBe(201);
+    const oneResult = refundResultSchema.parse(one.json());
+    expect(oneResult.order.returns?.find((r) => r._id === made._id)).toMatchObject({ status: "received", refundId: null, lines: [{ quantity: 3, refundedQuantity: 1 }] });
+    expect(adminReturnSchema.parse((await admin.get(`/api/admin/returns?status=received&limit=100`)).json().find((r: { _id: string }) => r._id === made._id))).toMatchObject({ status: "received", lines: [{ refundedQuantity: 1 }] });
+    // The customer may still return the fourth unit (the return's units are not counted twice).
+    expect((await ask(c, order._id, { lines: [{ toolId: tool._id, quantity: 2 }], reason: "two more?" })).statusCode).toBe(409);
+    expect((await ask(c, order._id, { lines: [{ toolId: tool._id, quantity: 1 }], reason: "the fourth" })).statusCode).toBe(201);
+
+    // Three more is beyond what the return has left (two).
+    const beyond = await refundOf(order._id, { lines: [{ toolId: tool._id, quantity: 3 }], reason: "too much", returnId: made._id });
+    expect(beyond.statusCode).toBe(409);
+    expect(beyond.json()).toMatchObject({ error: "RETURN_NOT_COVERED" });
+    expect(await refundCount()).toBe(1);
+
+    // The other two: the return is refunded, by the refund that completed it.
+    const rest = await refundOf(order._id, { lines: [{ toolId: tool._id, quantity: 2 }], reason: "The rest", returnId: made._id });
+    expect(rest.statusCode, rest.body).toBe(201);
+    const restResult = refundResultSchema.parse(rest.json());
+    expect(await returnOf()).toMatchObject({ status: "refunded", refundId: restResult.refund._id, lines: [{ quantity: 3, refundedQuantity: 3 }] });
+    // Refunded: a refund naming it again is refused.
+    expect((await refundOf(order._id, { lines: [{ toolId: tool._id, quantity: 1 }], reason: "again", returnId: made._id })).statusCode).toBe(409);
+    // Nothing of the first line is left to return; the second line's unit is.
+    expect((await ask(c, order._id, { lines: [{ toolId: tool._id, quantity: 1 }], reason: "more" })).statusCode).toBe(409);
+    expect((await ask(c, order._id, { lines: [{ toolId: second._id, quantity: 1 }], reason: "the other" })).statusCode).toBe(201);
   }, 120_000);
 });

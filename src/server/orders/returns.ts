@@ -2,14 +2,19 @@
  * Returns (issue 40, DESIGN "Refunds and returns"). The customer asks to return units of a
  * delivered order within RETURN_DAYS of its delivery (POST /api/order/:id/returns); the owner
  * approves or refuses it, marks the parcel received (POST /api/admin/returns/:id/status), and
- * refunds it: the refund names the return (`returnId`, payments/line-refunds.ts), which makes it
- * `refunded` (a card refund that fails gives it back `received`). The customer is mailed each move.
+ * refunds it, in one refund or several: each names the return (`returnId`,
+ * payments/line-refunds.ts) and refunds only units it holds not yet refunded (else 409
+ * RETURN_NOT_COVERED, nothing written). The return stays `received`, each line showing its
+ * `refundedQuantity`, until the money for every unit of it is back (a card refund's when the
+ * provider confirms it): then it is `refunded`, its `refundId` the refund that completed it
+ * (issue 49). The customer is mailed each move.
  *
  * A request takes the order's row (as a refund does), so racing requests and refunds of one order
  * take turns: its units are at most what was bought less what open returns hold and what refunds
- * that did not fail gave back; anything else is 409 RETURN_NOT_ALLOWED, nothing written.
+ * that did not fail gave back (a refund naming an open return gives back units the return holds:
+ * counted once); anything else is 409 RETURN_NOT_ALLOWED, nothing written.
  */
-import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, notInArray, or, sql } from "drizzle-orm";
 import type { z } from "../../contract/zod";
 import type { AdminReturn, returnInputSchema, returnMoveSchema } from "../../contract/refund-schemas";
 import type { OrderReturn, ReturnStatus } from "../../contract/schemas";
@@ -29,18 +34,42 @@ const OPEN: ReturnStatus[] = ["requested", "approved", "received"];
 const MOVES: Partial<Record<ReturnStatus, ReturnStatus[]>> = { requested: ["approved", "refused"], approved: ["received"] };
 
 type ReturnRow = typeof returns.$inferSelect;
-type ReturnLineRow = typeof returnLines.$inferSelect;
+/** A return's line with the units of it that refunds naming the return gave back (those that succeeded). */
+export type ReturnLineRow = typeof returnLines.$inferSelect & { refundedQuantity: number };
 
 export const toReturnDto = (r: ReturnRow, lines: ReturnLineRow[]): OrderReturn => ({
   _id: r.id,
   status: r.status as ReturnStatus,
-  lines: [...lines].sort((a, b) => a.position - b.position).map((l) => ({ toolId: l.toolId, name: l.toolName, quantity: l.quantity })),
+  lines: [...lines].sort((a, b) => a.position - b.position).map((l) => ({ toolId: l.toolId, name: l.toolName, quantity: l.quantity, refundedQuantity: l.refundedQuantity })),
   reason: r.reason,
   note: r.note,
   refundId: r.refundId,
   createdAt: r.createdAt.toISOString(),
   updatedAt: r.updatedAt.toISOString(),
 });
+
+/**
+ * What the refunds naming these returns gave back of each of their lines, by `returnId:position`:
+ * those that succeeded (`settled`), or every one that did not fail (what a new refund must leave).
+ */
+async function refundedOfReturns(db: Db | Tx, returnIds: string[], which: "settled" | "not failed"): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (returnIds.length === 0) return out;
+  const rows = await db
+    .select({ returnId: refunds.returnId, position: refundLines.position, quantity: sql<number>`sum(${refundLines.quantity})`.mapWith(Number) })
+    .from(refundLines)
+    .innerJoin(refunds, eq(refunds.id, refundLines.refundId))
+    .where(and(inArray(refunds.returnId, returnIds), which === "settled" ? eq(refunds.status, "succeeded") : ne(refunds.status, "failed")))
+    .groupBy(refunds.returnId, refundLines.position);
+  for (const r of rows) out.set(`${r.returnId}:${r.position}`, r.quantity);
+  return out;
+}
+
+/** Return lines with what their refunds gave back. */
+async function withRefunded(db: Db | Tx, lines: (typeof returnLines.$inferSelect)[]): Promise<ReturnLineRow[]> {
+  const refunded = await refundedOfReturns(db, [...new Set(lines.map((l) => l.returnId))], "settled");
+  return lines.map((l) => ({ ...l, refundedQuantity: refunded.get(`${l.returnId}:${l.position}`) ?? 0 }));
+}
 
 /** The returns of these orders, and their lines. */
 export async function readReturns(db: Db | Tx, orderIds: string[]): Promise<[ReturnRow[], ReturnLineRow[]]> {
@@ -52,7 +81,7 @@ export async function readReturns(db: Db | Tx, orderIds: string[]): Promise<[Ret
       .from(returnLines)
       .innerJoin(returns, eq(returns.id, returnLines.returnId))
       .where(inArray(returns.orderId, orderIds))
-      .then((rows) => rows.map((r) => r.line)),
+      .then((rows) => withRefunded(db, rows.map((r) => r.line))),
   ]);
 }
 
@@ -85,11 +114,13 @@ export async function requestReturn(
     if (!delivered || now.getTime() - delivered.at.getTime() > returnDays * DAY_MS) throw notAllowed();
 
     const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId));
+    // Refunds naming an open return give back units that return holds (counted with it below).
     const refunded = await tx
       .select({ position: refundLines.position, quantity: refundLines.quantity })
       .from(refundLines)
       .innerJoin(refunds, eq(refunds.id, refundLines.refundId))
-      .where(and(eq(refunds.orderId, orderId), ne(refunds.status, "failed")));
+      .leftJoin(returns, eq(returns.id, refunds.returnId))
+      .where(and(eq(refunds.orderId, orderId), ne(refunds.status, "failed"), or(isNull(returns.id), notInArray(returns.status, OPEN))));
     const held = await tx
       .select({ position: returnLines.position, quantity: returnLines.quantity })
       .from(returnLines)
@@ -109,7 +140,7 @@ export async function requestReturn(
     await tx.insert(returnLines).values(written);
     await tx.insert(orderEvents).values({ orderId, status: order.status, actorId: userId, actorRole: "customer", note: REFUND_TEXT.returns.history(REFUND_TEXT.returns.statuses.requested, input.reason) });
     await mail?.returnMoved(tx, { orderId, orderNumber: order.number, userId, status: "requested", note: null });
-    return toReturnDto(row, written);
+    return toReturnDto(row, written.map((l) => ({ ...l, refundedQuantity: 0 })));
   });
 }
 
@@ -145,8 +176,9 @@ export async function moveReturn(
 }
 
 /**
- * A refund that names a return (its check, in the refund's transaction): the order's, received,
- * and the refund's units within the return's.
+ * A refund that names a return (its check, in the refund's transaction, the return's row locked):
+ * the order's, received, and each of the refund's units one the return holds that no refund
+ * naming it (not failed) gave back yet; else 409 RETURN_NOT_COVERED.
  */
 export async function checkReturnForRefund(tx: Tx, orderId: string, returnId: string, lines: { toolId: string; quantity: number }[]): Promise<void> {
   const [row] = await tx
@@ -156,28 +188,30 @@ export async function checkReturnForRefund(tx: Tx, orderId: string, returnId: st
     .for("update");
   if (!row) throw notFound(REFUND_TEXT.returnNotFound);
   if (row.status !== "received") throw conflict("RETURN_NOT_RECEIVED", REFUND_TEXT.returnNotReceived);
-  const held = await tx.select().from(returnLines).where(eq(returnLines.returnId, returnId));
+  const [held, given] = await Promise.all([tx.select().from(returnLines).where(eq(returnLines.returnId, returnId)), refundedOfReturns(tx, [returnId], "not failed")]);
   for (const l of lines) {
     const mine = held.find((h) => h.toolId === l.toolId);
-    if (!mine || l.quantity > mine.quantity) throw conflict("REFUND_EXCEEDS", REFUND_TEXT.exceeds);
+    if (!mine || l.quantity > mine.quantity - (given.get(`${returnId}:${mine.position}`) ?? 0)) throw conflict("RETURN_NOT_COVERED", REFUND_TEXT.returnNotCovered);
   }
 }
 
-/** The refund that names a return was written: the return is refunded (in the refund's transaction). */
-export async function returnRefunded(tx: Tx, refund: { id: string; returnId: string | null; orderId: string }): Promise<void> {
-  if (!refund.returnId) return;
-  await tx.update(returns).set({ status: "refunded", refundId: refund.id, updatedAt: sql`now()` }).where(eq(returns.id, refund.returnId));
-  const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, refund.orderId));
-  if (order) await tx.insert(orderEvents).values({ orderId: refund.orderId, status: order.status, actorId: null, actorRole: "store", note: REFUND_TEXT.returns.history(REFUND_TEXT.returns.statuses.refunded, null) });
-}
-
-/** A card refund that named a return failed: the return is received again, to be refunded anew. */
-export async function returnRefundFailed(tx: Tx, refund: { id: string; returnId: string | null }): Promise<void> {
-  if (!refund.returnId) return;
-  await tx
-    .update(returns)
-    .set({ status: "received", refundId: null, updatedAt: sql`now()` })
-    .where(and(eq(returns.id, refund.returnId), eq(returns.refundId, refund.id)));
+/**
+ * The money of a refund naming this return is back, or a refund of it failed (in that refund's
+ * transaction): the return is `refunded` once refunds that succeeded gave back every unit of it
+ * (`refundId`: the one that completed it), else it stays (or is again) `received`.
+ */
+export async function settleReturn(tx: Tx, returnId: string, refundId: string | null): Promise<void> {
+  const [row] = await tx.select().from(returns).where(eq(returns.id, returnId)).for("update");
+  if (!row || (row.status !== "received" && row.status !== "refunded")) return;
+  const [held, given] = await Promise.all([tx.select().from(returnLines).where(eq(returnLines.returnId, returnId)), refundedOfReturns(tx, [returnId], "settled")]);
+  const all = held.every((h) => (given.get(`${returnId}:${h.position}`) ?? 0) >= h.quantity);
+  if (all && row.status === "received" && refundId) {
+    await tx.update(returns).set({ status: "refunded", refundId, updatedAt: sql`now()` }).where(eq(returns.id, returnId));
+    const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, row.orderId));
+    if (order) await tx.insert(orderEvents).values({ orderId: row.orderId, status: order.status, actorId: null, actorRole: "store", note: REFUND_TEXT.returns.history(REFUND_TEXT.returns.statuses.refunded, null) });
+  } else if (!all && row.status === "refunded") {
+    await tx.update(returns).set({ status: "received", refundId: null, updatedAt: sql`now()` }).where(eq(returns.id, returnId));
+  }
 }
 
 /** The console's list: newest first, by status, with each return's order and customer. */
@@ -197,7 +231,7 @@ export async function listAdminReturns(db: Db, query: { status?: ReturnStatus | 
     cappedCount(db, db.select({ one: sql`1` }).from(returns).where(where).$dynamic()),
   ]);
   const ids = rows.map((x) => x.r.id);
-  const lines = ids.length > 0 ? await db.select().from(returnLines).where(inArray(returnLines.returnId, ids)) : [];
+  const lines = ids.length > 0 ? await withRefunded(db, await db.select().from(returnLines).where(inArray(returnLines.returnId, ids))) : [];
   return {
     items: rows.map(({ r, number, name, email }) => ({
       ...toReturnDto(

@@ -5,12 +5,12 @@ import { centsToDollars, dollarsToCents } from "../../contract/money";
 import type { Order, OrderEvent, OrderRefund, PaymentStatus } from "../../contract/schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
+import { TRADE_TEXT } from "../../contract/texts/trade";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
 import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, returns, stockMovements } from "../db/schema";
-import type { returnLines } from "../db/schema";
-import { readReturns, toReturnDto } from "./returns";
+import { readReturns, toReturnDto, type ReturnLineRow } from "./returns";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { returnToStock } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
@@ -147,7 +147,7 @@ export function withRefunds(order: Order, rows: RefundRowOf[] | undefined, lines
 }
 
 /** An order's returns, oldest first (rows of other orders are left out). */
-export function withReturns(order: Order, rows: (typeof returns.$inferSelect)[], lines: (typeof returnLines.$inferSelect)[]): Order {
+export function withReturns(order: Order, rows: (typeof returns.$inferSelect)[], lines: ReturnLineRow[]): Order {
   const mine = rows.filter((r) => r.orderId === order._id).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
   return { ...order, returns: mine.map((r) => toReturnDto(r, lines.filter((l) => l.returnId === r.id))) };
 }
@@ -615,6 +615,9 @@ export async function moveInTransaction(
     throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden(before.status, to));
   }
   const cancelling = to === "cancelled";
+  // A cancel's credit note takes back the whole invoice: with payments against it, the statement
+  // would owe the customer what they paid, never given back. Refunded instead (issue 49).
+  if (cancelling && before.paymentMethod === "terms" && before.paidCents > 0) throw conflict("INVOICE_PAID", TRADE_TEXT.invoicePaidCancel);
   const [moved0] = await tx
     .update(orders)
     .set({ status: to, ...(cancelling ? { cancelledAt: sql`now()` } : {}) })

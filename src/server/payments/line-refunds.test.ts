@@ -17,6 +17,7 @@ import { checkoutResultSchema, orderSchema, type Tool } from "../../contract/sch
 import { mailOutbox, refunds, stockMovements, tools } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { startStripeStandIn, type StripeStandIn } from "../../../tests/support/stripe";
+import { lineShippingTax } from "../pricing/price";
 import { refundShare } from "./line-refunds";
 
 const ADMIN = "line-refunds-admin@toolyard.example";
@@ -25,6 +26,8 @@ const WEBHOOK_SECRET = "whsec_test_line_refunds_0123456789";
 const BROOKLYN = { address: "1 Court St", city: "Brooklyn", region: "NY", postalCode: "11201", country: "US", phone: "+1 555 0140" };
 
 const cents = (dollars: number) => Math.round(dollars * 100);
+/** New York City's 888 basis points on a line's share of a taxed delivery, rounded half away from zero (cents ≥ 0). */
+const shippingTax = (shippingCents: number) => Math.round((shippingCents * 888) / 10_000);
 
 /** A small seeded random (mulberry32): the splits are random but the same on every run. */
 function seeded(seed: number) {
@@ -58,6 +61,21 @@ describe("refundShare", () => {
   });
 });
 
+describe("lineShippingTax", () => {
+  it("is the tax of the line's shipping alone where the line's tax holds it, else 0; the goods take the rest", () => {
+    const line = { subtotalCents: 4000, discountCents: 0, shippingCents: 695 };
+    // $40 + $6.95 at 888 bp: 4695 × 8.88 % = 416.9 → 417, of which the shipping's 61.7 → 62 (the goods' 355).
+    expect(lineShippingTax({ ...line, taxCents: 417 }, 888)).toBe(62);
+    // Delivery not taxed (the line's tax is the goods' alone: 355.2 → 355), an exempt customer, no rate, no shipping.
+    expect(lineShippingTax({ ...line, taxCents: 355 }, 888)).toBe(0);
+    expect(lineShippingTax({ ...line, taxCents: 0 }, 888)).toBe(0);
+    expect(lineShippingTax({ ...line, taxCents: 417 }, null)).toBe(0);
+    expect(lineShippingTax({ ...line, shippingCents: 0, taxCents: 355 }, 888)).toBe(0);
+    // A discount counts as pricing does: (4000 − 400 + 695) × 8.88 % = 381.4 → 381; 62 of it the shipping's.
+    expect(lineShippingTax({ ...line, discountCents: 400, taxCents: 381 }, 888)).toBe(62);
+  });
+});
+
 describe.each(drivers())("refunds of any part on %s", (driver) => {
   let stripe: StripeStandIn;
   let t: TestApp;
@@ -85,7 +103,7 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     return c;
   };
   /** An order of `lines` ([price, quantity]) to Brooklyn by Standard delivery with WELCOME10, paid as `method` says. */
-  const placed = async (lines: [number, number][], method: "cash_on_delivery" | "bank_transfer" | "card" = "cash_on_delivery", code?: string) => {
+  const placed = async (lines: [number, number][], method: "cash_on_delivery" | "bank_transfer" | "card" = "cash_on_delivery", code?: string, shippingMethod?: string) => {
     // WELCOME10 wherever the lines reach its $50 minimum, unless the test says otherwise ("" for none).
     const promoCode = code ?? (lines.reduce((s, [price, quantity]) => s + price * quantity, 0) >= 50 ? "WELCOME10" : undefined);
     const c = await customer();
@@ -98,7 +116,7 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     const res = await c.request({
       method: "POST",
       url: "/api/checkout",
-      payload: { ...BROOKLYN, paymentMethod: method, shippingMethod: standard, ...(promoCode ? { promoCode } : {}) },
+      payload: { ...BROOKLYN, paymentMethod: method, shippingMethod: shippingMethod ?? standard, ...(promoCode ? { promoCode } : {}) },
       headers: { "idempotency-key": randomUUID() },
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -218,15 +236,17 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     const { order } = await paidCash([[10, 3]], "");
     const line = order.lines[0];
     if (!line) throw new Error("no line");
-    const whole = cents(line.subtotal) - cents(line.discount) + cents(line.tax);
+    // The line's tax holds its shipping's: the units give back the goods' tax only (the shipping's goes back with it).
+    const goodsTax = cents(line.tax) - shippingTax(cents(line.shipping));
+    const whole = cents(line.subtotal) - cents(line.discount) + goodsTax;
     const first = await refunded(order._id, { lines: [{ toolId: line.toolId, quantity: 1 }], reason: "one" });
-    const perUnit = Math.floor(cents(line.subtotal) / 3) - Math.floor(cents(line.discount) / 3) + Math.floor(cents(line.tax) / 3);
+    const perUnit = Math.floor(cents(line.subtotal) / 3) - Math.floor(cents(line.discount) / 3) + Math.floor(goodsTax / 3);
     expect(cents(first.refund.amount)).toBe(perUnit);
     const rest = await refunded(order._id, { lines: [{ toolId: line.toolId, quantity: 2 }], reason: "the rest" });
     expect(cents(first.refund.amount) + cents(rest.refund.amount)).toBe(whole);
-    // The shipping alone, last: the order's total exactly.
+    // The shipping alone, last, with its tax (New York City taxes delivery): the order's total exactly.
     const shipping = await refunded(order._id, { shipping: true, reason: "shipping" });
-    expect(cents(shipping.refund.amount)).toBe(cents(order.shipping));
+    expect(cents(shipping.refund.amount)).toBe(cents(order.shipping) + shippingTax(cents(line.shipping)));
     expect(cents(shipping.order.refundedTotal ?? -1)).toBe(cents(order.total));
   }, 120_000);
 
@@ -429,5 +449,161 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     const intent = [...stripe.paymentIntents.values()].find((p) => stripe.sessions.get(p.sessionId)?.client_reference_id === order._id);
     expect([intent?.amount, intent?.amountRefunded]).toEqual([cents(order.total), cents(order.total)]);
     expect(stripe.refunds.filter((r) => r.metadata?.orderId === order._id && r.status === "succeeded").reduce((s, r) => s + r.amount, 0)).toBe(cents(order.total));
+  }, 120_000);
+  it("gives back the shipping with its tax, and units without the shipping none of the shipping's tax (Brooklyn, Standard delivery, delivery taxed; issue 49)", async () => {
+    const { order } = await paidCash([[40, 1]], "");
+    const line = order.lines[0];
+    if (!line) throw new Error("no line");
+    expect(order.shipping).toBe(6.95);
+    const ship = await refunded(order._id, { shipping: true, reason: "late delivery" });
+    // $6.95 and its 8.88 % ($0.62): what the customer paid for the delivery.
+    expect(ship.refund.amount).toBe(7.57);
+    expect(ship.refund.shipping).toBe(7.57);
+    // The unit: its price and the tax on its price alone, $40 + $3.55; with the shipping, the order's total.
+    const unit = await refunded(order._id, { lines: [{ toolId: line.toolId, quantity: 1 }], reason: "unwanted" });
+    expect(cents(unit.refund.amount)).toBe(4000 + 355);
+    expect(cents(ship.refund.amount) + cents(unit.refund.amount)).toBe(cents(order.total));
+
+    // Every unit first, without the shipping: the goods and their tax, never the shipping's.
+    const two = await paidCash([
+      [19.99, 3],
+      [33.33, 2],
+    ]);
+    const shippingTaxes = two.order.lines.reduce((s, l) => s + shippingTax(cents(l.shipping)), 0);
+    expect(shippingTaxes).toBeGreaterThan(0);
+    let units = 0;
+    for (const l of two.order.lines) units += cents((await refunded(two.order._id, { lines: [{ toolId: l.toolId, quantity: l.quantity }], reason: "all units" })).refund.amount);
+    expect(units).toBe(cents(two.order.total) - cents(two.order.shipping) - shippingTaxes);
+    const rest = await refunded(two.order._id, { shipping: true, reason: "and the delivery" });
+    expect(cents(rest.refund.amount)).toBe(cents(two.order.shipping) + shippingTaxes);
+    expect(cents(rest.order.refundedTotal ?? -1)).toBe(cents(two.order.total));
+  }, 120_000);
+
+  it("refuses a refund of nothing: the shipping of an order picked up (free) is 409 NOTHING_TO_REFUND, nothing written (issue 49)", async () => {
+    const { order } = await placed([[15, 2]], "cash_on_delivery", "", "pickup");
+    expect((await admin.post(`/api/admin/orders/${order._id}/status`, { status: "paid" })).statusCode).toBe(200);
+    expect(order.shipping).toBe(0);
+    const notes = await db().select().from(mailOutbox).where(like(mailOutbox.subject, `A refund for your order #${order.number}%`));
+    const nothing = await refund(order._id, { shipping: true, reason: "free delivery" });
+    expect(nothing.statusCode, nothing.body).toBe(409);
+    expect(nothing.json()).toMatchObject({ error: "NOTHING_TO_REFUND", message: expect.any(String) });
+    expect(await db().select().from(refunds).where(eq(refunds.orderId, order._id))).toEqual([]);
+    expect(await db().select().from(mailOutbox).where(like(mailOutbox.subject, `A refund for your order #${order.number}%`))).toEqual(notes);
+    // Units are refunded as ever, with or without the (free) shipping.
+    const units = await refunded(order._id, { lines: [{ toolId: order.lines[0]?.toolId, quantity: 2 }], shipping: true, reason: "both" });
+    expect(cents(units.refund.amount)).toBe(cents(order.total));
+  }, 120_000);
+
+  it("puts a card refund's units back on the shelf only once the money is back: refused at once, or later by Stripe's events, the stock is as it was and a later refund of the units restocks them (issue 49)", async () => {
+    const { order, tools: made } = await paidCard([[30, 3]]);
+    const toolId = (made[0] as Tool)._id;
+    expect(await stock(toolId)).toBe(47);
+    const refundOf = async (id: string) => (await adminOrder(order._id)).refunds?.find((r) => r._id === id);
+
+    stripe.refuseRefunds("This charge is disputed.");
+    let first: RefundResult;
+    try {
+      first = await refunded(order._id, { lines: [{ toolId, quantity: 3 }], reason: "refused at once" });
+      await runRefunds();
+    } finally {
+      stripe.refuseRefunds(null);
+    }
+    expect(await refundOf(first.refund._id)).toMatchObject({ status: "failed", lines: [expect.objectContaining({ quantity: 3, restocked: 0 })] });
+    expect(await stock(toolId)).toBe(47);
+
+    // Pending at the bank, then refused: Stripe's events (refund.updated, refund.failed) settle it.
+    stripe.refundStatus("pending");
+    let second: RefundResult;
+    try {
+      second = await refunded(order._id, { lines: [{ toolId, quantity: 3 }], reason: "refused later" });
+      await runRefunds();
+      expect(await refundOf(second.refund._id)).toMatchObject({ status: "pending" });
+      expect(await stock(toolId)).toBe(47);
+      const atStripe = stripe.refunds.find((r) => r.metadata?.refundId === second.refund._id);
+      if (!atStripe) throw new Error("the refund did not reach the stand-in");
+      await stripe.settleRefund(atStripe.id, "failed");
+      await stripe.idle();
+    } finally {
+      stripe.refundStatus("succeeded");
+    }
+    expect(await refundOf(second.refund._id)).toMatchObject({ status: "failed", lines: [expect.objectContaining({ restocked: 0 })] });
+    expect(await stock(toolId)).toBe(47);
+
+    // Refunded at last: the units go back to stock, once, through the ledger.
+    const third = await refunded(order._id, { lines: [{ toolId, quantity: 3 }], reason: "refunded at last" });
+    expect(await stock(toolId)).toBe(47);
+    await runRefunds();
+    expect(await refundOf(third.refund._id)).toMatchObject({ status: "succeeded", lines: [expect.objectContaining({ restocked: 3 })] });
+    expect(await stock(toolId)).toBe(50);
+    const movements = await db()
+      .select({ delta: stockMovements.delta, reason: stockMovements.reason })
+      .from(stockMovements)
+      .where(and(eq(stockMovements.orderId, order._id), eq(stockMovements.toolId, toolId)))
+      .orderBy(asc(stockMovements.id));
+    expect(movements).toEqual([
+      { delta: -3, reason: "order" },
+      { delta: 3, reason: "return" },
+    ]);
+    const [sum] = await db()
+      .select({ s: sql<number>`coalesce(sum(${stockMovements.delta}), 0)`.mapWith(Number) })
+      .from(stockMovements)
+      .where(eq(stockMovements.toolId, toolId));
+    expect(sum?.s).toBe(50);
+  }, 120_000);
+
+  it("keeps the stock of a paid card order of 3 whose refund of 3 with restock was refused, and which then ships its units (issue 49's example)", async () => {
+    const { order, tools: made } = await paidCard([[30, 3]]);
+    const toolId = (made[0] as Tool)._id;
+    expect(await stock(toolId)).toBe(47);
+    stripe.refuseRefunds("This charge is disputed.");
+    try {
+      await refunded(order._id, { lines: [{ toolId, quantity: 3 }], reason: "refused" });
+      await runRefunds();
+    } finally {
+      stripe.refuseRefunds(null);
+    }
+    const shipped = await admin.post(`/api/admin/orders/${order._id}/status`, { status: "shipped" });
+    expect(shipped.statusCode, shipped.body).toBe(200);
+    expect(await stock(toolId)).toBe(47);
+  }, 120_000);
+  it("settles a return by a card refund only once the money is back: refused (seen by the worker's look at a pending refund) it stays received, its units off the shelf; confirmed, refunded and restocked (issue 49)", async () => {
+    const { order, c, tools: made } = await paidCard([[30, 2]]);
+    const toolId = (made[0] as Tool)._id;
+    for (const status of ["shipped", "delivered"]) expect((await admin.post(`/api/admin/orders/${order._id}/status`, { status })).statusCode).toBe(200);
+    const asked = await c.post(`/api/order/${order._id}/returns`, { lines: [{ toolId, quantity: 2 }], reason: "Too heavy" });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const returnId = (asked.json() as { _id: string })._id;
+    for (const status of ["approved", "received"]) expect((await admin.post(`/api/admin/returns/${returnId}/status`, { status })).statusCode).toBe(200);
+    const returnOf = async () => (await adminOrder(order._id)).returns?.find((r) => r._id === returnId);
+    expect(await stock(toolId)).toBe(48);
+
+    // Pending at the bank; its events lost; the worker's next look finds it failed.
+    stripe.refundStatus("pending");
+    try {
+      const pending = await refunded(order._id, { lines: [{ toolId, quantity: 2 }], reason: "Returned", returnId });
+      expect(pending.order.returns?.find((r) => r._id === returnId)).toMatchObject({ status: "received", lines: [expect.objectContaining({ refundedQuantity: 0 })] });
+      await runRefunds();
+      const atStripe = stripe.refunds.find((r) => r.metadata?.refundId === pending.refund._id);
+      if (!atStripe) throw new Error("the refund did not reach the stand-in");
+      const url = stripe.webhookUrl;
+      stripe.setWebhookUrl(undefined);
+      try {
+        await stripe.settleRefund(atStripe.id, "failed");
+      } finally {
+        stripe.setWebhookUrl(url);
+      }
+      await runRefunds();
+      expect((await adminOrder(order._id)).refunds?.find((r) => r._id === pending.refund._id)?.status).toBe("failed");
+    } finally {
+      stripe.refundStatus("succeeded");
+    }
+    expect(await returnOf()).toMatchObject({ status: "received", refundId: null });
+    expect(await stock(toolId)).toBe(48);
+
+    const paid = await refunded(order._id, { lines: [{ toolId, quantity: 2 }], reason: "Returned", returnId });
+    expect(paid.order.returns?.find((r) => r._id === returnId)?.status).toBe("received");
+    await runRefunds();
+    expect(await returnOf()).toMatchObject({ status: "refunded", refundId: paid.refund._id, lines: [expect.objectContaining({ quantity: 2, refundedQuantity: 2 })] });
+    expect(await stock(toolId)).toBe(50);
   }, 120_000);
 });

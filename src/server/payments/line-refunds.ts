@@ -7,20 +7,26 @@
  *   Idempotency-Key on the same order gives the first answer again (another body: 409);
  * - each line's units are at most what is left of it (bought less what refunds that did not fail
  *   gave back), the shipping once; more → 409 REFUND_EXCEEDS and nothing is written;
- * - the amount is that share of each line's subtotal − discount + tax (refundShare below: each
- *   of the three by the same rule, the unit's share rounded down and the line's last unit taking
- *   the remainder, so the pieces of a line over all its refunds add up to it to the cent), plus,
- *   with `shipping`, the order's shipping (a line's tax already holds the tax on its share of a
- *   taxed delivery, as pricing/price.ts computes it). Every unit and the shipping refunded give
- *   back the order's total exactly; no set of refunds gives back more;
- * - `restock` returns the units through the stock ledger (reason `return`), never more of a line
- *   than it had over all its refunds;
+ * - the amount is that share of each line's subtotal − discount + goods' tax (refundShare below:
+ *   each of the three by the same rule, the unit's share rounded down and the line's last unit
+ *   taking the remainder, so the pieces of a line over all its refunds add up to it to the cent),
+ *   plus, with `shipping`, the order's shipping and its tax. A line's tax holds the tax on its
+ *   share of a taxed delivery (pricing/price.ts); lineShippingTax splits it, so the units give back
+ *   the goods' tax and the shipping its own (issue 49). Every unit and the shipping refunded give
+ *   back the order's total exactly; no set of refunds gives back more; a refund of nothing (no
+ *   units, no shipping left to give back) is 409 NOTHING_TO_REFUND;
+ * - `restock` returns the units through the stock ledger (reason `return`) when the money is
+ *   back (completeLineRefund), never more of a line than it had over all its refunds that did not
+ *   fail; a refund naming a return settles it then too (orders/returns.ts: `refunded` once every
+ *   unit of it is). A refund that fails has done neither, so it has nothing to undo (issue 49);
  * - cash on delivery, bank transfer and terms: recorded as paid back by the owner (succeeded at
- *   once, the credit note numbered and the customer mailed in this transaction); a card: a
- *   row of the durable refunds table, sent by the refund worker (refunds.ts) with the refund's own
- *   id as its idempotency key, `pending` until the provider confirms it; confirmed, the credit
- *   note is numbered and the customer mailed (completeLineRefund); failed, its units are
- *   refundable again (only refunds that did not fail count).
+ *   once, the credit note numbered, the units restocked and the customer mailed in this
+ *   transaction); a card: a row of the durable refunds table, sent by the refund worker
+ *   (refunds.ts) with the refund's own id as its idempotency key, `pending` until the provider
+ *   confirms it, whichever way that comes (the worker's answer, Stripe's refund events, the
+ *   worker's later look at a pending one: all settle through refunds.ts' settleRefund);
+ *   confirmed, completeLineRefund; failed, its units are refundable again (only refunds that did
+ *   not fail count) and nothing went back to stock.
  */
 import { createHash } from "node:crypto";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
@@ -37,7 +43,8 @@ import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
 import { returnToStock } from "../stock/ledger";
-import { returnRefundFailed } from "../orders/returns";
+import { settleReturn } from "../orders/returns";
+import { lineShippingTax } from "../pricing/price";
 
 const money = (cents: number) => formatDollars(centsToDollars(cents));
 
@@ -64,11 +71,11 @@ export interface LineRefundOutcome {
   replayed: boolean;
   /** A card refund left for the refund worker (kick it after the commit). */
   owed: boolean;
-  /** Units went back to stock (the tools' lists change). */
+  /** Units went back to stock (the tools' lists change): a refund paid back at once; a card's go back when the provider confirms it. */
   restocked: boolean;
 }
 
-/** What a return needs checked before its refund (returns.ts): it must be this order's, received, and its lines the refund's. */
+/** What a return needs checked before its refund (returns.ts): it must be this order's, received, and hold the refund's units not yet refunded. */
 export type ReturnCheck = (tx: Tx, orderId: string, returnId: string, lines: { toolId: string; quantity: number }[]) => Promise<void>;
 
 const hashOf = (input: Parsed) =>
@@ -88,7 +95,7 @@ const keyReused = () => conflict("IDEMPOTENCY_KEY_REUSED", API_TEXT.idempotencyK
 
 export async function refundOrderLines(
   db: Db,
-  options: { mail?: OrderMail | undefined; checkReturn?: ReturnCheck | undefined; afterRefund?: ((tx: Tx, refund: { id: string; returnId: string | null; orderId: string }) => Promise<void>) | undefined },
+  options: { mail?: OrderMail | undefined; checkReturn?: ReturnCheck | undefined },
   orderId: string,
   input: Parsed,
   key: string,
@@ -114,12 +121,13 @@ export async function refundOrderLines(
     }
 
     const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.position));
-    // What the refunds so far gave back of each line: those that did not fail count for the money; every one for the stock.
+    const shippingTaxOf = (l: (typeof lines)[number]) => lineShippingTax({ subtotalCents: l.lineTotalCents, discountCents: l.discountCents, shippingCents: l.shippingCents, taxCents: l.taxCents }, order.taxRateBasisPoints);
+    // What the refunds so far gave back of each line: those that did not fail (a failed one restocked nothing).
     const given = await tx
-      .select({ position: refundLines.position, quantity: refundLines.quantity, subtotal: refundLines.subtotalCents, discount: refundLines.discountCents, tax: refundLines.taxCents, restocked: refundLines.restocked, status: refunds.status })
+      .select({ position: refundLines.position, quantity: refundLines.quantity, subtotal: refundLines.subtotalCents, discount: refundLines.discountCents, tax: refundLines.taxCents, restocked: refundLines.restocked })
       .from(refundLines)
       .innerJoin(refunds, eq(refunds.id, refundLines.refundId))
-      .where(eq(refunds.orderId, orderId));
+      .where(and(eq(refunds.orderId, orderId), ne(refunds.status, "failed")));
     const shippingGiven = await tx
       .select({ cents: refunds.shippingCents })
       .from(refunds)
@@ -128,7 +136,7 @@ export async function refundOrderLines(
     const planned = input.lines.map((wanted, i) => {
       const line = lines.find((l) => l.toolId === wanted.toolId);
       if (!line) throw new ApiError(400, "VALIDATION", REFUND_TEXT.notInOrder, { details: [{ path: `body.lines.${i}.toolId`, message: REFUND_TEXT.notInOrder }] });
-      const before = given.filter((g) => g.position === line.position && g.status !== "failed");
+      const before = given.filter((g) => g.position === line.position);
       const units = before.reduce((s, g) => s + g.quantity, 0);
       if (wanted.quantity > line.quantity - units) throw conflict("REFUND_EXCEEDS", REFUND_TEXT.exceeds);
       const part = (whole: number, pick: (g: (typeof before)[number]) => number) =>
@@ -136,19 +144,24 @@ export async function refundOrderLines(
           whole,
           line.quantity,
           units,
-          before.reduce((s, g) => s + pick(g), 0),
+          // At most the whole: refunds made before issue 49 gave back a line's tax with its shipping's in it.
+          Math.min(whole, before.reduce((s, g) => s + pick(g), 0)),
           wanted.quantity,
         );
       const subtotal = part(line.lineTotalCents, (g) => g.subtotal);
       const discount = part(line.discountCents, (g) => g.discount);
-      const tax = part(line.taxCents, (g) => g.tax);
-      const restockedSoFar = given.filter((g) => g.position === line.position).reduce((s, g) => s + g.restocked, 0);
+      // The goods' tax: the shipping's part of the line's tax goes back with the shipping.
+      const tax = part(line.taxCents - shippingTaxOf(line), (g) => g.tax);
+      const restockedSoFar = before.reduce((s, g) => s + g.restocked, 0);
       const restocked = input.restock ? Math.max(0, Math.min(wanted.quantity, line.quantity - restockedSoFar)) : 0;
       return { line, quantity: wanted.quantity, subtotal, discount, tax, amount: subtotal - discount + tax, restocked };
     });
     if (input.shipping && shippingGiven.length > 0) throw conflict("REFUND_EXCEEDS", REFUND_TEXT.exceeds);
-    const shippingCents = input.shipping ? order.shippingCents : 0;
+    // The shipping with its tax: the shipping's part of each line's tax (lineShippingTax).
+    const shippingCents = input.shipping ? order.shippingCents + lines.reduce((s, l) => s + shippingTaxOf(l), 0) : 0;
     const amountCents = planned.reduce((s, p) => s + p.amount, 0) + shippingCents;
+    // No units and no money (the shipping of a pickup, or a free delivery): no refund and no credit note of $0.
+    if (planned.length === 0 && shippingCents === 0) throw conflict("NOTHING_TO_REFUND", REFUND_TEXT.nothingToRefund);
 
     // Never more than the order's total, whatever came before (a guard: the shares above cannot pass it).
     const [{ sofar } = { sofar: 0 }] = await tx
@@ -198,11 +211,6 @@ export async function refundOrderLines(
       );
     }
 
-    // The units back on the shelf: tools in id order, as every transaction that locks tools.
-    const back = new Map<string, number>();
-    for (const p of planned) if (p.restocked > 0) back.set(p.line.toolId, (back.get(p.line.toolId) ?? 0) + p.restocked);
-    await returnToStock(tx, back, { reason: "return", note: input.reason.slice(0, 200), orderId, actorId: actor.id });
-
     await tx.insert(orderEvents).values({
       orderId,
       status: order.status,
@@ -217,24 +225,33 @@ export async function refundOrderLines(
       before: null,
       after: { refundId: row.id, amount: centsToDollars(amountCents), lines: input.lines, shipping: input.shipping, restock: input.restock, reason: input.reason, returnId: input.returnId ?? null },
     });
-    await options.afterRefund?.(tx, { id: row.id, returnId: row.returnId, orderId });
-    // Paid back by the owner's hand: the credit note and the customer's mail now, last (the counter's row is held to the commit).
-    if (!card) await completeLineRefund(tx, row, options.mail);
-    return { refundId: row.id, replayed: false, owed: card, restocked: back.size > 0 };
+    // Paid back by the owner's hand: the restock, the return, the credit note and the customer's mail now, last (the counter's row is held to the commit).
+    const restocked = card ? false : await completeLineRefund(tx, row, options.mail);
+    return { refundId: row.id, replayed: false, owed: card, restocked };
   });
 }
 
+type SettledRefund = Pick<typeof refunds.$inferSelect, "id" | "orderId" | "amountCents" | "provider" | "reason" | "actorId" | "returnId">;
+
 /**
  * A refund of lines whose money went back (at once for cash and bank transfer; a card's when the
- * provider confirms it): its credit note from the gapless CN series, the history's note and the
- * customer's mail with the credit note, in the caller's transaction.
+ * provider confirms it), in the caller's transaction: its units back on the shelf through the
+ * ledger (what it planned to restock, tools in id order as every transaction that locks tools),
+ * the return it names settled (refunded once all its units are), its credit note from the
+ * gapless CN series, the history's note and the customer's mail with the credit note. Returns
+ * whether units went back to stock.
  */
-export async function completeLineRefund(tx: Tx, refund: Pick<typeof refunds.$inferSelect, "id" | "orderId" | "amountCents" | "provider">, mail: OrderMail | undefined): Promise<string> {
+export async function completeLineRefund(tx: Tx, refund: SettledRefund, mail: OrderMail | undefined): Promise<boolean> {
+  const lines = await tx.select({ toolId: refundLines.toolId, restocked: refundLines.restocked }).from(refundLines).where(eq(refundLines.refundId, refund.id));
+  const back = new Map<string, number>();
+  for (const l of lines) if (l.restocked > 0) back.set(l.toolId, (back.get(l.toolId) ?? 0) + l.restocked);
+  await returnToStock(tx, back, { reason: "return", note: refund.reason.slice(0, 200), orderId: refund.orderId, actorId: refund.actorId });
+  if (refund.returnId) await settleReturn(tx, refund.returnId, refund.id);
   const [order] = await tx.select({ number: orders.number, userId: orders.userId, status: orders.status }).from(orders).where(eq(orders.id, refund.orderId));
   const [creditNoteNumber] = await takeDocumentNumbers(tx, "CN", documentYear(), 1);
   if (!creditNoteNumber) throw new Error("no credit note number taken");
   await tx.update(refunds).set({ creditNoteNumber }).where(eq(refunds.id, refund.id));
-  if (!order) return creditNoteNumber;
+  if (!order) return back.size > 0;
   await tx.insert(orderEvents).values({ orderId: refund.orderId, status: order.status, actorId: null, actorRole: "store", note: REFUND_TEXT.succeeded(money(refund.amountCents), creditNoteNumber) });
   await mail?.refundMade(tx, {
     id: refund.id,
@@ -245,13 +262,18 @@ export async function completeLineRefund(tx: Tx, refund: Pick<typeof refunds.$in
     creditNoteNumber,
     card: refund.provider === "card",
   });
-  return creditNoteNumber;
+  return back.size > 0;
 }
 
-/** A card refund of lines the provider refused: said in the history; its units are refundable again. */
+/**
+ * A card refund of lines the provider refused: said in the history; its units are refundable
+ * again. It put nothing back on the shelf and did not settle its return (both wait for the
+ * money), so there is nothing to undo: its lines say they restocked nothing.
+ */
 export async function failLineRefund(tx: Tx, refund: Pick<typeof refunds.$inferSelect, "id" | "orderId" | "amountCents" | "returnId">, reason: string): Promise<void> {
-  // The return it settled is received again, to be refunded anew.
-  await returnRefundFailed(tx, refund);
+  await tx.update(refundLines).set({ restocked: 0 }).where(eq(refundLines.refundId, refund.id));
+  // A return settled by it before issue 49 (when a return was refunded as its refund was asked) is received again.
+  if (refund.returnId) await settleReturn(tx, refund.returnId, null);
   const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, refund.orderId));
   if (!order) return;
   await tx.insert(orderEvents).values({ orderId: refund.orderId, status: order.status, actorId: null, actorRole: "store", note: REFUND_TEXT.failed(money(refund.amountCents), reason) });

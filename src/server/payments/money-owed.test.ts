@@ -454,4 +454,35 @@ describe.each(drivers())("money owed back on %s", (driver) => {
     await stripe.expire(abandoned.session.id);
     expect(await orderOf(abandoned.c, abandoned.order._id)).toMatchObject({ status: "cancelled", invoiceNumber: null, creditNoteNumber: null });
   });
+  it("refunds a payment once whatever events of it arrive: a second event of a second payment, or of a late one after another, queues nothing more (issue 49)", async () => {
+    // A second payment of a paid order, told twice (its session completed, then its async success).
+    const { order, session, c } = await paidOrder();
+    await stripe.complete(session.id, { force: true, amountTotal: 4321 });
+    expect(await refundsOf(order._id)).toEqual([expect.objectContaining({ kind: "duplicate_payment", amountCents: 4321 })]);
+    const again = await stripe.deliver(stripe.makeEvent("checkout.session.async_payment_succeeded", { ...stripe.sessions.get(session.id) }));
+    expect(again.status).toBe(200);
+    expect(await refundsOf(order._id)).toHaveLength(1);
+    await runRefunds();
+    await stripe.idle();
+    // Told again once it is refunded: still one.
+    await stripe.deliver(stripe.makeEvent("checkout.session.async_payment_succeeded", { ...stripe.sessions.get(session.id) }));
+    await runRefunds();
+    expect(await refundsOf(order._id)).toHaveLength(1);
+    expect(standInRefunds(order._id).filter((r) => r.status === "succeeded").map((r) => r.amount)).toEqual([4321]);
+    expect((await refundMails(order.number)).map((m) => m.kind)).toEqual(["refund-owed", "refund-made"]);
+    expect((await orderOf(c, order._id)).status).toBe("paid");
+
+    // Two late payments of a cancelled order, then the first told again: each refunded once.
+    const late = await cardOrder();
+    await stripe.expire(late.session.id);
+    await stripe.complete(late.session.id, { force: true });
+    const first = { ...stripe.sessions.get(late.session.id) };
+    await stripe.complete(late.session.id, { force: true, amountTotal: 1234 });
+    expect((await refundsOf(late.order._id)).map((r) => r.amountCents).sort()).toEqual([1234, 2500]);
+    await stripe.deliver(stripe.makeEvent("checkout.session.async_payment_succeeded", first));
+    expect((await refundsOf(late.order._id)).map((r) => r.amountCents).sort()).toEqual([1234, 2500]);
+    await runRefunds();
+    await stripe.idle();
+    expect(standInRefunds(late.order._id).map((r) => r.amount).sort()).toEqual([1234, 2500]);
+  });
 });

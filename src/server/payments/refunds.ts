@@ -18,11 +18,12 @@
  *   confirmed completes the cancel (`refunding` → `cancelled`, the stock back, a credit note);
  *   refused, the order goes back to `paid` with the reason.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { centsToDollars, formatDollars } from "../../contract/money";
 import type { PaymentMethod } from "../../contract/constants";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
+import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { orderEvents, orders, payments, refunds } from "../db/schema";
 import type { OrderMail } from "../mail/outbox";
@@ -68,6 +69,21 @@ export async function queueRefund(
   return row.id;
 }
 
+/**
+ * Whether a payment (the provider's id of it) already has a refund of it whole, owed or given (a
+ * late, second or mismatched payment's, a cancel's), whatever became of it: a payment is refunded
+ * at most once, however many events of it arrive (issue 49). The owner's refunds of lines are
+ * parts of a payment the order keeps, so they do not count.
+ */
+export async function paymentRefunded(tx: Tx, paymentIntent: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.paymentIntent, paymentIntent), ne(refunds.kind, "refund")))
+    .limit(1);
+  return row !== undefined;
+}
+
 export interface SettleContext {
   mail?: OrderMail | undefined;
 }
@@ -81,7 +97,7 @@ export async function settleRefund(
   refundId: string,
   outcome: { status: "succeeded" | "failed"; providerRefundId?: string | null; message?: string | null },
   context: SettleContext,
-): Promise<{ move?: MoveResult; to?: "cancelled" | "paid" } | undefined> {
+): Promise<{ move?: MoveResult; to?: "cancelled" | "paid"; restocked?: boolean } | undefined> {
   const [refund] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for("update");
   if (!refund || refund.status !== "pending") return undefined;
   const succeeded = outcome.status === "succeeded";
@@ -109,9 +125,9 @@ export async function settleRefund(
 
   switch (refund.kind) {
     case "refund": {
-      // The owner's refund of lines: confirmed, its credit note and the customer's mail; failed, its units are refundable again.
-      if (succeeded) await completeLineRefund(tx, refund, context.mail);
-      else await failLineRefund(tx, refund, reason);
+      // The owner's refund of lines: confirmed, its restock, its return, its credit note and the customer's mail; failed, its units are refundable again.
+      if (succeeded) return { restocked: await completeLineRefund(tx, refund, context.mail) };
+      await failLineRefund(tx, refund, reason);
       return undefined;
     }
     case "cancel": {
@@ -190,6 +206,7 @@ export async function settleAndAnnounce(
 ): Promise<void> {
   const settled = await db.transaction((tx) => settleRefund(tx, refundId, outcome, context));
   if (settled?.move && settled.to) announceMove(db, settled.move, settled.to);
+  if (settled?.restocked) announceChange(db, "tools");
 }
 
 /**

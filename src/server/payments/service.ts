@@ -13,6 +13,7 @@
  *   amount → flagged (AMOUNT_MISMATCH), not paid; paid after a cancel → a refund owed
  *   (LATE_PAYMENT_REFUNDED); a second payment of an order already paid → a refund owed
  *   (DUPLICATE_PAYMENT_REFUNDED), the order untouched; refund events settle the store's refunds.
+ *   A payment owed back is refunded once, however many events of it arrive (refunds.ts' paymentRefunded).
  *   An event naming nothing the store knows is ignored (200).
  * - Money owed back is a row of `refunds` written in the decision's transaction and sent by the
  *   refund worker (refunds.ts): a crash or an outage neither loses nor doubles it.
@@ -37,7 +38,7 @@ import { API_TEXT } from "../../contract/texts/api";
 import { offlineProvider, PaymentStartError, type PaymentEvent, type PaymentProvider } from "./provider";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
 import { hasLineRefunds } from "./line-refunds";
-import { applyProviderRefunds, queueRefund, startRefundWorker, type RefundWorker } from "./refunds";
+import { applyProviderRefunds, paymentRefunded, queueRefund, startRefundWorker, type RefundWorker } from "./refunds";
 import { sessionExpiry } from "./stripe";
 import { applyInvoicePaymentEvent, recordInvoicePaymentPage, type InvoicePaymentRow } from "../accounts/card-payments";
 import { TRADE_TEXT } from "../../contract/texts/trade";
@@ -236,6 +237,8 @@ export class Payments {
       const amountCents = event.amountCents ?? Number(order.totalCents);
       const known = payment?.paymentIntent != null && event.paymentIntent === payment.paymentIntent;
       const matches = event.amountCents === Number(order.totalCents) && (event.currency ?? "").toLowerCase() === "usd";
+      // A payment already owed back (or given back) whole: another event of it changes nothing.
+      if (event.paymentIntent && (await paymentRefunded(tx, event.paymentIntent))) return "ignored";
       if (order.status === "cancelled") {
         // Too late: the order and its stock are gone. The money goes back, by the refund worker.
         if (known && payment.status !== "open") return "ignored";

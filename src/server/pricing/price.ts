@@ -133,6 +133,22 @@ export function mulDivRound(a: number, b: number, c: number): number {
 }
 
 /**
+ * The part of a priced line's tax that is its shipping's (DESIGN "Refunds and returns": a refund
+ * of the shipping gives back the shipping and its tax, a refund of units the goods' tax only).
+ * Where the rate taxes delivery, a line's tax is one rounding of (subtotal − discount + its share
+ * of the shipping) × rate (rule 4 above): the shipping's part is the tax of that share alone,
+ * rounded half away from zero, and the goods keep the rest, so the two add up to the line's tax
+ * to the cent. Where the line's tax is the goods' alone (delivery not taxed, an exempt customer,
+ * no rate), the shipping's part is 0. Read from the line as it was priced, with the order's rate.
+ */
+export function lineShippingTax(line: { subtotalCents: number; discountCents: number; shippingCents: number; taxCents: number }, rateBasisPoints: number | null): number {
+  if (!rateBasisPoints || line.shippingCents <= 0 || line.taxCents <= 0) return 0;
+  const goods = line.subtotalCents - line.discountCents;
+  const taxedWithShipping = line.taxCents === mulDivRound(goods + line.shippingCents, rateBasisPoints, 10_000) && line.taxCents !== mulDivRound(goods, rateBasisPoints, 10_000);
+  return taxedWithShipping ? Math.min(line.taxCents, mulDivRound(line.shippingCents, rateBasisPoints, 10_000)) : 0;
+}
+
+/**
  * Splits `amount` cents over `weights` in proportion, by largest remainder: every piece is the
  * floor of its share, and the cents left go one each to the largest remainders (the earlier
  * line on a tie). The pieces add up to `amount` exactly. All-zero weights split by position.

@@ -254,7 +254,8 @@ function RefundForm({ order }: { order: AdminOrder }) {
               setReturnId(e.target.value);
               const chosen = received.find((r) => r._id === e.target.value);
               if (chosen) {
-                setQuantities(Object.fromEntries(chosen.lines.map((l) => [l.toolId, l.quantity])));
+                // What of the return is not refunded yet (a return may be refunded in parts).
+                setQuantities(Object.fromEntries(chosen.lines.map((l) => [l.toolId, l.quantity - l.refundedQuantity])));
                 setReason(chosen.reason);
               }
             }}
