@@ -98,3 +98,10 @@ export const ORDER_PAYMENT_STATUSES = ["unpaid", "paid", "partly_refunded", "ref
 export type OrderPaymentStatus = (typeof ORDER_PAYMENT_STATUSES)[number];
 export const FULFILLMENT_STATUSES = ["unfulfilled", "partly_shipped", "shipped", "delivered"] as const;
 export type FulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
+
+/** Units of each line still to ship: ordered less shipped (parcels not cancelled) less refunded, never below 0; the lines with some. */
+export function stillToCome(lines: { toolId: string; name: string; quantity: number; shippedQuantity?: number | undefined; refundedQuantity?: number | undefined }[]): { toolId: string; name: string; quantity: number }[] {
+  return lines
+    .map((l) => ({ toolId: l.toolId, name: l.name, quantity: Math.max(0, l.quantity - (l.shippedQuantity ?? 0) - (l.refundedQuantity ?? 0)) }))
+    .filter((l) => l.quantity > 0);
+}

@@ -55,6 +55,7 @@ export const SHIPMENT_TEXT = {
     deliveredAt: "Delivered",
     track: "Track",
     packingSlip: "Packing slip",
+    actions: "Slip and moves",
     toCome: "Still to come",
     nothingToCome: "Everything has shipped.",
     unit: (quantity: number, name: string) => `${quantity} × ${name}`,

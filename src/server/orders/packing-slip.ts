@@ -7,7 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { AdminOrder } from "../../contract/admin-schemas";
-import type { Shipment } from "../../contract/shipment-schemas";
+import { stillToCome, type Shipment } from "../../contract/shipment-schemas";
 import { INVOICE_TEXT } from "../../contract/texts/money";
 import { SHIPMENT_TEXT } from "../../contract/texts/shipments";
 import type { Db } from "../db/client";
@@ -17,13 +17,6 @@ import { addressLines, winAnsi } from "../invoices/pdf";
 
 const PAGE = { width: 612, height: 792, margin: 50 };
 const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
-
-/** Units of each line still to come after every parcel not cancelled: ordered − shipped − refunded (never below 0). */
-export function stillToCome(order: Pick<AdminOrder, "lines">): { name: string; quantity: number }[] {
-  return order.lines
-    .map((l) => ({ name: l.name, quantity: Math.max(0, l.quantity - (l.shippedQuantity ?? 0) - (l.refundedQuantity ?? 0)) }))
-    .filter((l) => l.quantity > 0);
-}
 
 export async function renderPackingSlip(db: Db, order: AdminOrder, shipment: Shipment, options: { compress?: boolean } = {}): Promise<Buffer> {
   const [store] = await db.select().from(storeSettings).where(eq(storeSettings.id, 1));
@@ -101,7 +94,7 @@ export async function renderPackingSlip(db: Db, order: AdminOrder, shipment: Shi
     y += 18;
   };
   table(SHIPMENT_TEXT.slip.inParcel, shipment.lines);
-  table(SHIPMENT_TEXT.slip.toCome, stillToCome(order), SHIPMENT_TEXT.slip.nothingToCome);
+  table(SHIPMENT_TEXT.slip.toCome, stillToCome(order.lines), SHIPMENT_TEXT.slip.nothingToCome);
   doc.end();
   return done;
 }

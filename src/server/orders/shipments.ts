@@ -17,9 +17,10 @@
  *   transaction), said in the history and mailed to the customer with its tracking link;
  * - the same Idempotency-Key on the same order gives the first shipment again (another body: 409).
  *
- * The old whole-order move (`POST /api/admin/orders/:id/status {status: "shipped"}`) ships
- * everything left as one shipment with no carrier nor tracking (`shipEverythingLeft`), and is 409
- * NOTHING_TO_SHIP when nothing is left; `{status: "delivered"}` marks its shipments delivered.
+ * The old whole-order move (`POST /api/admin/orders/:id/status {status: "shipped"}`, from `paid`
+ * as before) ships everything left as one shipment with no carrier nor tracking
+ * (`shipEverythingLeft`), and is 409 NOTHING_TO_SHIP when nothing is left; `{status: "delivered"}`
+ * marks its shipments delivered.
  */
 import { createHash } from "node:crypto";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
@@ -96,7 +97,7 @@ export interface ShipActor {
  * parcel is, back a step when a cancelled parcel leaves units to ship. An order with no parcel
  * keeps its status (a fully refunded one ships nothing). Returns the moves made, to announce.
  */
-export async function settleShipping(tx: Tx, orderId: string, actor: { id: string | null }): Promise<{ to: OrderStatus; result: MoveResult }[]> {
+export async function settleShipping(tx: Tx, orderId: string, actor: { id: string | null }, note?: { text: string; role: "admin" }): Promise<{ to: OrderStatus; result: MoveResult }[]> {
   const moves: { to: OrderStatus; result: MoveResult }[] = [];
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("no key update");
   if (!order) return moves;
@@ -104,13 +105,17 @@ export async function settleShipping(tx: Tx, orderId: string, actor: { id: strin
   const allDelivered = state.active.length > 0 && state.active.every((s) => s.status === "delivered");
   let status = order.status;
   const move = async (to: OrderStatus, role: "admin" | "store") => {
-    const result = await moveInTransaction(tx, orderId, to, { id: actor.id, role });
+    // What moved it (a parcel, its delivery, its cancel) is said with the order's first move, in one step of its history.
+    const said = moves.length === 0 ? note?.text : undefined;
+    const result = await moveInTransaction(tx, orderId, to, { id: actor.id, role }, { note: said });
     moves.push({ to, result });
     status = to;
   };
   if (mayShip(order) && state.active.length > 0 && state.leftTotal === 0) await move("shipped", "admin");
   else if (status === "shipped" && state.leftTotal > 0) await move(await stepBefore(tx, order), "store");
   if (status === "shipped" && state.leftTotal === 0 && allDelivered) await move("delivered", "admin");
+  // Nothing moved: the note is a step of its own, at the order's status.
+  if (moves.length === 0 && note) await tx.insert(orderEvents).values({ orderId, status: order.status, actorId: actor.id, actorRole: note.role, note: note.text });
   return moves;
 }
 
@@ -181,15 +186,17 @@ async function writeShipment(
     .returning();
   if (!row) throw new Error("shipment not written");
   await tx.insert(shipmentLines).values(planned.map((p) => ({ shipmentId: row.id, position: p.line.position, toolId: p.line.toolId, toolName: p.line.toolName, quantity: p.quantity })));
-  await tx.insert(orderEvents).values({ orderId: order.id, status: order.status, actorId: actor.id, actorRole: "admin", note: SHIPMENT_TEXT.shipped(number, parcel.carrier, parcel.trackingNumber) });
-  await recordAudit(tx, actor, {
-    action: "order.shipment",
-    entity: "order",
-    entityId: order.id,
-    before: null,
-    after: { shipmentId: row.id, number, carrier: parcel.carrier, trackingNumber: parcel.trackingNumber, lines: planned.map((p) => ({ toolId: p.line.toolId, quantity: p.quantity })) },
-  });
-  const moves = await settleShipping(tx, order.id, actor);
+  const moves = await settleShipping(tx, order.id, actor, { text: SHIPMENT_TEXT.shipped(number, parcel.carrier, parcel.trackingNumber), role: "admin" });
+  // The old whole-order move is audited as the status move it always was.
+  const audit =
+    parcel.key === null && parcel.carrier === null && moves[0]
+      ? { action: "order.status", before: { status: moves[0].result.before.status }, after: { status: moves[0].result.after.status } }
+      : {
+          action: "order.shipment",
+          before: null,
+          after: { shipmentId: row.id, number, carrier: parcel.carrier, trackingNumber: parcel.trackingNumber, lines: planned.map((p) => ({ toolId: p.line.toolId, quantity: p.quantity })) },
+        };
+  await recordAudit(tx, actor, { ...audit, entity: "order", entityId: order.id });
   const complete = leftBefore === planned.reduce((s, p) => s + p.quantity, 0);
   await mail?.shipmentSent(tx, {
     orderId: order.id,
@@ -216,10 +223,8 @@ export async function shipEverythingLeft(db: Db, mail: OrderMail | undefined, or
     if (!order) throw notFound(API_TEXT.orderNotFound);
     if (order.status === "shipped") return { shipmentId: "", replayed: true, moves: [] };
     const state = await shippingState(tx, orderId);
-    if (!mayShip(order)) {
-      // A legacy `pending → shipped` of a card or bank-transfer order is refused as any other move the lifecycle forbids.
-      throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden(order.status, "shipped"));
-    }
+    // As before shipments: the whole order ships from `paid` only (a pending cash order is marked paid first).
+    if (order.status !== "paid") throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden(order.status, "shipped"));
     if (state.leftTotal === 0) throw conflict("NOTHING_TO_SHIP", SHIPMENT_TEXT.nothingToShip);
     const planned = state.lines.filter((l) => (state.left.get(l.position) ?? 0) > 0).map((line) => ({ line, quantity: state.left.get(line.position) ?? 0 }));
     return writeShipment(tx, mail, order, planned, { carrier: null, trackingNumber: null, key: null, requestHash: null }, state.leftTotal, actor);
@@ -254,15 +259,9 @@ export async function moveShipment(db: Db, shipmentId: string, input: ShipmentMo
       .update(shipments)
       .set(delivered ? { status: "delivered", deliveredAt: sql`now()` } : { status: "cancelled", cancelledAt: sql`now()` })
       .where(eq(shipments.id, shipmentId));
-    await tx.insert(orderEvents).values({
-      orderId: order.id,
-      status: order.status,
-      actorId: actor.id,
-      actorRole: "admin",
-      note: delivered ? SHIPMENT_TEXT.delivered(shipment.number) : SHIPMENT_TEXT.cancelled(shipment.number),
-    });
     await recordAudit(tx, actor, { action: "order.shipment.status", entity: "order", entityId: order.id, before: { shipmentId, status: shipment.status }, after: { shipmentId, status: input.status } });
-    return { orderId: order.id, moves: await settleShipping(tx, order.id, actor) };
+    const note = delivered ? SHIPMENT_TEXT.delivered(shipment.number) : SHIPMENT_TEXT.cancelled(shipment.number);
+    return { orderId: order.id, moves: await settleShipping(tx, order.id, actor, { text: note, role: "admin" }) };
   });
   for (const m of outcome.moves) announceMove(db, m.result, m.to);
   return { orderId: outcome.orderId };
