@@ -91,7 +91,7 @@ export function ShipForm({ order }: { order: AdminOrder }) {
       })}
       <label className="flex flex-col gap-1">
         <span>{text.carrier}</span>
-        <select className="select select-sm" value={carrier} onChange={(e) => setCarrier(e.target.value)}>
+        <select className="select select-sm" aria-label={text.carrier} value={carrier} onChange={(e) => setCarrier(e.target.value)}>
           {KNOWN_CARRIERS.map((c) => (
             <option key={c} value={c}>
               {c}
@@ -103,12 +103,12 @@ export function ShipForm({ order }: { order: AdminOrder }) {
       {carrier === OTHER && (
         <label className="flex flex-col gap-1">
           <span>{text.otherCarrierName}</span>
-          <input type="text" className="input input-sm w-full" value={otherCarrier} maxLength={CARRIER_MAX} onChange={(e) => setOtherCarrier(e.target.value)} />
+          <input type="text" className="input input-sm w-full" aria-label={text.otherCarrierName} value={otherCarrier} maxLength={CARRIER_MAX} onChange={(e) => setOtherCarrier(e.target.value)} />
         </label>
       )}
       <label className="flex flex-col gap-1">
         <span>{text.trackingNumber}</span>
-        <input type="text" className="input input-sm w-full" value={trackingNumber} maxLength={TRACKING_NUMBER_MAX * 2} onChange={(e) => setTrackingNumber(e.target.value)} />
+        <input type="text" className="input input-sm w-full" aria-label={text.trackingNumber} value={trackingNumber} maxLength={TRACKING_NUMBER_MAX * 2} onChange={(e) => setTrackingNumber(e.target.value)} />
       </label>
       {problem && (
         <p role="alert" className="text-error" data-testid="ship-problem">
