@@ -13,6 +13,7 @@ export const SHIPMENT_TEXT = {
   nothingToShip: "Nothing is left to ship on this order (its units shipped or were refunded)",
   notShippable: (status: string) => `An order that is ${status} cannot ship: a card or bank-transfer order ships once paid; cash on delivery and terms once placed`,
   notFound: "No such shipment",
+  partlyShipped: "Part of this order has shipped: cancel its shipments first, or refund what is left instead of cancelling it",
   moveForbidden: (from: string, to: string) => `A shipment that is ${from} cannot become ${to}`,
   // The history of the order.
   shipped: (number: string, carrier: string | null, trackingNumber: string | null) =>

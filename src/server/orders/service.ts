@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { COUNT_CAP, type PaymentMethod } from "../../contract/constants";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
 import type { Order, OrderEvent, OrderRefund, PaymentStatus } from "../../contract/schemas";
@@ -20,6 +20,7 @@ import { openCents } from "../accounts/balance";
 import { canMove, returnsStock, type OrderActor, type OrderStatus } from "../../contract/order-lifecycle";
 import { badQuery, conflict, notFound } from "../http/errors";
 import { VALIDATION_TEXT } from "../../contract/texts/validation";
+import { SHIPMENT_TEXT } from "../../contract/texts/shipments";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
@@ -650,6 +651,15 @@ export async function moveInTransaction(
     throw conflict("ORDER_MOVE_FORBIDDEN", ADMIN_API_TEXT.orderMoveForbidden(before.status, to));
   }
   const cancelling = to === "cancelled";
+  // A cancel gives every unit back to stock: not once a parcel left (issue 52). Cancel the parcels, or refund what is left.
+  if (cancelling || to === "refunding") {
+    const [parcel] = await tx
+      .select({ id: shipments.id })
+      .from(shipments)
+      .where(and(eq(shipments.orderId, orderId), ne(shipments.status, "cancelled")))
+      .limit(1);
+    if (parcel) throw conflict("ORDER_PARTLY_SHIPPED", SHIPMENT_TEXT.partlyShipped);
+  }
   const [moved0] = await tx
     .update(orders)
     .set({ status: to, ...(cancelling ? { cancelledAt: sql`now()` } : {}) })

@@ -264,6 +264,12 @@ describe.each(drivers())("shipments on %s", (driver) => {
     if (!a) throw new Error("a tool");
     const first = await shipped(order._id, { lines: [{ toolId: a._id, quantity: 2 }], carrier: "UPS", trackingNumber: UPS });
     expect(first.order).toMatchObject({ status: "paid", fulfillmentStatus: "partly_shipped" });
+    // A cancel would give back the stock of units that left: refused, nothing written.
+    const stockBefore = await stock(a._id);
+    const cancel = await admin.post(`/api/admin/orders/${order._id}/status`, { status: "cancelled" });
+    expect(cancel.statusCode, cancel.body).toBe(409);
+    expect(cancel.json()).toMatchObject({ error: "ORDER_PARTLY_SHIPPED" });
+    expect(await stock(a._id)).toBe(stockBefore);
     await refund(order._id, { lines: [{ toolId: a._id, quantity: 1 }], reason: "the third never came in" });
     const after = await adminOrder(order._id);
     expect(after).toMatchObject({ status: "shipped", fulfillmentStatus: "shipped" });
