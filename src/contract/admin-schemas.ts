@@ -19,6 +19,7 @@ import {
 import { ADMIN_STOCK_REASONS, STOCK_NOTE_MAX, STOCK_REASONS } from "./stock";
 import { ADMIN_VALIDATION_TEXT } from "./texts/admin";
 import { VALIDATION_TEXT } from "./texts/validation";
+import { shipmentSchema } from "./shipment-schemas";
 import { z } from "./zod";
 
 const validationText = { ...VALIDATION_TEXT, ...ADMIN_VALIDATION_TEXT };
@@ -127,8 +128,13 @@ export const adminOrderSchema = orderSchema.extend({
 });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 
+/** POST /api/admin/orders/:id/shipments and /api/admin/shipments/:id/status answer the shipment and its order. */
+export const shipmentResultSchema = z.object({ shipment: shipmentSchema, order: adminOrderSchema });
+export type ShipmentResult = z.infer<typeof shipmentResultSchema>;
+
 export const adminOrderListQuerySchema = z.object({
-  status: orderStatusSchema.optional(),
+  /** An order status, or `to_ship`: what waits to ship, oldest first (DESIGN "Orders" → Shipments). */
+  status: z.union([orderStatusSchema, z.literal("to_ship")]).optional(),
   /** Part of the customer's name or e-mail. */
   customer: z.string().trim().max(LIMITS.search).optional(),
   ...pageQuery,

@@ -22,6 +22,10 @@ const ALLOWED: [OrderStatus, OrderStatus, OrderActor][] = [
   ["paid", "refunding", "admin"],
   ["refunding", "cancelled", "store"],
   ["refunding", "paid", "store"],
+  // Issue 52: cash on delivery and terms ship while pending; a cancelled shipment gives a shipped order its step before back.
+  ["pending", "shipped", "admin"],
+  ["shipped", "paid", "store"],
+  ["shipped", "pending", "store"],
 ];
 
 describe("the order lifecycle", () => {
@@ -37,7 +41,7 @@ describe("the order lifecycle", () => {
   });
 
   it("lists the next steps each side may take", () => {
-    expect(nextStatuses("pending", "admin")).toEqual(["paid", "cancelled"]);
+    expect(nextStatuses("pending", "admin")).toEqual(["paid", "cancelled", "shipped"]);
     expect(nextStatuses("pending", "customer")).toEqual(["cancelled"]);
     expect(nextStatuses("paid", "customer")).toEqual([]);
     expect(nextStatuses("delivered", "admin")).toEqual([]);

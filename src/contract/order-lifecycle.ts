@@ -19,12 +19,15 @@ export const ORDER_MOVES: Record<OrderStatus, Partial<Record<OrderStatus, readon
   // A trade order over its buyer's limits (issue 43): an approver or the account's admin (never
   // the buyer) approves it (→ pending, or awaiting_payment for card) or rejects it; the owner may cancel it.
   awaiting_approval: { pending: ["approver"], awaiting_payment: ["approver"], cancelled: ["approver", "admin"] },
-  pending: { paid: ["admin"], cancelled: ["customer", "admin"] },
+  // A cash-on-delivery or terms order ships while pending, since it is paid after delivery
+  // (issue 52; orders/shipments.ts refuses it for any other method).
+  pending: { paid: ["admin"], cancelled: ["customer", "admin"], shipped: ["admin"] },
   // A paid card order cancelled by the owner waits in `refunding` for the provider (nothing ships it meanwhile).
   paid: { shipped: ["admin"], cancelled: ["admin"], refunding: ["admin"] },
   // The refund's confirmation completes the cancel; a refusal gives the order back, paid.
   refunding: { cancelled: ["store"], paid: ["store"] },
-  shipped: { delivered: ["admin"] },
+  // A cancelled shipment leaves units to ship again: the store gives the order its step before back.
+  shipped: { delivered: ["admin"], paid: ["store"], pending: ["store"] },
   delivered: {},
   cancelled: {},
 };

@@ -10,6 +10,7 @@ import { PRICE_TIER_VALIDATION_TEXT } from "./texts/price-tiers";
 import { ORDER_STATUSES } from "./order-lifecycle";
 import { VALIDATION_TEXT } from "./texts/validation";
 import { checkDestination, destinationFields, optionalPromoCodeSchema, PICKUP, shippingMethodIdSchema } from "./money-schemas";
+import { FULFILLMENT_STATUSES, ORDER_PAYMENT_STATUSES, shipmentSchema } from "./shipment-schemas";
 import { z } from "./zod";
 
 export { categorySchema, cursorQuery, pageQuery, toolListQuerySchema, type ToolListQuery } from "./catalog-query";
@@ -287,6 +288,8 @@ export const orderLineSchema = z.object({
   total: z.number(),
   /** Units given back by refunds that succeeded (DESIGN "Refunds and returns"). */
   refundedQuantity: z.number().int().optional(),
+  /** Units in shipments that were not cancelled (DESIGN "Orders" → Shipments). */
+  shippedQuantity: z.number().int().optional(),
 });
 export type OrderLine = z.infer<typeof orderLineSchema>;
 
@@ -414,6 +417,10 @@ export const orderSchema = z.object({
   refunds: z.array(orderRefundSchema).optional(),
   /** The customer's returns of the order, oldest first. */
   returns: z.array(orderReturnSchema).optional(),
+  /** Its parcels, oldest first, and its money and parcels apart from `status` (DESIGN "Orders" → Shipments). */
+  shipments: z.array(shipmentSchema).optional(),
+  paymentStatus: z.enum(ORDER_PAYMENT_STATUSES).optional(),
+  fulfillmentStatus: z.enum(FULFILLMENT_STATUSES).optional(),
   note: z.string(),
   createdAt: z.string(),
   lines: z.array(orderLineSchema),

@@ -2,7 +2,7 @@
  * What the console reads and changes beyond the catalogue: every customer's orders, the
  * accounts and their roles, and the owner's summary figures.
  */
-import { and, desc, eq, ilike, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, ne, or, sql, type SQL } from "drizzle-orm";
 import { centsToDollars } from "../../contract/money";
 import { ORDER_STATUSES, type OrderStatus } from "../../contract/order-lifecycle";
 import type { AdminOrder, AdminSummary, AdminUser } from "../../contract/admin-schemas";
@@ -12,7 +12,7 @@ import { ACCOUNT_DELETION_TEXT } from "../../contract/texts/account";
 import { ADMIN_ROLE, CUSTOMER_ROLE, roleOf, type Role } from "../auth/roles";
 import type { Db } from "../db/client";
 import { cappedCount, type Page } from "../db/paging";
-import { orderLines, orders, profiles, tools, user } from "../db/schema";
+import { orderLines, orders, profiles, refundLines, refunds, shipmentLines, shipments, tools, user } from "../db/schema";
 import { conflict, notFound } from "../http/errors";
 import { withDetails } from "../orders/service";
 import { recordAudit, type AuditActor } from "./audit";
@@ -22,7 +22,7 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 // ------------------------------------------------------------------ orders
 
 export interface AdminOrderQuery {
-  status?: OrderStatus | undefined;
+  status?: OrderStatus | "to_ship" | undefined;
   customer?: string | undefined;
   page: number;
   limit: number;
@@ -39,9 +39,26 @@ const customerColumns = {
 };
 
 /** Every customer's orders, newest first, by status and by part of the customer's name or e-mail. */
+/**
+ * An order that may ship (orders/shipments.ts mayShip: paid, or cash on delivery and terms while
+ * pending) with units left to ship: ordered − shipped (not cancelled) − refunded without a return.
+ */
+const waitingToShip = sql`("orders"."status" = 'paid' or ("orders"."status" = 'pending' and "orders"."payment_method" in ('cash_on_delivery', 'terms')))
+  and exists (
+    select 1 from ${orderLines} l
+     where l.order_id = "orders"."id"
+       and l.quantity
+           - coalesce((select sum(sl.quantity) from ${shipmentLines} sl join ${shipments} s on s.id = sl.shipment_id
+                        where s.order_id = l.order_id and s.status <> 'cancelled' and sl.position = l.position), 0)
+           - coalesce((select sum(rl.quantity) from ${refundLines} rl join ${refunds} r on r.id = rl.refund_id
+                        where r.order_id = l.order_id and r.status <> 'failed' and r.return_id is null and rl.position = l.position), 0) > 0)`;
+
 export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<Page<AdminOrder>> {
   const filters: SQL[] = [];
-  if (query.status) filters.push(eq(orders.status, query.status));
+  const { status } = query;
+  const toShip = status === "to_ship";
+  if (status === "to_ship") filters.push(waitingToShip);
+  else if (status) filters.push(eq(orders.status, status));
   if (query.customer) {
     const pattern = `%${escapeLike(query.customer)}%`;
     const match = or(ilike(user.email, pattern), ilike(user.name, pattern));
@@ -54,7 +71,8 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<P
       .from(orders)
       .leftJoin(user, eq(user.id, orders.userId))
       .where(where)
-      .orderBy(desc(orders.createdAt), desc(orders.number))
+      // What waits to ship: the oldest first, as the warehouse works through it.
+      .orderBy(...(toShip ? [asc(orders.createdAt), asc(orders.number)] : [desc(orders.createdAt), desc(orders.number)]))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     cappedCount(db, db.select({ one: sql`1` }).from(orders).leftJoin(user, eq(user.id, orders.userId)).where(where).$dynamic()),

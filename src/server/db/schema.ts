@@ -1111,3 +1111,53 @@ export const jobFailures = pgTable(
   },
   (t) => [uniqueIndex("job_failures_job_idx").on(t.jobId), index("job_failures_open_idx").on(t.failedAt).where(sql`${t.retriedAt} is null`)],
 );
+
+// ------------------------------------------------------------------ shipments (issue 52)
+
+/**
+ * A parcel that left the warehouse (DESIGN "Orders" → Shipments): its number (`SH-2026-000001`,
+ * from the document counter), carrier and tracking number, and `shipped` → `delivered` |
+ * `cancelled` (only before delivered; a cancelled shipment's units are to ship again). Its
+ * Idempotency-Key and the hash of the request that used it answer a repeat with the first.
+ */
+export const shipments = pgTable(
+  "shipments",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    number: text("number").notNull(),
+    status: text("status").notNull().default("shipped"),
+    /** UPS, USPS, FedEx, DHL or another carrier the owner names; null for what the old "shipped" move sent. */
+    carrier: text("carrier"),
+    trackingNumber: text("tracking_number"),
+    idempotencyKey: text("idempotency_key"),
+    requestHash: text("request_hash"),
+    actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
+    shippedAt: timestamp("shipped_at", { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("shipments_order_idx").on(t.orderId),
+    uniqueIndex("shipments_number_idx").on(t.number),
+    uniqueIndex("shipments_order_key_idx").on(t.orderId, t.idempotencyKey),
+    check("shipments_status_known", sql`${t.status} in ('shipped', 'delivered', 'cancelled')`),
+  ],
+);
+
+/** The units of a shipment: which order line (its position) and how many. */
+export const shipmentLines = pgTable(
+  "shipment_lines",
+  {
+    shipmentId: text("shipment_id")
+      .notNull()
+      .references(() => shipments.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    toolId: text("tool_id").notNull(),
+    toolName: text("tool_name").notNull(),
+    quantity: integer("quantity").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shipmentId, t.position] }), check("shipment_lines_quantity_positive", sql`${t.quantity} >= 1`)],
+);

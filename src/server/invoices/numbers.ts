@@ -18,7 +18,7 @@ import type { Tx } from "../db/client";
 import { documentCounters } from "../db/schema";
 import { DEFAULT_STORE_TIME_ZONE } from "../../contract/money-schemas";
 
-export type DocumentKind = "INV" | "CN" | "Q";
+export type DocumentKind = "INV" | "CN" | "Q" | "SH";
 
 const DIGITS = 6;
 

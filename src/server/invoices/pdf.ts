@@ -114,7 +114,7 @@ export function winAnsi(text: string): string {
 
 const joinParts = (parts: string[], separator: string) => parts.filter((p) => p.trim() !== "").join(separator);
 /** The street line, then "city, region postal code", then the country; old orders have the street line only. */
-const addressLines = (a: { address: string; city: string; region: string; postalCode: string; country: string }) =>
+export const addressLines = (a: { address: string; city: string; region: string; postalCode: string; country: string }) =>
   [a.address, joinParts([a.city, joinParts([a.region, a.postalCode], " ")], ", "), a.country].filter((l) => l.trim() !== "");
 
 export interface RenderOptions {

@@ -9,7 +9,7 @@ import type { Order, ReturnStatus } from "../../contract/schemas";
 import type { Db, Tx } from "../db/client";
 import { mailOutbox, orders } from "../db/schema";
 import { TRADE_TEXT } from "../../contract/texts/trade";
-import { render, storeLink, templates, type MailOrder, type PaymentGivenBack, type Rendered } from "./templates";
+import { render, storeLink, templates, type MailOrder, type ParcelMail, type PaymentGivenBack, type Rendered } from "./templates";
 
 /** A document the worker renders and attaches when it sends the message (worker.ts). */
 export type Attachment = NonNullable<(typeof mailOutbox.$inferInsert)["attachments"]>[number];
@@ -63,6 +63,8 @@ export interface OrderMail {
   ): Promise<void>;
   /** In the transaction that decides a payment goes back (it came after the cancel, or twice): the customer hears it is being refunded. */
   refundOwed(tx: Tx, refund: { orderId: string; orderNumber: number; userId: string | null; amountCents: number; payment: PaymentGivenBack }): Promise<void>;
+  /** In the transaction of a shipment (issue 52): the customer hears of each parcel, with its tracking link. */
+  shipmentSent(tx: Tx, parcel: ParcelMail & { orderId: string; orderNumber: number; userId: string | null }): Promise<void>;
   /** In the transaction of a return's move (DESIGN "Refunds and returns"): the customer hears of each. */
   returnMoved(tx: Tx, moved: { orderId: string; orderNumber: number; userId: string | null; status: ReturnStatus; note: string | null }): Promise<void>;
 }
@@ -147,6 +149,13 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
       await tx.execute(sql`
         insert into ${mailOutbox} ("to", subject, text, html, kind)
         select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where id = ${refund.userId}`);
+    },
+    async shipmentSent(tx, parcel) {
+      if (parcel.userId === null) return;
+      const m = templates.orderShipped({ id: parcel.orderId, number: parcel.orderNumber }, publicUrl, parcel);
+      await tx.execute(sql`
+        insert into ${mailOutbox} ("to", subject, text, html, kind)
+        select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind} from "user" where id = ${parcel.userId}`);
     },
     async returnMoved(tx, moved) {
       if (moved.userId === null) return;

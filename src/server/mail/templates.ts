@@ -10,7 +10,17 @@ import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
+import { SHIPMENT_TEXT } from "../../contract/texts/shipments";
 import type { ReturnStatus } from "../../contract/schemas";
+
+/** A parcel as its mail tells it (orders/shipments.ts). */
+export interface ParcelMail {
+  complete: boolean;
+  carrier: string | null;
+  trackingNumber: string | null;
+  trackingUrl: string | null;
+  lines: { name: string; quantity: number }[];
+}
 
 /** A payment given back whole, not a refund of the order's lines: one after the cancel, or a second one. */
 export type PaymentGivenBack = "late_payment" | "duplicate_payment";
@@ -98,9 +108,16 @@ export const templates = {
       ...(order.invoiceNumber ? [{ p: INVOICE_TEXT.mail.invoiceAttached(order.invoiceNumber) }] : []),
       { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderPlaced.view },
     ]),
-  orderShipped: (order: Pick<MailOrder, "id" | "number">, publicUrl: string) =>
-    render("order-shipped", MAIL_TEXT.orderShipped.subject(order.number), [
-      { p: MAIL_TEXT.orderShipped.intro(order.number) },
+  /**
+   * An order shipped, or one parcel of it (issue 52): `parcel.complete` when nothing is left to
+   * ship after it; its carrier and tracking link when it has them.
+   */
+  orderShipped: (order: Pick<MailOrder, "id" | "number">, publicUrl: string, parcel?: ParcelMail) =>
+    render("order-shipped", parcel && !parcel.complete ? SHIPMENT_TEXT.mail.partSubject(order.number) : MAIL_TEXT.orderShipped.subject(order.number), [
+      { p: parcel && !parcel.complete ? SHIPMENT_TEXT.mail.partIntro(order.number) : MAIL_TEXT.orderShipped.intro(order.number) },
+      ...(parcel && parcel.lines.length > 0 ? [{ p: SHIPMENT_TEXT.mail.units(parcel.lines.map((l) => `${l.quantity} × ${l.name}`).join(", ")) }] : []),
+      ...(parcel?.carrier ? [{ p: SHIPMENT_TEXT.mail.carrier(parcel.carrier, parcel.trackingNumber) }] : []),
+      ...(parcel?.trackingUrl ? [{ link: parcel.trackingUrl, label: SHIPMENT_TEXT.mail.track }] : []),
       { link: storeLink(publicUrl, `/dashboard/orders/${order.id}`), label: MAIL_TEXT.orderShipped.view },
     ]),
   orderCancelled: (order: Pick<MailOrder, "id" | "number"> & { creditNoteNumber?: string | null }, publicUrl: string) =>

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { COUNT_CAP, type PaymentMethod } from "../../contract/constants";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
 import type { Order, OrderEvent, OrderRefund, PaymentStatus } from "../../contract/schemas";
@@ -9,8 +9,9 @@ import { TRADE_TEXT } from "../../contract/texts/trade";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
-import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, returns, stockMovements } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, returns, shipments, stockMovements } from "../db/schema";
 import { readReturns, toReturnDto, type ReturnLineRow } from "./returns";
+import { readRefundedUnshipped, readShipments, withShipments, type ShipmentLineRow, type ShipmentRow } from "./shipment-view";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { returnToStock } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
@@ -19,6 +20,7 @@ import { openCents } from "../accounts/balance";
 import { canMove, returnsStock, type OrderActor, type OrderStatus } from "../../contract/order-lifecycle";
 import { badQuery, conflict, notFound } from "../http/errors";
 import { VALIDATION_TEXT } from "../../contract/texts/validation";
+import { SHIPMENT_TEXT } from "../../contract/texts/shipments";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
@@ -81,11 +83,15 @@ export const toOrderDto = (row: OrderRow, lines: OrderLineRow[], events: OrderEv
       tax: centsToDollars(l.taxCents),
       total: centsToDollars(l.totalCents),
       refundedQuantity: 0,
+      shippedQuantity: 0,
     })),
-  // Nothing refunded until withRefunds says otherwise (DESIGN "(shapes)").
+  // Nothing refunded until withRefunds says otherwise (DESIGN "(shapes)"), nothing shipped until withShipments does.
   refundedTotal: 0,
   refunds: [],
   returns: [],
+  shipments: [],
+  paymentStatus: row.status === "paid" ? "paid" : "unpaid",
+  fulfillmentStatus: row.status === "delivered" ? "delivered" : row.status === "shipped" ? "shipped" : "unfulfilled",
   history: [...events]
     .sort((a, b) => a.id - b.id)
     .map((e) => ({ status: e.status, at: e.createdAt.toISOString(), by: e.actorRole as ActorRole, ...(e.note ? { note: e.note } : {}) })),
@@ -170,13 +176,14 @@ export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const cardIds = rows.filter((r) => r.paymentMethod === "card").map((r) => r.id);
-  const [lines, events, cardPayments, refundRows, refundLineRows, returnRows, returnLineRows] = await Promise.all([
+  const [lines, events, cardPayments, refundRows, refundLineRows, returnRows, returnLineRows, parcels] = await Promise.all([
     db.select().from(orderLines).where(inArray(orderLines.orderId, ids)),
     db.select().from(orderEvents).where(inArray(orderEvents.orderId, ids)).orderBy(asc(orderEvents.id)),
     cardIds.length > 0 ? db.select().from(payments).where(inArray(payments.orderId, cardIds)) : Promise.resolve([]),
     readRefunds(db, ids),
     readReturns(db, ids),
-  ]).then(([l, e, p, [r, rl], [rt, rtl]]) => [l, e, p, r, rl, rt, rtl] as const);
+    readParcels(db, ids),
+  ]).then(([l, e, p, [r, rl], [rt, rtl], sh]) => [l, e, p, r, rl, rt, rtl, sh] as const);
   const linesOf = groupBy(lines, (l) => l.orderId);
   const eventsOf = groupBy(events, (e) => e.orderId);
   const paymentOf = new Map(cardPayments.map((p) => [p.orderId, p]));
@@ -184,13 +191,32 @@ export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[
   const orderOfRefund = new Map(refundRows.map((r) => [r.id, r.orderId]));
   const refundLinesOf = groupBy(refundLineRows, (l) => orderOfRefund.get(l.refundId) ?? "");
   return rows.map((row) =>
-    withReturns(
-      withRefunds(toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? [], paymentOf.get(row.id) ?? null), refundsOf.get(row.id), refundLinesOf.get(row.id)),
-      returnRows,
-      returnLineRows,
+    withParcels(
+      withReturns(
+        withRefunds(toOrderDto(row, linesOf.get(row.id) ?? [], eventsOf.get(row.id) ?? [], paymentOf.get(row.id) ?? null), refundsOf.get(row.id), refundLinesOf.get(row.id)),
+        returnRows,
+        returnLineRows,
+      ),
+      parcels,
+      row.paidCents,
     ),
   );
 }
+
+/** These orders' shipments and the units refunded without a return (what is left to ship counts them). */
+interface Parcels {
+  rows: ShipmentRow[];
+  lines: ShipmentLineRow[];
+  refundedUnshipped: Map<string, Map<string, number>>;
+}
+
+async function readParcels(db: Db | Tx, ids: string[]): Promise<Parcels> {
+  const [[rows, lines], refundedUnshipped] = await Promise.all([readShipments(db, ids), readRefundedUnshipped(db, ids)]);
+  return { rows, lines, refundedUnshipped };
+}
+
+const withParcels = (order: Order, parcels: Parcels, paidCents: number): Order =>
+  withShipments(order, parcels.rows, parcels.lines, parcels.refundedUnshipped.get(order._id) ?? new Map(), paidCents);
 
 /** A line about to be ordered, priced (pricing/price.ts): lineTotalCents is its subtotal. */
 export type NewOrderLine = Omit<OrderLineRow, "orderId" | "position">;
@@ -476,6 +502,8 @@ export async function listOrders(
       counted: sql<number>`(select count(*) from (select 1 from ${orders} mine where mine.user_id = ${userId} limit ${COUNT_CAP + 1}) capped)`.mapWith(Number),
       // Whether it has refunds: only then are they read (a second statement, for those orders alone).
       refunded: sql<boolean>`(exists (select 1 from ${refunds} r where r.order_id = "orders"."id") or exists (select 1 from ${returns} rt where rt.order_id = "orders"."id"))`,
+      // Whether it has shipments: only then are they read.
+      shipped: sql<boolean>`exists (select 1 from ${shipments} sh where sh.order_id = "orders"."id")`,
     })
     .from(orders)
     .where(and(...conditions))
@@ -488,10 +516,15 @@ export async function listOrders(
   const total = first || firstPage ? cappedTotal(first?.counted ?? 0) : await cappedCount(db, db.select({ one: sql`1` }).from(orders).where(mine).$dynamic());
   const page = splitPage(rows, query.limit, (r) => [r.created, r.row.number]);
   const refundedIds = page.rows.filter((r) => r.refunded).map((r) => r.row.id);
-  const [[refundRows, refundLineRows], [returnRows, returnLineRows]] =
-    refundedIds.length > 0 ? await Promise.all([readRefunds(db, refundedIds), readReturns(db, refundedIds)]) : [[[], []], [[], []]];
+  const shippedIds = page.rows.filter((r) => r.shipped).map((r) => r.row.id);
+  const [[refundRows, refundLineRows], [returnRows, returnLineRows], parcels] = await Promise.all([
+    refundedIds.length > 0 ? readRefunds(db, refundedIds) : ([[], []] as [RefundRowOf[], RefundLineRowOf[]]),
+    refundedIds.length > 0 ? readReturns(db, refundedIds) : ([[], []] as Awaited<ReturnType<typeof readReturns>>),
+    shippedIds.length > 0 || refundedIds.length > 0 ? readParcels(db, [...new Set([...shippedIds, ...refundedIds])]) : ({ rows: [], lines: [], refundedUnshipped: new Map() } as Parcels),
+  ]);
   const refundsOf = groupBy(refundRows, (r) => r.orderId);
   const items = page.rows.map((r) =>
+    withParcels(
     withReturns(
     withRefunds(
       toOrderDto(
@@ -505,6 +538,9 @@ export async function listOrders(
     ),
     returnRows,
     returnLineRows,
+    ),
+    parcels,
+    r.row.paidCents,
     ),
   );
   return { items, ...total, next: page.next };
@@ -618,6 +654,15 @@ export async function moveInTransaction(
   // A cancel's credit note takes back the whole invoice: with payments against it, the statement
   // would owe the customer what they paid, never given back. Refunded instead (issue 49).
   if (cancelling && before.paymentMethod === "terms" && before.paidCents > 0) throw conflict("INVOICE_PAID", TRADE_TEXT.invoicePaidCancel);
+  // A cancel gives every unit back to stock: not once a parcel left (issue 52). Cancel the parcels, or refund what is left.
+  if (cancelling || to === "refunding") {
+    const [parcel] = await tx
+      .select({ id: shipments.id })
+      .from(shipments)
+      .where(and(eq(shipments.orderId, orderId), ne(shipments.status, "cancelled")))
+      .limit(1);
+    if (parcel) throw conflict("ORDER_PARTLY_SHIPPED", SHIPMENT_TEXT.partlyShipped);
+  }
   const [moved0] = await tx
     .update(orders)
     .set({ status: to, ...(cancelling ? { cancelledAt: sql`now()` } : {}) })

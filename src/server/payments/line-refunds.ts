@@ -95,7 +95,12 @@ const keyReused = () => conflict("IDEMPOTENCY_KEY_REUSED", API_TEXT.idempotencyK
 
 export async function refundOrderLines(
   db: Db,
-  options: { mail?: OrderMail | undefined; checkReturn?: ReturnCheck | undefined },
+  options: {
+    mail?: OrderMail | undefined;
+    checkReturn?: ReturnCheck | undefined;
+    /** The order's own rules once a refund is written, in its transaction (what is left to ship: orders/shipments.ts). */
+    afterRefund?: ((tx: Tx, refund: { id: string; orderId: string }) => Promise<void>) | undefined;
+  },
   orderId: string,
   input: Parsed,
   key: string,
@@ -225,6 +230,7 @@ export async function refundOrderLines(
       before: null,
       after: { refundId: row.id, amount: centsToDollars(amountCents), lines: input.lines, shipping: input.shipping, restock: input.restock, reason: input.reason, returnId: input.returnId ?? null },
     });
+    await options.afterRefund?.(tx, { id: row.id, orderId });
     // Paid back by the owner's hand: the restock, the return, the credit note and the customer's mail now, last (the counter's row is held to the commit).
     const restocked = card ? false : await completeLineRefund(tx, row, options.mail);
     return { refundId: row.id, replayed: false, owed: card, restocked };

@@ -14,11 +14,13 @@ import type {
   AdminUser,
   AuditEntry,
   DeleteToolResult,
+  ShipmentResult,
   StockLedger,
   StockMovementInput,
 } from "../../../contract/admin-schemas";
 import type { ApiErrorBody } from "../../../contract/schemas";
 import type { RefundInput, RefundResult } from "../../../contract/refund-schemas";
+import type { ShipmentInput } from "../../../contract/shipment-schemas";
 import { TEXT } from "../../../contract/texts/site";
 import { api, ApiRequestError, withQuery } from "../../lib/api";
 import { PERSONAL_KEY } from "../../lib/session";
@@ -118,6 +120,23 @@ export function useMoveOrder() {
   const after = useAfterChange();
   return useMutation({
     mutationFn: ({ id, status }: { id: string; status: string }) => api.post<AdminOrder>(`/api/admin/orders/${encodeURIComponent(id)}/status`, { status }),
+    onSuccess: after,
+    meta: toastError,
+  });
+}
+/** A parcel of the order (issue 52), with the form's key (a retry after a lost answer gets the first shipment). */
+export function useShipOrder() {
+  const after = useAfterChange();
+  return useMutation({
+    mutationFn: ({ id, input, key }: { id: string; input: ShipmentInput; key: string }) =>
+      api.post<ShipmentResult>(`/api/admin/orders/${encodeURIComponent(id)}/shipments`, input, { "idempotency-key": key }),
+    onSuccess: after,
+  });
+}
+export function useMoveShipment() {
+  const after = useAfterChange();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: "delivered" | "cancelled" }) => api.post<ShipmentResult>(`/api/admin/shipments/${encodeURIComponent(id)}/status`, { status }),
     onSuccess: after,
     meta: toastError,
   });

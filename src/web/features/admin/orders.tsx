@@ -18,6 +18,10 @@ import { OrderRefundList } from "../../components/ui/order-refunds";
 import { REFUND_REASON_MAX, refundInputSchema } from "../../../contract/refund-schemas";
 import { REFUND_TEXT } from "../../../contract/texts/refunds";
 import { percentOf } from "./money-format";
+import { OrderShipmentList } from "../../components/ui/order-shipments";
+import { stillToCome } from "../../../contract/shipment-schemas";
+import { SHIPMENT_TEXT } from "../../../contract/texts/shipments";
+import { mayShip, ShipForm, ShipmentActions } from "./ship-form";
 import { AdminList, SEARCH_DEBOUNCE_MS, useDebouncedCallback, useFilters, when } from "./ui";
 
 const ordersText = ADMIN_TEXT.orders;
@@ -79,6 +83,8 @@ export default function OrdersPage() {
   const { values, page, set } = useFilters(["status", "customer"] as const);
   const orders = useQuery(ordersQuery({ ...values, page }));
   const search = useDebouncedCallback((customer: string) => set("customer", customer), SEARCH_DEBOUNCE_MS);
+  // What waits to ship (issue 52): oldest first, each row saying what it waits for.
+  const toShip = values.status === "to_ship";
   return (
     <div>
       <PageTitle title={ADMIN_TEXT.sections.orders} />
@@ -88,6 +94,7 @@ export default function OrdersPage() {
           <span className="label-text">{ordersText.status}</span>
           <select className="select select-bordered" value={values.status} onChange={(e) => set("status", e.target.value)}>
             <option value="">{ordersText.allStatuses}</option>
+            <option value="to_ship">{SHIPMENT_TEXT.toShip.filter}</option>
             {ORDER_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {ADMIN_TEXT.statuses[s]}
@@ -103,14 +110,14 @@ export default function OrdersPage() {
       <AdminList
         query={orders}
         label={ADMIN_TEXT.sections.orders}
-        empty={ordersText.empty}
+        empty={toShip ? SHIPMENT_TEXT.toShip.none : ordersText.empty}
         page={page}
         onPage={(p) => set("page", String(p))}
         columns={[
           ordersText.columns.number,
           ordersText.columns.date,
           ordersText.columns.customer,
-          ordersText.columns.tools,
+          toShip ? SHIPMENT_TEXT.toShip.waitsFor : ordersText.columns.tools,
           MONEY_TEXT.subtotal,
           MONEY_TEXT.discount,
           MONEY_TEXT.shipping,
@@ -130,7 +137,7 @@ export default function OrdersPage() {
             <td>{when(o.createdAt)}</td>
             {/* A deleted account's order has no e-mail: 'Former customer' (decision 0012). */}
             <td>{o.customer.email || o.customer.name}</td>
-            <td>{o.lines.map((l) => `${l.name} × ${l.quantity}`).join(", ")}</td>
+            <td>{toShip ? stillToCome(o.lines).map((l) => SHIPMENT_TEXT.page.unit(l.quantity, l.name)).join(", ") : o.lines.map((l) => `${l.name} × ${l.quantity}`).join(", ")}</td>
             <td>{formatDollars(o.subtotal)}</td>
             <td>
               {o.discount ? `−${formatDollars(o.discount)}` : formatDollars(0)}
@@ -335,7 +342,8 @@ export function OrderPage() {
       </Link>
       <QueryView query={order} isEmpty={() => false} empty={null}>
         {(o) => {
-          const moves = nextStatuses(o.status, "admin");
+          // A pending order ships through the ship form (cash on delivery, terms), never as a whole from here.
+          const moves = nextStatuses(o.status, "admin").filter((to) => !(o.status === "pending" && to === "shipped"));
           return (
             <div className="grid gap-6">
               <div>
@@ -413,6 +421,8 @@ export function OrderPage() {
                   ))}
                 </dl>
               </section>
+              <OrderShipmentList order={o} headingLevel={3} actions={(shipment) => <ShipmentActions shipment={shipment} />} />
+              {mayShip(o) && <ShipForm key={`${o._id}-${o.shipments?.length ?? 0}-${o.refunds?.length ?? 0}`} order={o} />}
               {o.refunds && o.refunds.length > 0 && <OrderRefunds order={o} />}
               {REFUNDABLE.has(o.status) && <RefundForm key={`${o._id}-${o.refunds?.length ?? 0}`} order={o} />}
               <section aria-label={moneyText.documents}>

@@ -16,6 +16,7 @@ import { PageTitle } from "../../lib/page-title";
 import { TOOL_REVIEW_TEXT } from "../../../contract/texts/tool-reviews";
 import { ToolReviewForm } from "../catalog";
 import { OrderRefundList } from "../../components/ui/order-refunds";
+import { OrderShipmentList } from "../../components/ui/order-shipments";
 import { OrderReturns } from "./order-returns";
 
 /** How often a card order awaiting its payment is asked for again. */
@@ -116,6 +117,7 @@ export default function OrderPage() {
       {current.status === "delivered" && <ReviewWhatYouReceived order={current} />}
       <DeliveryAndPayment order={current} />
       <OrderDocuments order={current} />
+      <OrderShipmentList order={current} />
       <OrderRefundList order={current} />
       <OrderReturns order={current} />
       <section aria-labelledby="order-history">
