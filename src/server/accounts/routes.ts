@@ -210,7 +210,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "A member pays open invoices of the account by card, several at once: the provider's page to pay their open balance on",
         description:
-          "Send an `Idempotency-Key` header: a retry with the same key (and the same invoices) returns the same payment and page; the key with other invoices is 409 IDEMPOTENCY_KEY_REUSED. The webhook applies the payment to the invoices (what one of them no longer owes stays on the account). " +
+          "Send an `Idempotency-Key` header: a retry with the same key by the same member (and the same invoices) returns the same payment and page (a key is its member's: another member with the same key gets their own payment); the key with other invoices is 409 IDEMPOTENCY_KEY_REUSED. The webhook applies the payment to the invoices (what one of them no longer owes stays on the account). " +
           "400 on body.invoiceNumbers.N for an invoice not open on the account, or where card payments are not set up; 404 for a customer in no account; 503 PAYMENT_UNAVAILABLE when the provider does not answer (retry with the same key).",
         headers: z.object({ "idempotency-key": z.string().trim().min(1).max(LIMITS.idempotencyKey) }),
         body: invoicePaymentInputSchema,
