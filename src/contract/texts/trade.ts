@@ -49,6 +49,12 @@ export const TRADE_TEXT = {
   approvedText: (number: number) => `Your order #${number} was approved and is on its way to being fulfilled.`,
   reminderSubject: (invoice: string, days: number) => (days === 0 ? `Invoice ${invoice} is due today` : `Invoice ${invoice} is ${days} days overdue`),
   reminderText: (invoice: string, due: string, balance: number) => `Invoice ${invoice} is due on ${due}; ${formatDollars(balance)} of it is still open.`,
+  /** To a customer added to an account (by its admin, or the store): they are told, and may leave it. */
+  memberAddedSubject: (account: string) => `You were added to ${account}'s trade account`,
+  memberAddedText: (account: string, role: string) =>
+    `You are now a member of ${account}'s trade account, as ${role.toLowerCase()}. Your next orders are placed for the account: its prices, its spending limits and approvals, and its payment terms apply to them.`,
+  memberAddedLeave: "If you did not expect this, you can leave the account from your dashboard.",
+  memberAddedLink: "Your trade account",
   applicationSubject: (name: string) => `Trade account application: ${name}`,
   applicationsLink: "Trade accounts in the console",
   applicationText: (name: string, email: string, message: string) => `${email} applied for a trade account for ${name}.${message ? `\n\n${message}` : ""}`,

@@ -31,7 +31,8 @@ import { startPayment } from "../orders/placement";
 import { getOrder } from "../orders/service";
 import { approveOrder, listAccountOrders, rejectOrder } from "./approvals";
 import { invoicePaymentView, openInvoicePayment } from "./card-payments";
-import { addMember, applyForAccount, membershipOf, myAccount, removeMember, requireAccountAdmin } from "./service";
+import { memberAddedMail } from "./mail";
+import { addMember, applyForAccount, leaveAccount, membershipOf, myAccount, removeMember, requireAccountAdmin } from "./service";
 import { openInvoices, statementOf } from "./ledger";
 import { sendDueReminders } from "./reminders";
 import { renderStatementPdf } from "./statement-pdf";
@@ -45,6 +46,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const admins = sql`(select lower(email) as email from "user" where role = 'admin'
                       union select unnest(${`{${app.config.adminEmails.map((e) => `"${e.replace(/["\\]/g, "")}"`).join(",")}}`}::text[]))`;
+
+  const tellAdded = memberAddedMail(app.config.publicUrl);
 
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
@@ -96,7 +99,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: {
         tags,
-        summary: "The account's admin adds a customer (by e-mail) with a role and optional limits",
+        summary: "The account's admin adds a customer (by e-mail) with a role and optional limits; the customer is mailed and may leave (POST /api/account/leave)",
         description: "404 for an e-mail no customer has; 409 ALREADY_A_MEMBER for a customer in an account; 403 for a member who is not the account's admin.",
         body: memberInputSchema,
         response: { 201: myAccountSchema, ...errorResponses(400, 401, 403, 404, 409) },
@@ -104,7 +107,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const accountId = await requireAccountAdmin(db, request.viewer.id);
-      await addMember(db, accountId, request.body, app.clock());
+      await addMember(db, accountId, request.body, app.clock(), tellAdded);
       return reply.status(201).send(await myAccount(db, request.viewer.id, app.clock()));
     },
   );
@@ -121,6 +124,23 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const role = account.members.find((m) => m.userId === request.viewer.id)?.role;
       // An admin who removed themselves is no longer in it: they get the account as it is now, as its last word.
       return { ...account, role: role ?? "buyer" };
+    },
+  );
+
+  app.post(
+    "/account/leave",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "Leave one's trade account: one's next orders are one's own again (no account prices, limits, approvals or terms)",
+        description: "404 for a customer in no account; 409 LAST_ADMIN for the account's last admin (another admin must be added first). Orders placed before stay the account's.",
+        response: { 204: z.null().describe("Left the account"), ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await leaveAccount(db, request.viewer.id, app.clock());
+      return reply.status(204).send(null);
     },
   );
 
