@@ -26,7 +26,6 @@ import {
 } from "../../contract/trade";
 import { recordAudit } from "../admin/audit";
 import { errorResponses } from "../http/schemas";
-import { memberAddedMail } from "./mail";
 import { addMember, createAccount, getAccount, listAccounts, listApplications, patchAccount, removeMember } from "./service";
 import { addExemption, expiringExemptions, listExemptions, recordPayment, removeExemption, statementOf } from "./ledger";
 import { renderStatementPdf } from "./statement-pdf";
@@ -37,7 +36,6 @@ const tags = ["admin"];
 export const accountAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
-  const tellAdded = memberAddedMail(app.config.publicUrl);
 
   app.get(
     "/accounts",
@@ -111,7 +109,7 @@ export const accountAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const account = await addMember(db, request.params.id, request.body, app.clock(), tellAdded);
+      const account = await addMember(db, request.params.id, request.body, app.clock());
       await recordAudit(db, actorOf(request), { action: "account.member-add", entity: "account", entityId: account._id, after: request.body });
       return reply.status(201).send(account);
     },

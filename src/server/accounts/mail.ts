@@ -1,7 +1,8 @@
 /**
  * The mail of a trade account's members (DESIGN "Trade accounts", issue 49): a customer added to an
- * account (by its admin or by the store) is told, in the add's transaction, whose account they now
- * order for and under which role, and that they may leave it. Every word is in
+ * account by its admin, who asked no consent, is told in the add's transaction whose account they
+ * now order for and under which role, and that they may leave it. (The store's console adds a
+ * customer after their application, POST /api/account/apply: it mails nobody, as before.) Every word is in
  * contract/texts/trade.ts.
  */
 import { sql } from "drizzle-orm";

@@ -126,7 +126,7 @@ export async function patchAccount(db: Db, id: string, patch: AccountPatch, now:
   return { before, after: (await accountViews(db, [row], now))[0] as TradeAccount };
 }
 
-/** Whom an add tells, in its transaction (accounts/mail.ts): the customer added, and the account they now order for. */
+/** Whom an account admin's add tells, in its transaction (accounts/mail.ts): the customer added, and the account they now order for. */
 export type TellAddedMember = (tx: Tx, added: { userId: string; accountName: string; role: AccountRole }) => Promise<void>;
 
 /**
