@@ -7,15 +7,16 @@
  * with the key is 409), then the quote's row is locked (a racing accept with another key waits,
  * then finds it accepted: 409 QUOTE_ALREADY_ACCEPTED), then the placement (orders/placement.ts)
  * locks the tools and places a batch of one: the revision's cents as they were sent, never
- * re-priced; stock all or none; the order numbered, recorded and mailed like any other; the quote
- * accepted, its key naming the order and the owners told, in the same statement. Any refusal
- * throws, so the transaction (the key's claim included) leaves nothing behind.
+ * re-priced; stock all or none; the order numbered, recorded and mailed like any other (the
+ * owners' "quote accepted" goes with its announcement: a card order's when it is paid); the quote
+ * accepted and its key naming the order, in the same statement. Any refusal throws, so the
+ * transaction (the key's claim included) leaves nothing behind.
  *
  * A held revision's units are the order's: they go back into the locked stock the placement
  * takes from (a `quote_release` movement beside the order's own), so an accept never fails for
  * stock the quote holds. A card order's payment page opens after the commit (`startPayment`); if
- * it is never paid, or the account's approver rejects the order, its cancel re-opens the revision (the
- * trigger of migrations quotes-reopen and trade-defects-sql).
+ * it is never paid, or the account's approver rejects the order, its cancel re-opens the
+ * revision (the trigger of migrations quotes-reopen and trade-defects-sql).
  */
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
