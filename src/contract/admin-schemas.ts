@@ -225,3 +225,13 @@ export const mailListQuerySchema = z.object({
   status: z.enum(MAIL_STATUSES).optional(),
   ...pageQuery,
 });
+
+/** A background job that used its last attempt (the job runner, decision 0021), until it is sent again. */
+export const jobFailureSchema = z.object({
+  _id: z.string(),
+  queue: z.string(),
+  error: z.string(),
+  attempts: z.number().int(),
+  failedAt: z.string(),
+});
+export type JobFailureEntry = z.infer<typeof jobFailureSchema>;

@@ -12,6 +12,7 @@ import caches from "./plugins/caches";
 import crawlers from "./plugins/crawlers";
 import database from "./plugins/database";
 import docs from "./plugins/docs";
+import { jobs } from "./jobs";
 import mail from "./mail/plugin";
 import payments from "./payments/plugin";
 import rateLimit from "./plugins/rate-limit";
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(redis);
     await app.register(database, { memoryImage: options.memoryImage });
     await app.register(caches);
+    await app.register(jobs);
     await app.register(mail);
     await app.register(payments);
     await app.register(security);

@@ -14,6 +14,7 @@ export const ADMIN_API_TEXT = {
   photoTooLarge: "The photo is larger than 5 MB.",
   photoType: "The photo must be a JPEG, PNG or WebP image.",
   photoUnreadable: "The photo could not be read: the file is damaged or not really an image.",
+  jobFailureNotFound: "No failed job with that id waits to be sent again.",
 } as const;
 
 export const ADMIN_VALIDATION_TEXT = {

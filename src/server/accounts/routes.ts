@@ -39,8 +39,9 @@ import { renderStatementPdf } from "./statement-pdf";
 import { storeDate } from "../../contract/store-calendar";
 
 const tags = ["account"];
-/** How often each instance looks for invoice reminders due (each is sent once across instances: reminders.ts). */
+/** How often invoice reminders due are looked for (each is sent once: reminders.ts). */
 const REMINDER_SWEEP_MS = 60_000;
+export const REMINDER_SWEEP = "invoice-reminder-sweep";
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
@@ -49,22 +50,15 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const tellAdded = memberAddedMail(app.config.publicUrl);
 
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<unknown> = Promise.resolve();
+  // The reminders' sweep is a job (decision 0021): one instance a period runs it.
   const log = app.log.child({ module: "accounts" });
-  app.addHook("onReady", () => {
-    timer = setInterval(() => {
-      sweeping = sendDueReminders(db, app.clock(), app.config.publicUrl).then(
-        (n) => n > 0 && log.info({ reminded: n }, "invoice reminders sent"),
-        (error: unknown) => log.warn({ err: error }, "the invoice reminders' sweep failed; it runs again shortly"),
-      );
-    }, REMINDER_SWEEP_MS);
-    timer.unref();
+  app.jobs.define(REMINDER_SWEEP, {
+    handle: async () => {
+      const n = await sendDueReminders(db, app.clock(), app.config.publicUrl);
+      if (n > 0) log.info({ reminded: n }, "invoice reminders sent");
+    },
   });
-  app.addHook("onClose", async () => {
-    if (timer) clearInterval(timer);
-    await sweeping;
-  });
+  app.jobs.every(REMINDER_SWEEP, REMINDER_SWEEP_MS);
 
   app.get(
     "/account",

@@ -29,6 +29,7 @@ import { moneyAdminRoutes } from "../pricing/admin-routes";
 import { quoteAdminRoutes } from "../quotes/admin-routes";
 import { accountAdminRoutes } from "../accounts/admin-routes";
 import { refundAdminRoutes } from "../payments/admin-routes";
+import { jobAdminRoutes } from "../jobs/admin-routes";
 import { refundOrderLines } from "../payments/line-refunds";
 import { adminReturnListQuerySchema, adminReturnSchema, refundInputSchema, refundResultSchema, returnMoveSchema } from "../../contract/refund-schemas";
 import { checkReturnForRefund, listAdminReturns, moveReturn, returnRefunded } from "../orders/returns";
@@ -52,6 +53,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(quoteAdminRoutes);
   await app.register(accountAdminRoutes);
   await app.register(refundAdminRoutes);
+  await app.register(jobAdminRoutes);
 
   // ---------------------------------------------------------------- tools
 

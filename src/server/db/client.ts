@@ -12,9 +12,17 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction: what `db.transaction` hands its callback. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
+/** One SQL text with `$n` parameters, as a library that brings its own SQL sends it (the job runner's). */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+
 export interface Database {
   db: Db;
   driver: "pglite" | "pg";
+  /**
+   * The driver's own client, for a library that speaks SQL text (pg-boss): parameterless text may
+   * hold several statements (its locked maintenance blocks), which PGlite runs only through exec().
+   */
+  executeSql: ExecuteSql;
   close(): Promise<void>;
 }
 
@@ -92,7 +100,9 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   }
   const db = drizzle(client, { schema, logger: loggerOf(options) });
   await migrate(db, { migrationsFolder: options.migrationsDir });
-  return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
+  const executeSql: ExecuteSql = async (text, values) =>
+    values && values.length > 0 ? client.query(text, values) : { rows: (await client.exec(text)).flatMap((r) => r.rows) };
+  return { db: db as unknown as Db, driver: "pglite", executeSql, close: () => client.close() };
 }
 
 async function openPostgres(options: DatabaseOptions, databaseUrl: string): Promise<Database> {
@@ -120,5 +130,6 @@ async function openPostgres(options: DatabaseOptions, databaseUrl: string): Prom
     await lock.query("select pg_advisory_unlock(727274)").catch(() => undefined);
     lock.release();
   }
-  return { db: db as unknown as Db, driver: "pg", close: () => pool.end() };
+  const executeSql: ExecuteSql = (text, values) => pool.query(text, values);
+  return { db: db as unknown as Db, driver: "pg", executeSql, close: () => pool.end() };
 }

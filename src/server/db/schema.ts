@@ -1090,3 +1090,25 @@ export const stockAlerts = pgTable(
     index("stock_alerts_pending_idx").on(t.confirmExpiresAt).where(sql`${t.status} = 'pending'`),
   ],
 );
+
+// ------------------------------------------------------------------ background jobs (issue 49, decision 0021)
+
+/**
+ * A job that used its last attempt on the job runner (pg-boss keeps its queues in its own schema):
+ * its data and error, listed in the console until it is sent again (`retried_at`).
+ */
+export const jobFailures = pgTable(
+  "job_failures",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    queue: text("queue").notNull(),
+    /** pg-boss's id of the job that failed: one row per job, however often its last attempt is reported. */
+    jobId: text("job_id").notNull(),
+    data: jsonb("data").$type<object>().notNull(),
+    error: text("error").notNull(),
+    attempts: integer("attempts").notNull(),
+    failedAt: timestamp("failed_at", { withTimezone: true }).notNull().defaultNow(),
+    retriedAt: timestamp("retried_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("job_failures_job_idx").on(t.jobId), index("job_failures_open_idx").on(t.failedAt).where(sql`${t.retriedAt} is null`)],
+);

@@ -1,6 +1,6 @@
 /**
  * Payments: `app.payments` (the providers, the webhook's events, the holds) and the hold's sweep,
- * which lives and stops with the app. Card payments are on only with both Stripe secrets.
+ * a job on the app's runner. Card payments are on only with both Stripe secrets.
  */
 import fp from "fastify-plugin";
 import { Payments } from "./service";
@@ -12,7 +12,10 @@ declare module "fastify" {
   }
 }
 
-/** How often each instance looks for card orders whose hold ran out: often enough for a short hold, at most every 30 s. */
+/** The job that cancels card orders unpaid past their hold. */
+export const HOLD_SWEEP = "payment-hold-sweep";
+
+/** How often the hold's sweep runs: often enough for a short hold, at most every 30 s. */
 const sweepEvery = (holdMs: number) => Math.min(30_000, Math.max(500, Math.floor(holdMs / 4)));
 
 export default fp(
@@ -24,23 +27,19 @@ export default fp(
     const payments = new Payments(app.store.db, { publicUrl: config.publicUrl, holdMs: config.paymentHoldMs, mail: app.mail.orders, card: stripe, log, autostartRefunds: stripe !== undefined });
     app.decorate("payments", payments);
 
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<unknown> = Promise.resolve();
-    app.addHook("onReady", () => {
-      if (!stripe) return;
-      timer = setInterval(() => {
-        running = payments.expireHolds().then(
-          (n) => n > 0 && log.info({ cancelled: n }, "card orders unpaid past their hold were cancelled"),
-          (error: unknown) => log.warn({ err: error }, "the payment hold's sweep failed; it runs again shortly"),
-        );
-      }, sweepEvery(config.paymentHoldMs));
-      timer.unref();
-    });
+    // The hold's sweep is a job (decision 0021): one instance a period runs it.
+    if (stripe) {
+      app.jobs.define(HOLD_SWEEP, {
+        handle: async () => {
+          const n = await payments.expireHolds();
+          if (n > 0) log.info({ cancelled: n }, "card orders unpaid past their hold were cancelled");
+        },
+      });
+      app.jobs.every(HOLD_SWEEP, sweepEvery(config.paymentHoldMs));
+    }
     app.addHook("onClose", async () => {
-      if (timer) clearInterval(timer);
-      await running;
       await payments.refundWorker.stop();
     });
   },
-  { name: "toolyard-payments", dependencies: ["toolyard-database", "toolyard-mail"] },
+  { name: "toolyard-payments", dependencies: ["toolyard-database", "toolyard-jobs", "toolyard-mail"] },
 );

@@ -1,8 +1,8 @@
 /**
  * The customer's quotes, /api/quotes (DESIGN "Quotes"): ask for one, read them (someone else's
  * is not found), accept the current revision (with an `Idempotency-Key`: exactly one order),
- * decline it, and each revision's PDF. The console's side is admin-routes.ts. Each instance also
- * sweeps revisions past their validity (service.ts `expireDueQuotes`), with the app's life.
+ * decline it, and each revision's PDF. The console's side is admin-routes.ts. Revisions past their
+ * validity are swept by a job on the app's runner (service.ts `expireDueQuotes`).
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -22,30 +22,24 @@ import { declineQuote, expireDueQuotes, getQuote, listQuotes, requestQuote } fro
 
 const tags = ["quotes"];
 const idempotencyHeaders = z.object({ "idempotency-key": z.string().trim().min(1).max(LIMITS.idempotencyKey) });
-/** How often each instance writes down revisions past their validity (and gives their held stock back). */
+/** How often revisions past their validity are written down (and their held stock given back). */
 const SWEEP_MS = 30_000;
+export const QUOTE_EXPIRY_SWEEP = "quote-expiry-sweep";
 
 export const quoteRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const mail = quoteMail(app.config.publicUrl, app.config.adminEmails);
   const acceptance = new QuoteAcceptance(db, { holdMs: app.config.paymentHoldMs, mail: app.mail.orders, clock: app.clock });
 
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<unknown> = Promise.resolve();
+  // The expiry sweep is a job (decision 0021): one instance a period runs it.
   const log = app.log.child({ module: "quotes" });
-  app.addHook("onReady", () => {
-    timer = setInterval(() => {
-      sweeping = expireDueQuotes(db, app.clock()).then(
-        (n) => n > 0 && log.info({ expired: n }, "quote revisions past their validity expired"),
-        (error: unknown) => log.warn({ err: error }, "the quotes' expiry sweep failed; it runs again shortly"),
-      );
-    }, SWEEP_MS);
-    timer.unref();
+  app.jobs.define(QUOTE_EXPIRY_SWEEP, {
+    handle: async () => {
+      const n = await expireDueQuotes(db, app.clock());
+      if (n > 0) log.info({ expired: n }, "quote revisions past their validity expired");
+    },
   });
-  app.addHook("onClose", async () => {
-    if (timer) clearInterval(timer);
-    await sweeping;
-  });
+  app.jobs.every(QUOTE_EXPIRY_SWEEP, SWEEP_MS);
 
   app.post(
     "/quotes",

@@ -1,0 +1,2 @@
+export { JobRunner, sqlOf, type JobFailure, type QueueDefinition } from "./runner";
+export { default as jobs } from "./plugin";
