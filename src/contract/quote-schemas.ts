@@ -73,6 +73,8 @@ export const quoteRevisionSchema = z.object({
   /** The tax applied (DESIGN "Money", for the quote's address), or null. */
   taxRate: z.object({ name: z.string(), rateBasisPoints: z.number().int() }).nullable(),
   taxExemptCertificate: z.string().nullable(),
+  /** A trade account's certificate for the region the revision is taxed in (DESIGN "Trade accounts"), as an order records it; absent otherwise. */
+  taxExemption: z.object({ certificate: z.string(), region: z.string() }).optional(),
   createdAt: z.string(),
 });
 export type QuoteRevision = z.infer<typeof quoteRevisionSchema>;

@@ -305,6 +305,14 @@ const ACCESS: Record<string, Classified> = {
     unchanged: async (ctx, userId) =>
       expect(json<{ members: { userId: string }[] }>(await ctx.admin.get(`/api/admin/accounts/${ctx.tradeAccount}`)).members.map((m) => m.userId)).toContain(userId),
   },
+  // The owner is their account's last admin, so their leaving is refused (409): a member's leaving is accounts/accounts.test.ts's.
+  "POST /api/account/leave": {
+    access: "owner",
+    ok: 409,
+    record: async (ctx) => ctx.tradeAccount,
+    request: () => ({ method: "POST", url: "/api/account/leave", payload: {} }),
+    check: (_ctx, _who, res) => expect(json<{ error: string }>(res).error).toBe("LAST_ADMIN"),
+  },
   "GET /api/account/orders": {
     access: "owner",
     ok: 200,

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartSchema, orderSchema, type Order } from "../../contract/schemas";
 import { addDays, storeDate } from "../../contract/store-calendar";
+import { ADMIN_TRADE_TEXT, TRADE_TEXT } from "../../contract/texts/trade";
 import { myAccountSchema, tradeAccountSchema, type TradeAccount } from "../../contract/trade";
 import { mailOutbox, taxRates } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
@@ -202,6 +203,37 @@ describe.each(drivers())("trade accounts on %s", (driver) => {
       const last = await boss.client.delete(`/api/account/members/${boss.userId}`);
       expect(last.statusCode).toBe(409);
       expect(last.json().error).toBe("LAST_ADMIN");
+    });
+
+    it("a customer added to an account is told by mail and may leave it themselves (POST /api/account/leave); its last admin may not (409 LAST_ADMIN)", async () => {
+      const account = await newAccount({ name: `Acme Roofing ${randomUUID().slice(0, 6)}` });
+      const boss = await join(account, "admin");
+      const newcomer = await newCustomer("Newcomer");
+      expect((await boss.client.post("/api/account/members", { email: newcomer.email, role: "buyer", orderLimit: 10 })).statusCode).toBe(201);
+      const told = (await t.app.store.db.select().from(mailOutbox)).filter((m) => m.to === newcomer.email.toLowerCase() && m.kind === "account-member-added");
+      expect(told).toHaveLength(1);
+      expect(told[0]?.subject).toBe(TRADE_TEXT.memberAddedSubject(account.name));
+      expect(told[0]?.text).toContain(TRADE_TEXT.memberAddedText(account.name, ADMIN_TRADE_TEXT.roles.buyer));
+
+      // The newcomer leaves: out of the account, their next order theirs alone (no approval, no account).
+      const left = await newcomer.client.post("/api/account/leave", {});
+      expect(left.statusCode, left.body).toBe(204);
+      expect((await newcomer.client.get("/api/account")).statusCode).toBe(404);
+      expect((await admin.get(`/api/admin/accounts/${account._id}`)).json().members.map((m: { userId: string }) => m.userId)).not.toContain(newcomer.userId);
+      const toolId = await newTool();
+      expect(orderSchema.parse((await newcomer.client.post("/api/order", { toolId, quantity: 1 })).json()).status).toBe("pending");
+      const again = await newcomer.client.post("/api/account/leave", {});
+      expect(again.statusCode).toBe(404);
+      expect((await new Client(t.app).post("/api/account/leave", {})).statusCode).toBe(401);
+
+      // The last admin stays; once there is another, they may go.
+      const last = await boss.client.post("/api/account/leave", {});
+      expect(last.statusCode).toBe(409);
+      expect(last.json()).toMatchObject({ error: "LAST_ADMIN", message: TRADE_TEXT.lastAdmin });
+      expect((await boss.client.get("/api/account")).statusCode).toBe(200);
+      expect((await boss.client.post("/api/account/members", { email: (await newCustomer()).email, role: "admin" })).statusCode).toBe(201);
+      expect((await boss.client.post("/api/account/leave", {})).statusCode).toBe(204);
+      expect((await boss.client.get("/api/account")).statusCode).toBe(404);
     });
 
     it("a customer applies from the dashboard; the owner sees the application and is mailed", async () => {

@@ -60,7 +60,7 @@ describe.each(drivers())("paying trade invoices by card on %s", (driver) => {
       invoices.push(order.invoiceNumber as string);
       orderIds.push(order._id);
     }
-    return { id, buyer, invoices, orderIds, toolId: tool.json()._id as string };
+    return { id, buyer, invoices, orderIds, toolId: tool.json()._id as string, join };
   };
   const pay = (client: Client, invoiceNumbers: unknown, key = randomUUID()) =>
     client.request({ method: "POST", url: "/api/account/invoices/pay", payload: { invoiceNumbers }, headers: { "idempotency-key": key } });
@@ -138,6 +138,23 @@ describe.each(drivers())("paying trade invoices by card on %s", (driver) => {
     expect([...stripe.sessions.values()].filter((s) => s.metadata?.invoicePaymentId === payment._id)).toHaveLength(1);
     // Another key for the third invoice opens its own payment.
     expect(invoicePaymentSchema.parse((await pay(buyer.client, [invoices[2]])).json())).toMatchObject({ invoiceNumbers: [invoices[2]], amount: 108 });
+  });
+
+  it("an Idempotency-Key is its member's: another member of the account sending the same key gets their own payment and page, never the first member's (issue 49)", async () => {
+    const { buyer, invoices, join } = await accountWithInvoices(2);
+    const colleague = await join("admin");
+    const key = randomUUID();
+    const first = invoicePaymentSchema.parse((await pay(buyer.client, invoices, key)).json());
+    const theirs = await pay(colleague.client, invoices, key);
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    const second = invoicePaymentSchema.parse(theirs.json());
+    expect(second._id).not.toBe(first._id);
+    expect(second).toMatchObject({ invoiceNumbers: invoices, amount: 216, status: "open" });
+    expect(second.payment?.url).not.toBe(first.payment?.url);
+    // Each member's retry with the key answers their own payment; theirs with other invoices is 409 as for anyone.
+    expect(invoicePaymentSchema.parse((await pay(buyer.client, invoices, key)).json())._id).toBe(first._id);
+    expect(invoicePaymentSchema.parse((await pay(colleague.client, invoices, key)).json())._id).toBe(second._id);
+    expect((await pay(colleague.client, [invoices[0]], key)).json().error).toBe("IDEMPOTENCY_KEY_REUSED");
   });
 
   it("a cheque recorded while the page was open: the card payment pays what is still open and the rest stays on the account", async () => {

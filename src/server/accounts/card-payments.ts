@@ -3,9 +3,11 @@
  * accounts"): several at once, on the card provider's page, confirmed only by its webhook.
  *
  * - `openInvoicePayment` writes the payment's row first (the invoices named, their open balance
- *   now, an expiry an hour on), one per account and `Idempotency-Key`, so a retried request
- *   finds the same row and, through the provider's own idempotency key (`invoices-<id>`), the
- *   same page; the key with other invoices is 409 IDEMPOTENCY_KEY_REUSED.
+ *   now, an expiry an hour on), one per account, member and `Idempotency-Key`, so a retried
+ *   request finds the same row and, through the provider's own idempotency key (`invoices-<id>`),
+ *   the same page; the key with other invoices is 409 IDEMPOTENCY_KEY_REUSED. A key is its
+ *   member's, as on every keyed route (`idempotency_keys` is per user): another member sending
+ *   the same key gets their own payment, never the first member's row, page or amount (issue 49).
  * - `applyInvoicePaymentEvent` runs in the webhook event's transaction (the event's id is
  *   written in it, so a replay changes nothing). Paid: an account payment of what was captured,
  *   applied to the invoices named that are still open, the rest to the oldest (what is left
@@ -43,7 +45,7 @@ export const invoicePaymentView = (row: InvoicePaymentRow): InvoicePayment => ({
  */
 export async function openInvoicePayment(db: Db, userId: string, invoiceNumbers: string[], key: string, now: Date): Promise<InvoicePaymentRow> {
   const { accountId } = await membershipOf(db, userId);
-  // The key answers the payment it made for the same invoices (in any order, each once); for others it is 409, as on every keyed route.
+  // The caller's key answers the payment it made for the same invoices (in any order, each once); for others it is 409, as on every keyed route.
   const asked = [...new Set(invoiceNumbers)].sort().join(",");
   const replay = (row: InvoicePaymentRow): InvoicePaymentRow => {
     if ([...row.invoiceNumbers].sort().join(",") !== asked) throw conflict("IDEMPOTENCY_KEY_REUSED", API_TEXT.idempotencyKeyReused);
@@ -53,7 +55,7 @@ export async function openInvoicePayment(db: Db, userId: string, invoiceNumbers:
     const [existing] = await tx
       .select()
       .from(accountCardPayments)
-      .where(and(eq(accountCardPayments.accountId, accountId), eq(accountCardPayments.idempotencyKey, key)));
+      .where(and(eq(accountCardPayments.accountId, accountId), eq(accountCardPayments.userId, userId), eq(accountCardPayments.idempotencyKey, key)));
     if (existing) return replay(existing);
     const open = new Map((await openInvoices(tx, accountId)).map((o) => [o.invoiceNumber, o.openCents]));
     const named = [...new Set(invoiceNumbers)];
@@ -71,7 +73,7 @@ export async function openInvoicePayment(db: Db, userId: string, invoiceNumbers:
     const [raced] = await tx
       .select()
       .from(accountCardPayments)
-      .where(and(eq(accountCardPayments.accountId, accountId), eq(accountCardPayments.idempotencyKey, key)));
+      .where(and(eq(accountCardPayments.accountId, accountId), eq(accountCardPayments.userId, userId), eq(accountCardPayments.idempotencyKey, key)));
     if (!raced) throw new Error("an invoice payment's row vanished");
     return replay(raced);
   });

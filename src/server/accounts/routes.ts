@@ -31,7 +31,8 @@ import { startPayment } from "../orders/placement";
 import { getOrder } from "../orders/service";
 import { approveOrder, listAccountOrders, rejectOrder } from "./approvals";
 import { invoicePaymentView, openInvoicePayment } from "./card-payments";
-import { addMember, applyForAccount, membershipOf, myAccount, removeMember, requireAccountAdmin } from "./service";
+import { memberAddedMail } from "./mail";
+import { addMember, applyForAccount, leaveAccount, membershipOf, myAccount, removeMember, requireAccountAdmin } from "./service";
 import { openInvoices, statementOf } from "./ledger";
 import { sendDueReminders } from "./reminders";
 import { renderStatementPdf } from "./statement-pdf";
@@ -46,6 +47,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const admins = sql`(select lower(email) as email from "user" where role = 'admin'
                       union select unnest(${`{${app.config.adminEmails.map((e) => `"${e.replace(/["\\]/g, "")}"`).join(",")}}`}::text[]))`;
+
+  const tellAdded = memberAddedMail(app.config.publicUrl);
 
   // The reminders' sweep is a job (decision 0021): one instance a period runs it.
   const log = app.log.child({ module: "accounts" });
@@ -90,7 +93,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: {
         tags,
-        summary: "The account's admin adds a customer (by e-mail) with a role and optional limits",
+        summary: "The account's admin adds a customer (by e-mail) with a role and optional limits; the customer is mailed and may leave (POST /api/account/leave)",
         description: "404 for an e-mail no customer has; 409 ALREADY_A_MEMBER for a customer in an account; 403 for a member who is not the account's admin.",
         body: memberInputSchema,
         response: { 201: myAccountSchema, ...errorResponses(400, 401, 403, 404, 409) },
@@ -98,7 +101,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const accountId = await requireAccountAdmin(db, request.viewer.id);
-      await addMember(db, accountId, request.body, app.clock());
+      await addMember(db, accountId, request.body, app.clock(), tellAdded);
       return reply.status(201).send(await myAccount(db, request.viewer.id, app.clock()));
     },
   );
@@ -115,6 +118,23 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const role = account.members.find((m) => m.userId === request.viewer.id)?.role;
       // An admin who removed themselves is no longer in it: they get the account as it is now, as its last word.
       return { ...account, role: role ?? "buyer" };
+    },
+  );
+
+  app.post(
+    "/account/leave",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "Leave one's trade account: one's next orders are one's own again (no account prices, limits, approvals or terms)",
+        description: "404 for a customer in no account; 409 LAST_ADMIN for the account's last admin (another admin must be added first). Orders placed before stay the account's.",
+        response: { 204: z.null().describe("Left the account"), ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await leaveAccount(db, request.viewer.id, app.clock());
+      return reply.status(204).send(null);
     },
   );
 
@@ -204,7 +224,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "A member pays open invoices of the account by card, several at once: the provider's page to pay their open balance on",
         description:
-          "Send an `Idempotency-Key` header: a retry with the same key (and the same invoices) returns the same payment and page; the key with other invoices is 409 IDEMPOTENCY_KEY_REUSED. The webhook applies the payment to the invoices (what one of them no longer owes stays on the account). " +
+          "Send an `Idempotency-Key` header: a retry with the same key by the same member (and the same invoices) returns the same payment and page (a key is its member's: another member with the same key gets their own payment); the key with other invoices is 409 IDEMPOTENCY_KEY_REUSED. The webhook applies the payment to the invoices (what one of them no longer owes stays on the account). " +
           "400 on body.invoiceNumbers.N for an invoice not open on the account, or where card payments are not set up; 404 for a customer in no account; 503 PAYMENT_UNAVAILABLE when the provider does not answer (retry with the same key).",
         headers: z.object({ "idempotency-key": z.string().trim().min(1).max(LIMITS.idempotencyKey) }),
         body: invoicePaymentInputSchema,

@@ -126,14 +126,18 @@ export async function patchAccount(db: Db, id: string, patch: AccountPatch, now:
   return { before, after: (await accountViews(db, [row], now))[0] as TradeAccount };
 }
 
+/** Whom an account admin's add tells, in its transaction (accounts/mail.ts): the customer added, and the account they now order for. */
+export type TellAddedMember = (tx: Tx, added: { userId: string; accountName: string; role: AccountRole }) => Promise<void>;
+
 /**
  * A customer joins an account (by their e-mail): 404 for an e-mail no customer has, 409
  * ALREADY_A_MEMBER for one who belongs to an account (this one or another: the key is the
- * customer, so two racing adds cannot both succeed).
+ * customer, so two racing adds cannot both succeed). Nobody asked them: they are told (`tell`, in
+ * the same transaction) and may leave (`leaveAccount`), issue 49.
  */
-export async function addMember(db: Db, accountId: string, input: MemberInput, now: Date): Promise<TradeAccount> {
+export async function addMember(db: Db, accountId: string, input: MemberInput, now: Date, tell?: TellAddedMember): Promise<TradeAccount> {
   return db.transaction(async (tx) => {
-    const [account] = await tx.select({ id: tradeAccounts.id }).from(tradeAccounts).where(eq(tradeAccounts.id, accountId)).for("update");
+    const [account] = await tx.select({ id: tradeAccounts.id, name: tradeAccounts.name }).from(tradeAccounts).where(eq(tradeAccounts.id, accountId)).for("update");
     if (!account) throw notFound(TRADE_TEXT.accountNotFound);
     const [customer] = await tx.select({ id: user.id }).from(user).where(eq(user.email, input.email.toLowerCase()));
     if (!customer) throw notFound(TRADE_TEXT.customerNotFound);
@@ -149,6 +153,7 @@ export async function addMember(db: Db, accountId: string, input: MemberInput, n
       .onConflictDoNothing()
       .returning({ userId: accountMembers.userId });
     if (inserted.length === 0) throw conflict("ALREADY_A_MEMBER", TRADE_TEXT.alreadyAMember);
+    await tell?.(tx, { userId: customer.id, accountName: account.name, role: input.role });
     return getAccount(tx, accountId, now);
   });
 }
@@ -172,6 +177,16 @@ export async function removeMember(db: Db, accountId: string, userId: string, no
     }
     return getAccount(tx, accountId, now);
   });
+}
+
+/**
+ * POST /api/account/leave: the caller leaves their account themselves (an add needs no consent, so
+ * a member must be able to undo it); 404 outside any account; its last admin may not (409
+ * LAST_ADMIN, nothing changed): the account keeps someone who can manage it.
+ */
+export async function leaveAccount(db: Db, userId: string, now: Date): Promise<void> {
+  const { accountId } = await membershipOf(db, userId);
+  await removeMember(db, accountId, userId, now, true);
 }
 
 /** The caller's membership, or 404 when they belong to no account. */

@@ -845,6 +845,8 @@ export const quoteRevisions = pgTable(
     taxRateName: text("tax_rate_name"),
     taxRateBasisPoints: integer("tax_rate_basis_points"),
     taxExemptCertificate: text("tax_exempt_certificate"),
+    /** The region of a trade account's certificate (DESIGN "Trade accounts"), as an order records it; null for a profile's or none. */
+    taxExemptRegion: text("tax_exempt_region"),
     validUntil: timestamp("valid_until", { withTimezone: true }).notNull(),
     message: text("message").notNull().default(""),
     /** The quoted units are held (taken from the stock) until the revision expires, is declined, withdrawn, superseded or accepted. */
@@ -947,7 +949,7 @@ export const accountPayments = pgTable(
 /**
  * A member paying open invoices by card (issue 43): the invoices chosen and their open balance,
  * the provider's page, and, once the provider's webhook says it was paid, the account payment it
- * became (`account_payments`, applied to those invoices). One per account and idempotency key.
+ * became (`account_payments`, applied to those invoices). One per account, member and idempotency key (a key is its member's, as on every keyed route).
  */
 export const accountCardPayments = pgTable(
   "account_card_payments",
@@ -969,7 +971,7 @@ export const accountCardPayments = pgTable(
     accountPaymentId: text("account_payment_id").references(() => accountPayments.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (t) => [check("account_card_payments_positive", sql`${t.amountCents} > 0`), uniqueIndex("account_card_payments_key").on(t.accountId, t.idempotencyKey)],
+  (t) => [check("account_card_payments_positive", sql`${t.amountCents} > 0`), uniqueIndex("account_card_payments_key").on(t.accountId, t.userId, t.idempotencyKey)],
 );
 
 /** A trade account's tax exemption certificate for one region, until it expires (the day itself included). */

@@ -33,7 +33,11 @@ export interface PlacedOrder {
 }
 
 export interface OrderMail {
-  /** In the transaction that wrote the orders: the customers' and the admins' messages. */
+  /**
+   * In the transaction that wrote the orders: the customers' and the admins' messages (and, for an
+   * order that accepted a quote, the admins' "quote accepted"). An order is announced once: as it is
+   * placed, a card order when it is paid (issue 40), so an abandoned card acceptance tells nobody.
+   */
   ordersPlaced(tx: Tx, placed: PlacedOrder[]): Promise<void>;
   /**
    * The same messages as one INSERT, for a caller that knows its orders' numbers before it writes
@@ -86,6 +90,7 @@ const mailOrder = ({ userId, order }: PlacedOrder): MailOrder => ({
   promoCode: order.promoCode,
   shippingMethodName: order.shippingMethodName,
   invoiceNumber: order.invoiceNumber,
+  quoteNumber: order.quoteNumber ?? null,
 });
 
 /** The customer's order-placed message carries the invoice when the order has one. */
@@ -102,10 +107,14 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
       const m = templates.orderPlaced(o, publicUrl);
       return { user_id: o.userId, subject: m.subject, text: m.text, html: m.html, kind: m.kind, attachments: invoiceAttachments(o) };
     });
-    const admin = placed.map((o) => {
-      const m = templates.adminNewOrder(o, publicUrl);
-      return { subject: m.subject, text: m.text, html: m.html, kind: m.kind };
-    });
+    const admin = placed.flatMap((o) =>
+      [templates.adminNewOrder(o, publicUrl), ...(o.quoteNumber ? [templates.quoteAccepted({ ...o, quoteNumber: o.quoteNumber }, publicUrl)] : [])].map((m) => ({
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        kind: m.kind,
+      })),
+    );
     return sql`
       insert into ${mailOutbox} ("to", subject, text, html, kind, attachments)
       select lower(u.email), r.subject, r.text, r.html, r.kind, r.attachments

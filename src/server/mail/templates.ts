@@ -9,6 +9,7 @@ import { MAIL_TEXT } from "../../contract/texts/mail";
 import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
+import { QUOTE_MAIL_TEXT } from "../../contract/texts/quotes";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
 import { SHIPMENT_TEXT } from "../../contract/texts/shipments";
 import type { ReturnStatus } from "../../contract/schemas";
@@ -159,6 +160,12 @@ export const templates = {
       { rows: orderRows(order) },
       { link: storeLink(publicUrl, `/admin/orders/${order.id}`), label: MAIL_TEXT.adminNewOrder.view },
     ]),
+  /** The owners: a quote was accepted, told with its order's announcement (a card order's when it is paid). */
+  quoteAccepted: (order: MailOrder & { quoteNumber: string }, publicUrl: string) =>
+    render("quote-accepted", QUOTE_MAIL_TEXT.accepted.subject(order.quoteNumber), [
+      { p: QUOTE_MAIL_TEXT.accepted.intro(order.quoteNumber, order.number) },
+      { link: storeLink(publicUrl, `/admin/orders/${order.id}`), label: QUOTE_MAIL_TEXT.accepted.view },
+    ]),
 };
 
 export interface MailOrder {
@@ -180,6 +187,8 @@ export interface MailOrder {
   shippingMethodName?: string;
   /** With one, the customer's message says so and carries the invoice as a PDF (rendered when it is sent). */
   invoiceNumber?: string | null;
+  /** The quote the order accepted (DESIGN "Quotes"): its announcement also tells the owners the quote was accepted. */
+  quoteNumber?: string | null;
 }
 
 /**

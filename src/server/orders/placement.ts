@@ -75,7 +75,7 @@ export interface PlacementRequest {
    * re-priced, whatever the list price, tiers, rates or codes say now (no code applies). The lines'
    * rules (tool, minimum, stock) and the policies hold as on every path.
    */
-  quoted?: { quoteId: string; quoteNumber: string; priced: Priced; taxExemptCertificate: string | null } | undefined;
+  quoted?: { quoteId: string; quoteNumber: string; priced: Priced; taxExemptCertificate: string | null; taxExemptRegion: string | null } | undefined;
 }
 
 /** A tool as its row was locked. */
@@ -340,6 +340,7 @@ async function record(
           shippingMethodName: o.shippingMethodName,
           paymentMethod: o.paymentMethod,
           lines: o.lines.map((l) => ({ toolName: l.toolName, quantity: l.quantity, lineTotalCents: l.lineTotalCents })),
+          quoteNumber: o.quoteNumber,
         },
       ];
     }),
@@ -361,9 +362,13 @@ function termsOf(locked: Locked, userId: string) {
   return member.terms;
 }
 
-/** Why an order pays no tax: a quote's as it was quoted; else the profile's certificate or the account's for the region (pricing/input.ts). */
+/**
+ * Why an order pays no tax: the profile's certificate or the account's for the region
+ * (`exemptionFor`, pricing/input.ts); a quote's as its revision recorded it by that same rule when
+ * it was priced (quotes/service.ts), never re-decided.
+ */
 function exemptionFields(request: PlacementRequest, locked: Locked, now: Date): { taxExemptCertificate: string | null; taxExemptRegion: string | null } {
-  if (request.quoted) return { taxExemptCertificate: request.quoted.taxExemptCertificate, taxExemptRegion: null };
+  if (request.quoted) return { taxExemptCertificate: request.quoted.taxExemptCertificate, taxExemptRegion: request.quoted.taxExemptRegion };
   const place = destinationOf(request.delivery) ?? locked.pricing.store;
   const exemption = exemptionFor(locked.pricing, request.userId, place, now);
   return { taxExemptCertificate: exemption?.certificate ?? null, taxExemptRegion: exemption?.region ?? null };

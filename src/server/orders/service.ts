@@ -686,8 +686,10 @@ export async function moveInTransaction(
   const moved: MoveResult = { before, after, moved: true };
   await inTransaction?.(tx, moved);
   // A card order is announced when it is paid (payments/service.ts): one cancelled before that,
-  // with no payment to look at, was never announced and is cancelled without a word (issue 40).
-  const unannounced = cancelling && before.status === "awaiting_payment" && before.paymentProblem === null;
+  // with no payment to look at (waiting for its payment, or still for its account's approver),
+  // was never announced and is cancelled without a word (issues 40, 49).
+  const unpaidCard = before.status === "awaiting_payment" || (before.status === "awaiting_approval" && before.paymentMethod === "card");
+  const unannounced = cancelling && unpaidCard && before.paymentProblem === null;
   if (!unannounced) await mail?.statusMoved(tx, after);
   return moved;
 }

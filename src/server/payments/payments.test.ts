@@ -154,7 +154,7 @@ describe.each(drivers())("card payments on %s", (driver) => {
     expect((await orderOf(abandoned.c, abandoned.order._id)).status).toBe("cancelled");
     expect(await mailAbout(abandoned.order.number)).toEqual([]);
 
-    // A quote accepted by card: the owners hear of the acceptance (a quote's mail), the order's mail waits for the payment. (The purchase page takes no card.)
+    // A quote accepted by card: the order's mail, and the owners' "quote accepted" with it (issue 49), wait for the payment. (The purchase page takes no card.)
     const tool = await newTool();
     const buyerEmail = uniqueEmail("card");
     const buyer = await customer(t, buyerEmail);

@@ -7,14 +7,16 @@
  * with the key is 409), then the quote's row is locked (a racing accept with another key waits,
  * then finds it accepted: 409 QUOTE_ALREADY_ACCEPTED), then the placement (orders/placement.ts)
  * locks the tools and places a batch of one: the revision's cents as they were sent, never
- * re-priced; stock all or none; the order numbered, recorded and mailed like any other; the quote
- * accepted, its key naming the order and the owners told, in the same statement. Any refusal
- * throws, so the transaction (the key's claim included) leaves nothing behind.
+ * re-priced; stock all or none; the order numbered, recorded and mailed like any other (the
+ * owners' "quote accepted" goes with its announcement: a card order's when it is paid); the quote
+ * accepted and its key naming the order, in the same statement. Any refusal throws, so the
+ * transaction (the key's claim included) leaves nothing behind.
  *
  * A held revision's units are the order's: they go back into the locked stock the placement
  * takes from (a `quote_release` movement beside the order's own), so an accept never fails for
  * stock the quote holds. A card order's payment page opens after the commit (`startPayment`); if
- * it is never paid, the order's cancel re-opens the revision (migration 0016's trigger).
+ * it is never paid, or the account's approver rejects the order, its cancel re-opens the
+ * revision (the trigger of migrations quotes-reopen and trade-defects-sql).
  */
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
@@ -30,7 +32,6 @@ import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
 import { lockForPlacement, ordersById, placeOrders, type PlacementRequest } from "../orders/placement";
 import type { Priced } from "../pricing/price";
-import type { QuoteMail } from "./mail";
 import { closedError, currentRevision, lockQuote, releaseHold, type RevisionRow } from "./service";
 
 export interface AcceptOutcome {
@@ -71,11 +72,13 @@ function pricedOf(revision: RevisionRow): Priced {
 export class QuoteAcceptance {
   constructor(
     private readonly db: Db,
-    private readonly options: { holdMs: number; mail?: OrderMail | undefined; quoteMail?: QuoteMail | undefined; clock?: (() => Date) | undefined },
+    private readonly options: { holdMs: number; mail?: OrderMail | undefined; clock?: (() => Date) | undefined },
   ) {}
 
   async accept(userId: string, quoteId: string, input: QuoteAcceptInput, key: string): Promise<AcceptOutcome> {
     const hash = createHash("sha256").update(JSON.stringify({ quote: quoteId, revision: input.revision, paymentMethod: input.paymentMethod, ...(input.poNumber ? { poNumber: input.poNumber } : {}) })).digest("base64url");
+    // One clock on the whole path: the revision's validity, the placement's month, exemptions and holds (the app's, a test's).
+    const now = this.options.clock?.() ?? new Date();
     const outcome = await this.db.transaction(async (tx): Promise<AcceptOutcome> => {
       // 1. The key: claimed, or a retry of an attempt that committed (waits for it if it runs).
       const claimed = await tx.insert(idempotencyKeys).values({ userId, key, requestHash: hash }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
@@ -95,7 +98,7 @@ export class QuoteAcceptance {
       if (quote.status !== "accepted" && current && input.revision > current.revision) {
         throw new ApiError(400, "VALIDATION", QUOTE_API_TEXT.revisionUnknown, { details: [{ path: "body.revision", message: QUOTE_API_TEXT.revisionUnknown }] });
       }
-      const closed = closedError(quote, current);
+      const closed = closedError(quote, current, now);
       if (closed && closed.code !== "QUOTE_EXPIRED") throw closed;
       const revision = current as RevisionRow;
       if (input.revision < revision.revision) throw conflict("QUOTE_SUPERSEDED", QUOTE_API_TEXT.superseded);
@@ -112,7 +115,7 @@ export class QuoteAcceptance {
         promoCode: null,
         poNumber: input.poNumber || null,
         note: "",
-        quoted: { quoteId, quoteNumber: quote.number, priced: pricedOf(revision), taxExemptCertificate: revision.taxExemptCertificate },
+        quoted: { quoteId, quoteNumber: quote.number, priced: pricedOf(revision), taxExemptCertificate: revision.taxExemptCertificate, taxExemptRegion: revision.taxExemptRegion },
       };
       const locked = await lockForPlacement(tx, [request]);
       // The held units are the order's: back into the stock the placement takes from, with their movement.
@@ -126,10 +129,10 @@ export class QuoteAcceptance {
       const [result] = await placeOrders(tx, [request], locked, {
         mail: this.options.mail,
         holdMs: this.options.holdMs,
-        ...(this.options.clock ? { now: this.options.clock() } : {}),
+        now,
         alongside: ([draft]) => {
           if (!draft) return [];
-          const writes = [
+          return [
             sql`quote_accepted as (
               update ${quotes} set status = 'accepted', order_id = ${draft.id}, updated_at = now() where id = ${quoteId})`,
             sql`revision_accepted as (
@@ -140,9 +143,7 @@ export class QuoteAcceptance {
               insert into ${stockMovements} (tool_id, delta, reason, note, actor_id)
               select h.tool_id, h.delta, 'quote_release', h.note, h.actor_id from jsonb_to_recordset(${movedBack}::jsonb) as h(tool_id text, delta integer, note text, actor_id text))`,
           ];
-          const told = this.options.quoteMail?.acceptedInsert(quote, { id: draft.id, number: draft.number });
-          if (told) writes.push(sql`quote_told as (${told})`);
-          return writes;
+          // The owners hear of the acceptance with the order's announcement (mail/outbox.ts): now, or a card order's when it is paid.
         },
       });
       if (!result) throw new Error("the placement answered nothing");

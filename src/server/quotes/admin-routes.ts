@@ -28,7 +28,7 @@ export const quoteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: "Quotes, newest first (`status`); the total is in X-Total-Count", querystring: adminQuoteListQuerySchema, response: { 200: z.array(adminQuoteSchema), ...errorResponses(400, 401, 403) } },
     },
     async (request, reply) => {
-      const { items, total } = await listAdminQuotes(db, request.query);
+      const { items, total } = await listAdminQuotes(db, request.query, app.clock());
       reply.header("x-total-count", String(total));
       return items;
     },
@@ -37,7 +37,7 @@ export const quoteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/quotes/:id",
     { schema: { tags, summary: "One quote with its customer and revisions", params: idParamsSchema, response: { 200: adminQuoteSchema, ...errorResponses(400, 401, 403, 404) } } },
-    async (request) => getAdminQuote(db, request.params.id),
+    async (request) => getAdminQuote(db, request.params.id, app.clock()),
   );
 
   app.post(
@@ -53,7 +53,7 @@ export const quoteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const revision = await sendRevision(db, request.viewer.id, request.params.id, request.body, mail);
+      const revision = await sendRevision(db, request.viewer.id, request.params.id, request.body, mail, app.clock());
       await recordAudit(db, actorOf(request), { action: "quote.revision", entity: "quote", entityId: request.params.id, after: revision });
       return reply.status(201).send(revision);
     },
@@ -63,7 +63,7 @@ export const quoteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     "/quotes/:id/withdraw",
     { schema: { tags, summary: "Withdraw the quote (its held stock goes back); repeating it changes nothing", params: idParamsSchema, response: { 200: adminQuoteSchema, ...errorResponses(400, 401, 403, 404, 409) } } },
     async (request) => {
-      const quote = await withdrawQuote(db, request.viewer.id, request.params.id, mail);
+      const quote = await withdrawQuote(db, request.viewer.id, request.params.id, mail, app.clock());
       await recordAudit(db, actorOf(request), { action: "quote.withdraw", entity: "quote", entityId: request.params.id, after: { status: quote.status } });
       return quote;
     },

@@ -1,8 +1,9 @@
 /**
  * The mail about quotes (DESIGN "Quotes": both sides are mailed), written to the outbox in the
- * transaction of what caused it (mail/outbox.ts): the owners hear of a request, an acceptance and
- * a decline; the customer of each revision (its PDF attached, rendered when the mail is sent) and
- * of a withdrawal. Every word is in contract/texts/quotes.ts; the owners are the admin role and
+ * transaction of what caused it (mail/outbox.ts): the owners hear of a request and a decline (an
+ * acceptance is told with its order's announcement, mail/outbox.ts: a card order's when it is
+ * paid); the customer of each revision (its PDF attached, rendered when the mail is sent) and of
+ * a withdrawal. Every word is in contract/texts/quotes.ts; the owners are the admin role and
  * ADMIN_EMAILS, as for a new order.
  */
 import { sql, type SQL } from "drizzle-orm";
@@ -20,8 +21,6 @@ export interface QuoteMail {
   requested(tx: Tx, quote: { id: string; number: string }, customer: string): Promise<void>;
   /** The customer: a revision was sent (the PDF goes with it). */
   revisionSent(tx: Tx, quote: { id: string; number: string; userId: string }, revision: { revision: number; totalCents: number; validUntil: Date; message: string }): Promise<void>;
-  /** The owners: the customer accepted; as one INSERT, to run with the order's writes. */
-  acceptedInsert(quote: { id: string; number: string }, order: { id: string; number: number }): SQL;
   /** The owners: the customer declined. */
   declined(tx: Tx, quote: { id: string; number: string }): Promise<void>;
   /** The customer: the owner withdrew the quote. */
@@ -56,10 +55,6 @@ export function quoteMail(publicUrl: string, adminEmails: string[]): QuoteMail {
         { link: customerLink(quote.id), label: t.view },
       ]);
       await tx.execute(toCustomer(quote.userId, m, [{ kind: "quote", quoteId: quote.id, revision: revision.revision }]));
-    },
-    acceptedInsert(quote, order) {
-      const t = QUOTE_MAIL_TEXT.accepted;
-      return toAdmins(render("quote-accepted", t.subject(quote.number), [{ p: t.intro(quote.number, order.number) }, { link: storeLink(publicUrl, `/admin/orders/${order.id}`), label: t.view }]));
     },
     async declined(tx, quote) {
       const t = QUOTE_MAIL_TEXT.declined;

@@ -29,13 +29,13 @@ export const QUOTE_EXPIRY_SWEEP = "quote-expiry-sweep";
 export const quoteRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const mail = quoteMail(app.config.publicUrl, app.config.adminEmails);
-  const acceptance = new QuoteAcceptance(db, { holdMs: app.config.paymentHoldMs, mail: app.mail.orders, quoteMail: mail, clock: app.clock });
+  const acceptance = new QuoteAcceptance(db, { holdMs: app.config.paymentHoldMs, mail: app.mail.orders, clock: app.clock });
 
   // The expiry sweep is a job (decision 0021): one instance a period runs it.
   const log = app.log.child({ module: "quotes" });
   app.jobs.define(QUOTE_EXPIRY_SWEEP, {
     handle: async () => {
-      const n = await expireDueQuotes(db);
+      const n = await expireDueQuotes(db, app.clock());
       if (n > 0) log.info({ expired: n }, "quote revisions past their validity expired");
     },
   });
@@ -62,7 +62,7 @@ export const quoteRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: "The caller's quotes, newest first; the total is in X-Total-Count", querystring: quoteListQuerySchema, response: { 200: z.array(quoteSchema), ...errorResponses(400, 401) } },
     },
     async (request, reply) => {
-      const { items, total } = await listQuotes(db, request.viewer.id, request.query);
+      const { items, total } = await listQuotes(db, request.viewer.id, request.query, app.clock());
       reply.header("x-total-count", String(total));
       return items;
     },
@@ -74,7 +74,7 @@ export const quoteRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: { tags, summary: "One of the caller's quotes with its revisions (anyone else's is not found)", params: idParamsSchema, response: { 200: quoteSchema, ...errorResponses(400, 401, 404) } },
     },
-    async (request) => getQuote(db, request.viewer.id, request.params.id),
+    async (request) => getQuote(db, request.viewer.id, request.params.id, app.clock()),
   );
 
   app.post(
@@ -110,7 +110,7 @@ export const quoteRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: { tags, summary: "Decline the current revision (its held stock goes back); repeating it changes nothing", params: idParamsSchema, response: { 200: quoteSchema, ...errorResponses(400, 401, 404, 409) } },
     },
-    async (request) => declineQuote(db, request.viewer.id, request.params.id, mail),
+    async (request) => declineQuote(db, request.viewer.id, request.params.id, mail, app.clock()),
   );
 
   app.get(

@@ -31,7 +31,7 @@ import { quoteLines, quoteRevisions, quotes, tools, user, type QuoteLineCents } 
 import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { loadPricingContext } from "../pricing/context";
-import { quotePricingInput } from "../pricing/input";
+import { exemptionFor, quotePricingInput } from "../pricing/input";
 import { price } from "../pricing/price";
 import { recordMovements } from "../stock/ledger";
 import type { QuoteMail } from "./mail";
@@ -65,6 +65,7 @@ const revisionDto = (r: RevisionRow, now: Date): QuoteRevision => ({
   holdStock: r.holdStock,
   taxRate: r.taxRateName !== null && r.taxRateBasisPoints !== null ? { name: r.taxRateName, rateBasisPoints: r.taxRateBasisPoints } : null,
   taxExemptCertificate: r.taxExemptCertificate,
+  ...(r.taxExemptRegion && r.taxExemptCertificate ? { taxExemption: { certificate: r.taxExemptCertificate, region: r.taxExemptRegion } } : {}),
   createdAt: r.createdAt.toISOString(),
 });
 
@@ -89,14 +90,13 @@ export function toQuoteDto(q: QuoteRow, lines: LineRow[], revisions: RevisionRow
 }
 
 /** These quotes with their lines and revisions: two more queries, however many quotes. */
-async function withDetails(db: Db | Tx, rows: QuoteRow[]): Promise<Quote[]> {
+async function withDetails(db: Db | Tx, rows: QuoteRow[], now: Date): Promise<Quote[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [lines, revisions] = await Promise.all([
     db.select().from(quoteLines).where(inArray(quoteLines.quoteId, ids)),
     db.select().from(quoteRevisions).where(inArray(quoteRevisions.quoteId, ids)),
   ]);
-  const now = new Date();
   return rows.map((q) =>
     toQuoteDto(
       q,
@@ -107,8 +107,8 @@ async function withDetails(db: Db | Tx, rows: QuoteRow[]): Promise<Quote[]> {
   );
 }
 
-/** The caller's quotes, newest first. */
-export async function listQuotes(db: Db, userId: string, query: { page: number; limit: number }): Promise<{ items: Quote[]; total: number }> {
+/** The caller's quotes, newest first, as they read at `now` (the app's clock). */
+export async function listQuotes(db: Db, userId: string, query: { page: number; limit: number }, now = new Date()): Promise<{ items: Quote[]; total: number }> {
   const mine = eq(quotes.userId, userId);
   const [rows, [counted]] = await Promise.all([
     db
@@ -120,29 +120,29 @@ export async function listQuotes(db: Db, userId: string, query: { page: number; 
       .offset((query.page - 1) * query.limit),
     db.select({ n: count() }).from(quotes).where(mine),
   ]);
-  return { items: await withDetails(db, rows), total: counted?.n ?? 0 };
+  return { items: await withDetails(db, rows, now), total: counted?.n ?? 0 };
 }
 
 /** One of the caller's quotes; anyone else's is not found. */
-export async function getQuote(db: Db | Tx, userId: string, id: string): Promise<Quote> {
+export async function getQuote(db: Db | Tx, userId: string, id: string, now = new Date()): Promise<Quote> {
   const [row] = await db
     .select()
     .from(quotes)
     .where(and(eq(quotes.id, id), eq(quotes.userId, userId)));
   if (!row) throw notFound(QUOTE_API_TEXT.notFound);
-  return (await withDetails(db, [row]))[0] as Quote;
+  return (await withDetails(db, [row], now))[0] as Quote;
 }
 
 /** The console's list: every quote (or those in `status`), newest first, with its customer. */
-export async function listAdminQuotes(db: Db, query: { status?: QuoteStatus | undefined; page: number; limit: number }): Promise<{ items: AdminQuote[]; total: number }> {
+export async function listAdminQuotes(db: Db, query: { status?: QuoteStatus | undefined; page: number; limit: number }, now = new Date()): Promise<{ items: AdminQuote[]; total: number }> {
   // "expired" is also a sent quote whose revision's validity has passed and the sweep has not written yet.
   const where =
     query.status === undefined
       ? undefined
       : query.status === "expired"
-        ? sql`(${quotes.status} = 'expired' or (${quotes.status} = 'sent' and exists (select 1 from ${quoteRevisions} r where r.quote_id = ${quotes.id} and r.status = 'sent' and r.valid_until <= now())))`
+        ? sql`(${quotes.status} = 'expired' or (${quotes.status} = 'sent' and exists (select 1 from ${quoteRevisions} r where r.quote_id = ${quotes.id} and r.status = 'sent' and r.valid_until <= ${now.toISOString()}::timestamptz)))`
         : query.status === "sent"
-          ? sql`(${quotes.status} = 'sent' and not exists (select 1 from ${quoteRevisions} r where r.quote_id = ${quotes.id} and r.status = 'sent' and r.valid_until <= now()))`
+          ? sql`(${quotes.status} = 'sent' and not exists (select 1 from ${quoteRevisions} r where r.quote_id = ${quotes.id} and r.status = 'sent' and r.valid_until <= ${now.toISOString()}::timestamptz))`
           : eq(quotes.status, query.status);
   const [rows, [counted]] = await Promise.all([
     db
@@ -158,18 +158,19 @@ export async function listAdminQuotes(db: Db, query: { status?: QuoteStatus | un
   const details = await withDetails(
     db,
     rows.map((r) => r.quote),
+    now,
   );
   return { items: details.map((q, i) => ({ ...q, customer: rows[i]?.email ? { name: rows[i]?.name ?? "", email: rows[i]?.email ?? "" } : null })), total: counted?.n ?? 0 };
 }
 
-export async function getAdminQuote(db: Db | Tx, id: string): Promise<AdminQuote> {
+export async function getAdminQuote(db: Db | Tx, id: string, now = new Date()): Promise<AdminQuote> {
   const [row] = await db
     .select({ quote: quotes, name: user.name, email: user.email })
     .from(quotes)
     .leftJoin(user, eq(user.id, quotes.userId))
     .where(eq(quotes.id, id));
   if (!row) throw notFound(QUOTE_API_TEXT.notFound);
-  const [quote] = await withDetails(db, [row.quote]);
+  const [quote] = await withDetails(db, [row.quote], now);
   return { ...(quote as Quote), customer: row.email ? { name: row.name ?? "", email: row.email } : null };
 }
 
@@ -310,20 +311,20 @@ export async function releaseHold(tx: Tx, revision: Pick<RevisionRow, "id">, quo
 }
 
 /** POST /api/quotes/:id/decline: the current revision is declined (its hold released); repeating it changes nothing. */
-export async function declineQuote(db: Db, userId: string, id: string, mail: QuoteMail | undefined): Promise<Quote> {
+export async function declineQuote(db: Db, userId: string, id: string, mail: QuoteMail | undefined, now = new Date()): Promise<Quote> {
   let released = false;
   const quote = await db.transaction(async (tx) => {
     const quote = await lockQuote(tx, id, userId);
-    if (quote.status === "declined") return getQuote(tx, userId, id);
+    if (quote.status === "declined") return getQuote(tx, userId, id, now);
     const current = await currentRevision(tx, id);
-    const closed = closedError(quote, current);
+    const closed = closedError(quote, current, now);
     if (closed) throw closed;
     const revision = current as RevisionRow;
     await tx.update(quoteRevisions).set({ status: "declined" }).where(eq(quoteRevisions.id, revision.id));
     await tx.update(quotes).set({ status: "declined" }).where(eq(quotes.id, id));
     released = (await releaseHold(tx, revision, quote.number, { actorId: userId })).length > 0;
     await mail?.declined(tx, quote);
-    return getQuote(tx, userId, id);
+    return getQuote(tx, userId, id, now);
   });
   if (released) announceChange(db, "tools");
   return quote;
@@ -339,7 +340,7 @@ export async function declineQuote(db: Db, userId: string, id: string, mail: Quo
  * QUOTE_TOOL_UNAVAILABLE); a quantity below the tool's minimum is refused (400). Nothing is
  * written unless the whole revision is.
  */
-export async function sendRevision(db: Db, actorId: string, id: string, input: QuoteRevisionRequest, mail: QuoteMail | undefined): Promise<QuoteRevision> {
+export async function sendRevision(db: Db, actorId: string, id: string, input: QuoteRevisionRequest, mail: QuoteMail | undefined, now = new Date()): Promise<QuoteRevision> {
   let stockMoved = false;
   const sent = await db.transaction(async (tx) => {
     const quote = await lockQuote(tx, id);
@@ -386,9 +387,11 @@ export async function sendRevision(db: Db, actorId: string, id: string, input: Q
           destination,
           shipping: { name: destination ? QUOTE_TEXT.quotedDelivery : MONEY_TEXT.pickup, priceCents: dollarsToCents(input.shipping) },
         },
-        new Date(),
+        now,
       ),
     );
+    // Why it pays no tax, recorded as an order records it: the one rule the pricing just applied (pricing/input.ts).
+    const exemption = exemptionFor(ctx, quote.userId, destination ?? ctx.store, now);
     const lines: QuoteLineCents[] = input.lines.map((l, i) => {
       const p = priced.lines[i];
       if (!p) throw new Error("priced lines do not match the revision's");
@@ -417,7 +420,8 @@ export async function sendRevision(db: Db, actorId: string, id: string, input: Q
         shippingMethod: priced.shippingMethod.id,
         taxRateName: priced.taxRate?.name ?? null,
         taxRateBasisPoints: priced.taxRate?.rateBasisPoints ?? null,
-        taxExemptCertificate: ctx.exempt.get(quote.userId) ?? null,
+        taxExemptCertificate: exemption?.certificate ?? null,
+        taxExemptRegion: exemption?.region ?? null,
         validUntil: input.validUntil,
         message: input.message,
         holdStock: input.holdStock,
@@ -443,14 +447,14 @@ export async function sendRevision(db: Db, actorId: string, id: string, input: Q
     }
     await tx.update(quotes).set({ status: "sent" }).where(eq(quotes.id, id));
     await mail?.revisionSent(tx, quote, { revision: revision.revision, totalCents: revision.totalCents, validUntil: revision.validUntil, message: revision.message });
-    return revisionDto(revision, new Date());
+    return revisionDto(revision, now);
   });
   if (stockMoved) announceChange(db, "tools");
   return sent;
 }
 
 /** POST /api/admin/quotes/:id/withdraw: the offer is withdrawn (its hold released); repeating it changes nothing. */
-export async function withdrawQuote(db: Db, actorId: string, id: string, mail: QuoteMail | undefined): Promise<AdminQuote> {
+export async function withdrawQuote(db: Db, actorId: string, id: string, mail: QuoteMail | undefined, now = new Date()): Promise<AdminQuote> {
   let released = false;
   await db.transaction(async (tx) => {
     const quote = await lockQuote(tx, id);
@@ -466,7 +470,7 @@ export async function withdrawQuote(db: Db, actorId: string, id: string, mail: Q
     await mail?.withdrawn(tx, quote);
   });
   if (released) announceChange(db, "tools");
-  return getAdminQuote(db, id);
+  return getAdminQuote(db, id, now);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * /dashboard/account (issue 43, DESIGN "Trade accounts"): a member's trade account, their role,
  * the account's orders awaiting approval (approve or reject for approvers and admins, never
- * one's own), members and the statement for the account's admin; a customer in no account applies.
+ * one's own), members and the statement for the account's admin; a member may leave (issue 49: an
+ * add needs no consent), the last admin is told why not; a customer in no account applies.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -14,6 +15,7 @@ import { applicationInputSchema, APPROVES, rejectInputSchema, type AccountOrder,
 import { ADMIN_MONEY_TEXT } from "../../../contract/texts/admin";
 import { ACCOUNT_PAGE_TEXT, ADMIN_TRADE_TEXT, TRADE_TEXT } from "../../../contract/texts/trade";
 import type { z } from "../../../contract/zod";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { DataTable } from "../../components/ui/data-table";
 import { QueryView } from "../../components/ui/states";
 import { api } from "../../lib/api";
@@ -79,7 +81,42 @@ function Member({ account }: { account: MyAccount }) {
         </section>
       )}
       {isAdmin && <MyStatement />}
+      <LeaveAccount />
     </>
+  );
+}
+
+/** POST /api/account/leave, after the question; the last admin's 409 is shown as the API words it. */
+function LeaveAccount() {
+  const queryClient = useQueryClient();
+  const [asking, setAsking] = useState(false);
+  const leave = useMutation({
+    mutationFn: () => api.post<unknown>("/api/account/leave"),
+    onSuccess: () => {
+      toast.success(text.left);
+      return queryClient.invalidateQueries();
+    },
+    meta: toastError,
+  });
+  return (
+    <div>
+      <button type="button" className="btn btn-sm btn-outline btn-error" disabled={leave.isPending} onClick={() => setAsking(true)}>
+        {text.leave}
+      </button>
+      <ConfirmDialog
+        open={asking}
+        question={text.leaveConfirm}
+        description={text.leaveDescription}
+        confirmLabel={text.leave}
+        cancelLabel={text.stay}
+        busy={leave.isPending}
+        onConfirm={() => {
+          setAsking(false);
+          leave.mutate();
+        }}
+        onCancel={() => setAsking(false)}
+      />
+    </div>
   );
 }
 
