@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useId, useRef, useState, type FormEvent, type RefObject } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useSearchParams } from "react-router";
 import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
@@ -10,7 +10,7 @@ import { browseSearch, catalogueQuery, changeBrowse, checkPriceRange, defaultSor
 import { SearchBox } from "../components/search-box";
 import { ToolGrid } from "../components/tool-card";
 import { PageTitle } from "../../../lib/page-title";
-import { useTypedEarly, valueOf } from "../../../lib/typed-early";
+import { useTypedEarly } from "../../../lib/typed-early";
 import { useHydrated } from "../../../lib/hydrated";
 
 /**
@@ -190,22 +190,30 @@ export function ToolsPage() {
 function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (range: Pick<BrowseState, "minPrice" | "maxPrice">) => void; formId: string | undefined }) {
   const fromUrl = `${state.minPrice ?? ""}|${state.maxPrice ?? ""}`;
   const [shown, setShown] = useState(fromUrl);
-  const [min, setMin] = useState(state.minPrice === undefined ? "" : String(state.minPrice));
-  const [max, setMax] = useState(state.maxPrice === undefined ? "" : String(state.maxPrice));
-  // Typed before the app took the page over: kept for its Apply.
-  const minRef = useTypedEarly<HTMLInputElement>(min, valueOf, setMin);
-  const maxRef = useTypedEarly<HTMLInputElement>(max, valueOf, setMax);
+  const inUrl = (price: number | undefined) => (price === undefined ? "" : String(price));
+  /*
+   * The fields are uncontrolled, like the search box (components/search-box.tsx says why): what
+   * they show is what was typed, before the app took the page over or after, and 'Apply' sends it.
+   */
+  const minRef = useRef<HTMLInputElement>(null);
+  const maxRef = useRef<HTMLInputElement>(null);
   const [typedError, setError] = useState<{ message: string; field: "minPrice" | "maxPrice" } | undefined>(undefined);
   // A link or a hand-edited address may carry a range the API refuses: say why beside the fields.
   const urlRange = checkPriceRange(String(state.minPrice ?? ""), String(state.maxPrice ?? ""));
   const error = typedError ?? (urlRange.ok ? undefined : urlRange);
-  // Back, Forward and links change the range in the URL: the fields follow it.
+  // Back, Forward and links change the range in the URL: the fields follow it (not when they
+  // mount: they keep what the visitor typed before the app came).
   if (shown !== fromUrl) {
     setShown(fromUrl);
-    setMin(state.minPrice === undefined ? "" : String(state.minPrice));
-    setMax(state.maxPrice === undefined ? "" : String(state.maxPrice));
     setError(undefined);
   }
+  const fieldsShow = useRef(fromUrl);
+  useEffect(() => {
+    if (fieldsShow.current === fromUrl) return;
+    fieldsShow.current = fromUrl;
+    if (minRef.current) minRef.current.value = inUrl(state.minPrice);
+    if (maxRef.current) maxRef.current.value = inUrl(state.maxPrice);
+  }, [fromUrl, state.minPrice, state.maxPrice]);
   const errorId = useId();
   const clearId = useId();
   const set = state.minPrice !== undefined || state.maxPrice !== undefined;
@@ -223,7 +231,7 @@ function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (
     onApply({ minPrice: result.minPrice, maxPrice: result.maxPrice });
   };
 
-  const field = (name: "minPrice" | "maxPrice", label: string, value: string, onChange: (v: string) => void, invalid: boolean, ref: RefObject<HTMLInputElement | null>) => (
+  const field = (name: "minPrice" | "maxPrice", label: string, value: string, invalid: boolean, ref: RefObject<HTMLInputElement | null>) => (
     <label className="form-control">
       <span className="label-text mb-1 block text-sm font-medium">{label}</span>
       <input
@@ -236,10 +244,9 @@ function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (
         min={0}
         step="any"
         className="input input-bordered w-36"
-        value={value}
+        defaultValue={value}
         aria-invalid={invalid || undefined}
         aria-describedby={invalid ? errorId : undefined}
-        onChange={(e) => onChange(e.target.value)}
       />
     </label>
   );
@@ -249,8 +256,8 @@ function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (
     <>
       <form method="get" action="/tools" aria-label={CATALOG_TEXT.priceRange} noValidate onSubmit={onSubmit} className="mb-8 flex flex-wrap items-end gap-2">
         <KeepBrowse state={state} except={["minPrice", "maxPrice"]} />
-        {field("minPrice", CATALOG_TEXT.minPrice, min, setMin, error?.field === "minPrice", minRef)}
-        {field("maxPrice", CATALOG_TEXT.maxPrice, max, setMax, error?.field === "maxPrice", maxRef)}
+        {field("minPrice", CATALOG_TEXT.minPrice, inUrl(state.minPrice), error?.field === "minPrice", minRef)}
+        {field("maxPrice", CATALOG_TEXT.maxPrice, inUrl(state.maxPrice), error?.field === "maxPrice", maxRef)}
         <button type="submit" form={formId} className="btn">
           {CATALOG_TEXT.applyPrice}
         </button>
