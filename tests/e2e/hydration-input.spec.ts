@@ -67,7 +67,9 @@ test.describe("an action taken while the page wakes up takes effect exactly once
       expect(loads).toHaveLength(1);
     });
 
-    test(`price range: typed at once, applied ${moment.name}`, async ({ page }) => {
+    test(`price range: typed at once, applied ${moment.name}`, async ({ page, request }) => {
+      const inRange = (await (await request.get("/api/tool?minPrice=20&maxPrice=300&limit=12")).json()) as { name: string }[];
+      expect(inRange.length).toBeGreaterThan(0);
       const loads = catalogueLoads(page, (p) => p.get("minPrice") === "20" && p.get("maxPrice") === "300");
       const takesOver = moment.send(page);
       await page.goto("/tools", { waitUntil: "commit" });
@@ -80,11 +82,7 @@ test.describe("an action taken while the page wakes up takes effect exactly once
       await expect.poll(() => `${params(page).get("minPrice")}-${params(page).get("maxPrice")}`).toBe("20-300");
       await expect(range.getByLabel("Min price ($)")).toHaveValue("20");
       await expect(range.getByLabel("Max price ($)")).toHaveValue("300");
-      for (const price of await cards(page).getByTestId("tool-price").allTextContents()) {
-        const dollars = Number(price.replace(/[$,\s]/g, ""));
-        expect(dollars).toBeGreaterThanOrEqual(20);
-        expect(dollars).toBeLessThanOrEqual(300);
-      }
+      await expect(cards(page).getByRole("heading")).toHaveText(inRange.map((t) => t.name));
       await appTakesOver(page);
       expect(await historyLength(page)).toBe(before + 1);
       expect(loads).toHaveLength(1);

@@ -53,10 +53,16 @@ export function ToolsPage() {
   const go = (next: BrowseState) => {
     const search = new URLSearchParams(browseSearch(next));
     // The view the address shows already adds nothing to the history: a choice made while React
-    // was taking the page over reaches both useTypedEarly and the replayed onChange.
+    // was taking the page over reaches both useTypedEarly and the change event that follows.
     if (search.toString() === window.location.search.replace(/^\?/, "")) return;
     setParams(search);
   };
+  /**
+   * A change to the view the address shows now, which can be ahead of `state`: a choice made
+   * while React was taking the page over has been sent (useTypedEarly) before the router rendered
+   * it, and a change that follows must not undo it.
+   */
+  const change = (changes: Parameters<typeof changeBrowse>[1]) => go(changeBrowse(parseBrowse(new URLSearchParams(window.location.search)), changes));
   const asCategory = (value: string) => (value || undefined) as BrowseState["category"];
   // A category or sort chosen before the app took the page over: both shown now, in one step.
   const filtersRef = useTypedEarly<HTMLFormElement>(
@@ -78,9 +84,28 @@ export function ToolsPage() {
     },
   );
 
+  /*
+   * The selects are uncontrolled, like the search box and the price range (components/search-box.tsx
+   * says why): a render never writes over what the shopper chose. A controlled select chosen as
+   * the app took the page over was set back by the app's first render after hydrating, and the
+   * change event that followed sent the old choice, undoing the new one (issue 54). They follow
+   * the address when it changes (Back, Forward, links; the sort's options change with the search),
+   * not when they mount: they keep what was chosen before the app came, for useTypedEarly above.
+   */
+  const viewShown = `${category ?? ""} ${state.sort ?? ""} ${q ?? ""}`;
+  const selectsShow = useRef(viewShown);
+  useEffect(() => {
+    if (selectsShow.current === viewShown) return;
+    selectsShow.current = viewShown;
+    const select = (name: string) => filtersRef.current?.querySelector<HTMLSelectElement>(`select[name="${name}"]`);
+    const [categorySelect, sortSelect] = [select("category"), select("sort")];
+    if (categorySelect) categorySelect.value = category ?? "";
+    if (sortSelect) sortSelect.value = state.sort ?? "";
+  }, [viewShown, category, state.sort, filtersRef]);
+
   /** 'Next' and 'Previous' bring the shopper to the top of the new page, and keyboard focus to its results line. */
   const goToPage = (target: number) => {
-    go(changeBrowse(state, { page: target }));
+    change({ page: target });
     window.scrollTo({ top: 0, left: 0, behavior: "instant" });
     resultsRef.current?.focus({ preventScroll: true });
   };
@@ -100,8 +125,8 @@ export function ToolsPage() {
               form={oneForm}
               autoComplete="off"
               className="select select-bordered"
-              value={category ?? ""}
-              onChange={(e) => go(changeBrowse(state, { category: asCategory(e.target.value) }))}
+              defaultValue={category ?? ""}
+              onChange={(e) => change({ category: asCategory(e.target.value) })}
             >
               <option value="">{CATALOG_TEXT.allCategories}</option>
               {CATEGORIES.map((c) => (
@@ -118,8 +143,8 @@ export function ToolsPage() {
               form={oneForm}
               autoComplete="off"
               className="select select-bordered"
-              value={state.sort ?? ""}
-              onChange={(e) => go(changeBrowse(state, { sort: sortChosen(e.target.value) }))}
+              defaultValue={state.sort ?? ""}
+              onChange={(e) => change({ sort: sortChosen(e.target.value) })}
             >
               {/* The default order sends no sort ("" is none), so that, sent with a new search
                   without the app, the results come by relevance rather than in the old default. */}
@@ -137,11 +162,11 @@ export function ToolsPage() {
             </button>
           </noscript>
         </form>
-        <SearchBox q={q} formId={oneForm} onSearch={(text) => go(changeBrowse(state, { q: text }))}>
+        <SearchBox q={q} formId={oneForm} onSearch={(text) => change({ q: text })}>
           <KeepBrowse state={state} except={["q"]} />
         </SearchBox>
       </div>
-      <PriceRange state={state} formId={oneForm} onApply={(range) => go(changeBrowse(state, range))} />
+      <PriceRange state={state} formId={oneForm} onApply={(range) => change(range)} />
       <form id={browseId} method="get" action="/tools" hidden />
       <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || state.minPrice !== undefined || state.maxPrice !== undefined ? CATALOG_TEXT.empty : TEXT.home.emptyCatalog}>
         {(data) => {
