@@ -24,6 +24,14 @@ test("the purchase page and every dashboard page have no critical or serious axe
   // With an order listed, so the table is analysed too.
   await page.getByRole("button", { name: "Ordered" }).click();
   await expect(page.getByTestId("order-row")).toHaveCount(1);
+  // The new order's toast, as a shopper reads it: once it has finished sliding in (react-toastify
+  // drops its enter class then; analysed mid-animation its colours were half faded in), with the
+  // pointer on it, which holds it open (else it slides out after 5 s, under the analysis).
+  const placed = page.locator(".Toastify__toast").filter({ hasText: /^Order #\d+ placed$/ });
+  await expect(placed).toBeVisible();
+  await expect(placed).not.toHaveClass(/bounce-enter/);
+  await placed.hover();
+  await expect(placed).not.toHaveClass(/bounce-exit/);
   await expectNoSeriousViolations(page);
 
   await page.goto("/dashboard/review");

@@ -9,6 +9,11 @@ import { useEffect, useRef, type RefObject } from "react";
  * element the app rendered itself shows what it was given, and nothing happens. Its controls need
  * `autoComplete="off"`: else the browser, on Back, restores the values of the earlier visit, and
  * they would be taken for the visitor's.
+ *
+ * For controls whose choice the app must act on as it comes (the catalogue's category and sort,
+ * which change the view at once). A text field is better uncontrolled (the search box, the price
+ * range): a controlled one shows the state's value at the app's first render after hydration, which
+ * can come before this hands it the typed text, and empties the field meanwhile (issue 54).
  */
 export function useTypedEarly<T extends Element>(shown: string, read: (element: T) => string, take: (value: string) => void): RefObject<T | null> {
   const ref = useRef<T>(null);
@@ -20,6 +25,3 @@ export function useTypedEarly<T extends Element>(shown: string, read: (element: 
   }, []);
   return ref;
 }
-
-/** What an input or a select shows. */
-export const valueOf = (control: HTMLInputElement | HTMLSelectElement): string => control.value;

@@ -1,11 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { CATEGORY_LABELS, LIMITS, type Category } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import type { Suggestion as ToolSuggestion } from "../../../../contract/schemas";
 import { moveActive, SUGGEST_DEBOUNCE_MS, suggestQuery, useDebounced } from "../suggest";
-import { useTypedEarly, valueOf } from "../../../lib/typed-early";
 
 /**
  * The catalogue's search box with search-as-you-type suggestions: a searchbox that owns a listbox
@@ -28,15 +27,28 @@ export function SearchBox({
   formId?: string | undefined;
 }) {
   const navigate = useNavigate();
+  /**
+   * The box is uncontrolled: what it shows is the browser's, typed before the app took the page
+   * over or after, and never written over by a render. Controlled, a render that came before the
+   * app had read the typed text (React keeps a value when it hydrates, but the next render writes
+   * the state's) emptied the box, and a Search pressed then sent nothing (issue 54). `draft`
+   * follows what is typed after, for the suggestions only; Search sends what the box shows.
+   */
+  const inputRef = useRef<HTMLInputElement>(null);
   const [draft, setDraft] = useState(q ?? "");
-  // Typed before the app took the page over: kept for its Search.
-  const draftRef = useTypedEarly<HTMLInputElement>(draft, valueOf, setDraft);
-  // Back, Forward and links change the search in the URL: the box follows it.
+  // Back, Forward and links change the search in the URL: the box follows it (not when it mounts:
+  // it keeps what the visitor typed before the app came).
   const [shownQ, setShownQ] = useState(q);
   if (shownQ !== q) {
     setShownQ(q);
     setDraft(q ?? "");
   }
+  const boxShows = useRef(q);
+  useEffect(() => {
+    if (boxShows.current === q || !inputRef.current) return;
+    boxShows.current = q;
+    inputRef.current.value = q ?? "";
+  }, [q]);
   // Open only after the shopper types: a page opened with ?q= shows no list over the results.
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -64,7 +76,7 @@ export function SearchBox({
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     close();
-    // What the box shows: typed while React was still taking the page over, it may not be in `draft` yet.
+    // What the box shows: typed while React was still taking the page over, it is not in `draft`.
     onSearch(String(new FormData(event.currentTarget).get("q") ?? "").trim() || undefined);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -92,13 +104,13 @@ export function SearchBox({
         <label className="form-control">
           <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.searchLabel}</span>
           <input
-            ref={draftRef}
+            ref={inputRef}
             type="search"
             name="q"
             form={formId}
             className="input input-bordered w-full"
             placeholder={CATALOG_TEXT.searchPlaceholder}
-            value={draft}
+            defaultValue={q ?? ""}
             maxLength={LIMITS.search}
             autoComplete="off"
             aria-autocomplete="list"

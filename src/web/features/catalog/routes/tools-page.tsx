@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useId, useRef, useState, type FormEvent, type RefObject } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useSearchParams } from "react-router";
 import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
@@ -10,7 +10,7 @@ import { browseSearch, catalogueQuery, changeBrowse, checkPriceRange, defaultSor
 import { SearchBox } from "../components/search-box";
 import { ToolGrid } from "../components/tool-card";
 import { PageTitle } from "../../../lib/page-title";
-import { useTypedEarly, valueOf } from "../../../lib/typed-early";
+import { useTypedEarly } from "../../../lib/typed-early";
 import { useHydrated } from "../../../lib/hydrated";
 
 /**
@@ -53,10 +53,16 @@ export function ToolsPage() {
   const go = (next: BrowseState) => {
     const search = new URLSearchParams(browseSearch(next));
     // The view the address shows already adds nothing to the history: a choice made while React
-    // was taking the page over reaches both useTypedEarly and the replayed onChange.
+    // was taking the page over reaches both useTypedEarly and the change event that follows.
     if (search.toString() === window.location.search.replace(/^\?/, "")) return;
     setParams(search);
   };
+  /**
+   * A change to the view the address shows now, which can be ahead of `state`: a choice made
+   * while React was taking the page over has been sent (useTypedEarly) before the router rendered
+   * it, and a change that follows must not undo it.
+   */
+  const change = (changes: Parameters<typeof changeBrowse>[1]) => go(changeBrowse(parseBrowse(new URLSearchParams(window.location.search)), changes));
   const asCategory = (value: string) => (value || undefined) as BrowseState["category"];
   // A category or sort chosen before the app took the page over: both shown now, in one step.
   const filtersRef = useTypedEarly<HTMLFormElement>(
@@ -78,9 +84,28 @@ export function ToolsPage() {
     },
   );
 
+  /*
+   * The selects are uncontrolled, like the search box and the price range (components/search-box.tsx
+   * says why): a render never writes over what the shopper chose. A controlled select chosen as
+   * the app took the page over was set back by the app's first render after hydrating, and the
+   * change event that followed sent the old choice, undoing the new one (issue 54). They follow
+   * the address when it changes (Back, Forward, links; the sort's options change with the search),
+   * not when they mount: they keep what was chosen before the app came, for useTypedEarly above.
+   */
+  const viewShown = `${category ?? ""} ${state.sort ?? ""} ${q ?? ""}`;
+  const selectsShow = useRef(viewShown);
+  useEffect(() => {
+    if (selectsShow.current === viewShown) return;
+    selectsShow.current = viewShown;
+    const select = (name: string) => filtersRef.current?.querySelector<HTMLSelectElement>(`select[name="${name}"]`);
+    const [categorySelect, sortSelect] = [select("category"), select("sort")];
+    if (categorySelect) categorySelect.value = category ?? "";
+    if (sortSelect) sortSelect.value = state.sort ?? "";
+  }, [viewShown, category, state.sort, filtersRef]);
+
   /** 'Next' and 'Previous' bring the shopper to the top of the new page, and keyboard focus to its results line. */
   const goToPage = (target: number) => {
-    go(changeBrowse(state, { page: target }));
+    change({ page: target });
     window.scrollTo({ top: 0, left: 0, behavior: "instant" });
     resultsRef.current?.focus({ preventScroll: true });
   };
@@ -100,8 +125,8 @@ export function ToolsPage() {
               form={oneForm}
               autoComplete="off"
               className="select select-bordered"
-              value={category ?? ""}
-              onChange={(e) => go(changeBrowse(state, { category: asCategory(e.target.value) }))}
+              defaultValue={category ?? ""}
+              onChange={(e) => change({ category: asCategory(e.target.value) })}
             >
               <option value="">{CATALOG_TEXT.allCategories}</option>
               {CATEGORIES.map((c) => (
@@ -118,8 +143,8 @@ export function ToolsPage() {
               form={oneForm}
               autoComplete="off"
               className="select select-bordered"
-              value={state.sort ?? ""}
-              onChange={(e) => go(changeBrowse(state, { sort: sortChosen(e.target.value) }))}
+              defaultValue={state.sort ?? ""}
+              onChange={(e) => change({ sort: sortChosen(e.target.value) })}
             >
               {/* The default order sends no sort ("" is none), so that, sent with a new search
                   without the app, the results come by relevance rather than in the old default. */}
@@ -137,11 +162,11 @@ export function ToolsPage() {
             </button>
           </noscript>
         </form>
-        <SearchBox q={q} formId={oneForm} onSearch={(text) => go(changeBrowse(state, { q: text }))}>
+        <SearchBox q={q} formId={oneForm} onSearch={(text) => change({ q: text })}>
           <KeepBrowse state={state} except={["q"]} />
         </SearchBox>
       </div>
-      <PriceRange state={state} formId={oneForm} onApply={(range) => go(changeBrowse(state, range))} />
+      <PriceRange state={state} formId={oneForm} onApply={(range) => change(range)} />
       <form id={browseId} method="get" action="/tools" hidden />
       <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || state.minPrice !== undefined || state.maxPrice !== undefined ? CATALOG_TEXT.empty : TEXT.home.emptyCatalog}>
         {(data) => {
@@ -190,22 +215,30 @@ export function ToolsPage() {
 function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (range: Pick<BrowseState, "minPrice" | "maxPrice">) => void; formId: string | undefined }) {
   const fromUrl = `${state.minPrice ?? ""}|${state.maxPrice ?? ""}`;
   const [shown, setShown] = useState(fromUrl);
-  const [min, setMin] = useState(state.minPrice === undefined ? "" : String(state.minPrice));
-  const [max, setMax] = useState(state.maxPrice === undefined ? "" : String(state.maxPrice));
-  // Typed before the app took the page over: kept for its Apply.
-  const minRef = useTypedEarly<HTMLInputElement>(min, valueOf, setMin);
-  const maxRef = useTypedEarly<HTMLInputElement>(max, valueOf, setMax);
+  const inUrl = (price: number | undefined) => (price === undefined ? "" : String(price));
+  /*
+   * The fields are uncontrolled, like the search box (components/search-box.tsx says why): what
+   * they show is what was typed, before the app took the page over or after, and 'Apply' sends it.
+   */
+  const minRef = useRef<HTMLInputElement>(null);
+  const maxRef = useRef<HTMLInputElement>(null);
   const [typedError, setError] = useState<{ message: string; field: "minPrice" | "maxPrice" } | undefined>(undefined);
   // A link or a hand-edited address may carry a range the API refuses: say why beside the fields.
   const urlRange = checkPriceRange(String(state.minPrice ?? ""), String(state.maxPrice ?? ""));
   const error = typedError ?? (urlRange.ok ? undefined : urlRange);
-  // Back, Forward and links change the range in the URL: the fields follow it.
+  // Back, Forward and links change the range in the URL: the fields follow it (not when they
+  // mount: they keep what the visitor typed before the app came).
   if (shown !== fromUrl) {
     setShown(fromUrl);
-    setMin(state.minPrice === undefined ? "" : String(state.minPrice));
-    setMax(state.maxPrice === undefined ? "" : String(state.maxPrice));
     setError(undefined);
   }
+  const fieldsShow = useRef(fromUrl);
+  useEffect(() => {
+    if (fieldsShow.current === fromUrl) return;
+    fieldsShow.current = fromUrl;
+    if (minRef.current) minRef.current.value = inUrl(state.minPrice);
+    if (maxRef.current) maxRef.current.value = inUrl(state.maxPrice);
+  }, [fromUrl, state.minPrice, state.maxPrice]);
   const errorId = useId();
   const clearId = useId();
   const set = state.minPrice !== undefined || state.maxPrice !== undefined;
@@ -223,7 +256,7 @@ function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (
     onApply({ minPrice: result.minPrice, maxPrice: result.maxPrice });
   };
 
-  const field = (name: "minPrice" | "maxPrice", label: string, value: string, onChange: (v: string) => void, invalid: boolean, ref: RefObject<HTMLInputElement | null>) => (
+  const field = (name: "minPrice" | "maxPrice", label: string, value: string, invalid: boolean, ref: RefObject<HTMLInputElement | null>) => (
     <label className="form-control">
       <span className="label-text mb-1 block text-sm font-medium">{label}</span>
       <input
@@ -236,10 +269,9 @@ function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (
         min={0}
         step="any"
         className="input input-bordered w-36"
-        value={value}
+        defaultValue={value}
         aria-invalid={invalid || undefined}
         aria-describedby={invalid ? errorId : undefined}
-        onChange={(e) => onChange(e.target.value)}
       />
     </label>
   );
@@ -249,8 +281,8 @@ function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (
     <>
       <form method="get" action="/tools" aria-label={CATALOG_TEXT.priceRange} noValidate onSubmit={onSubmit} className="mb-8 flex flex-wrap items-end gap-2">
         <KeepBrowse state={state} except={["minPrice", "maxPrice"]} />
-        {field("minPrice", CATALOG_TEXT.minPrice, min, setMin, error?.field === "minPrice", minRef)}
-        {field("maxPrice", CATALOG_TEXT.maxPrice, max, setMax, error?.field === "maxPrice", maxRef)}
+        {field("minPrice", CATALOG_TEXT.minPrice, inUrl(state.minPrice), error?.field === "minPrice", minRef)}
+        {field("maxPrice", CATALOG_TEXT.maxPrice, inUrl(state.maxPrice), error?.field === "maxPrice", maxRef)}
         <button type="submit" form={formId} className="btn">
           {CATALOG_TEXT.applyPrice}
         </button>
