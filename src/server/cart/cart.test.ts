@@ -201,10 +201,10 @@ describe.each(drivers())("cart and checkout API on %s", (driver) => {
       note: "Leave at the door",
     });
     expect(order.lines).toEqual([
-      // No tax rate, delivery or code in this store: each line's total is its subtotal; nothing refunded yet.
-      { toolId: hammer._id, name: hammer.name, quantity: 1, unitPrice: 12.5, lineTotal: 12.5, subtotal: 12.5, discount: 0, shipping: 0, tax: 0, total: 12.5, refundedQuantity: 0 },
-      { toolId: spanners._id, name: spanners.name, quantity: 2, unitPrice: 40, lineTotal: 80, subtotal: 80, discount: 0, shipping: 0, tax: 0, total: 80, refundedQuantity: 0 },
-      { toolId: saw._id, name: saw.name, quantity: 3, unitPrice: 99.99, lineTotal: 299.97, subtotal: 299.97, discount: 0, shipping: 0, tax: 0, total: 299.97, refundedQuantity: 0 },
+      // No tax rate, delivery or code in this store: each line's total is its subtotal; nothing refunded or shipped yet.
+      { toolId: hammer._id, name: hammer.name, quantity: 1, unitPrice: 12.5, lineTotal: 12.5, subtotal: 12.5, discount: 0, shipping: 0, tax: 0, total: 12.5, refundedQuantity: 0, shippedQuantity: 0 },
+      { toolId: spanners._id, name: spanners.name, quantity: 2, unitPrice: 40, lineTotal: 80, subtotal: 80, discount: 0, shipping: 0, tax: 0, total: 80, refundedQuantity: 0, shippedQuantity: 0 },
+      { toolId: saw._id, name: saw.name, quantity: 3, unitPrice: 99.99, lineTotal: 299.97, subtotal: 299.97, discount: 0, shipping: 0, tax: 0, total: 299.97, refundedQuantity: 0, shippedQuantity: 0 },
     ]);
     expect(order.history).toEqual([{ status: "pending", at: expect.any(String), by: "customer" }]);
     expect([await stock(hammer._id), await stock(spanners._id), await stock(saw._id)]).toEqual([9, 6, 0]);
