@@ -7,6 +7,7 @@ import { and, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { FulfillmentStatus, OrderPaymentStatus, Shipment, ShipmentStatus } from "../../contract/shipment-schemas";
 import { trackingUrl } from "../../contract/shipment-schemas";
 import type { Order } from "../../contract/schemas";
+import { dollarsToCents } from "../../contract/money";
 import type { Db, Tx } from "../db/client";
 import { refundLines, refunds, shipmentLines, shipments } from "../db/schema";
 
@@ -76,8 +77,8 @@ export function withShipments(order: Order, rows: ShipmentRow[], lines: Shipment
  * (delivered). Then what refunds gave back makes it partly refunded or refunded.
  */
 function paymentStatusOf(order: Order, paidCents: number): OrderPaymentStatus {
-  const totalCents = Math.round(order.total * 100);
-  const refundedCents = Math.round((order.refundedTotal ?? 0) * 100);
+  const totalCents = dollarsToCents(order.total);
+  const refundedCents = dollarsToCents(order.refundedTotal ?? 0);
   const received =
     order.history.some((e) => e.status === "paid") ||
     (order.paymentMethod === "terms" && totalCents > 0 && paidCents >= totalCents) ||
