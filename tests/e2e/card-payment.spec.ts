@@ -6,13 +6,12 @@
  * order on cancel, and shows a refused refund's reason. Its tool is its own (E2E_CARD_TOOL_ID),
  * so no other spec's stock moves.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { ORDER_TEXT } from "../../src/contract/texts/orders";
 import { PAYMENT_TEXT } from "../../src/contract/texts/payments";
 import { ACCOUNT_PAGE_TEXT as TRADE_PAGE } from "../../src/contract/texts/trade";
 import { APP_URL } from "../support/env";
-import { getTool, newAccount, signedInPage, signInAsAdmin } from "../support/e2e-helpers";
+import { expectNoSeriousViolations, getTool, newAccount, signedInPage, signInAsAdmin } from "../support/e2e-helpers";
 import { stripeStandInControls } from "../support/stripe";
 
 const origin = { origin: APP_URL };
@@ -27,14 +26,6 @@ function stripe() {
   const url = process.env.E2E_STRIPE_URL;
   if (!url) throw new Error("E2E_STRIPE_URL is not set: the global setup starts the Stripe stand-in");
   return stripeStandInControls(url);
-}
-
-async function expectNoSeriousViolations(page: Page): Promise<void> {
-  // A menu link that has just stopped being the current page is still fading its colours (a CSS transition).
-  await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running"));
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 async function stockOf(request: APIRequestContext, id: string): Promise<number> {

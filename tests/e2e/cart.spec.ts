@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { APP_URL } from "../support/env";
-import { cartTools, getTool, listTools, loginThroughForm, newAccount, signedInPage, signUpViaApi, type ApiTool } from "../support/e2e-helpers";
+import { cartTools, expectNoSeriousViolations, getTool, listTools, loginThroughForm, newAccount, signedInPage, signUpViaApi, type ApiTool } from "../support/e2e-helpers";
 
 /** The cart, the checkout, the confirmation and the orders they make (issue 8). */
 
@@ -9,15 +8,6 @@ const usd = (dollars: number) => new Intl.NumberFormat("en-US", { style: "curren
 const cents = (dollars: number) => Math.round(dollars * 100);
 const origin = { origin: APP_URL };
 const toast = (page: Page) => page.locator(".Toastify__toast-container--top-right .Toastify__toast");
-
-async function expectNoSeriousViolations(page: Page): Promise<void> {
-  // A menu link that has just stopped being the current page is still fading its colours
-  // (a CSS transition): axe measured it halfway once in CI ('My Orders' on the order page).
-  await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running"));
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 async function setLine(request: APIRequestContext, toolId: string, quantity: number): Promise<void> {
   const response = await request.put(`/api/cart/lines/${toolId}`, { headers: origin, data: { quantity } });

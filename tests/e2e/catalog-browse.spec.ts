@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "../support/e2e-helpers";
 
 /**
  * Issue 13's catalogue browsing, clicked through: sort by price, a price range, search-as-you-type
@@ -132,9 +132,7 @@ test.describe("catalogue browsing", () => {
     await expect(options.first()).toHaveAttribute("aria-selected", "true");
     await expect(box).toHaveAttribute("aria-activedescendant", (await options.first().getAttribute("id")) ?? "");
     // The open list and the price form: no critical or serious axe violations.
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-    expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoSeriousViolations(page);
     await box.press("Enter");
     await expect(page).toHaveURL((url) => url.pathname === `/tools/${suggested[0]?._id}`);
     await expect(page.getByRole("heading", { level: 1, name: suggested[0]?.name })).toBeVisible();

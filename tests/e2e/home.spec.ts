@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { expectNoSeriousViolations } from "../support/e2e-helpers";
 
 test.describe("home page", () => {
   test("shows every section with the spec's texts", async ({ page }) => {
@@ -26,8 +26,6 @@ test.describe("home page", () => {
   test("has no critical or serious accessibility violations", async ({ page }) => {
     await page.goto("/");
     await expect(page.getByTestId("tool-card").first()).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-    expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoSeriousViolations(page);
   });
 });

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { listTools } from "../support/e2e-helpers";
+import { expectNoSeriousViolations, listTools } from "../support/e2e-helpers";
 
 /** The static pages, the 404 page, and an accessibility check of every public page (spec §2). */
 
@@ -73,9 +72,7 @@ test.describe("accessibility", () => {
     test(`${path} has no critical or serious axe violations`, async ({ page }) => {
       await page.goto(path);
       await ready(page);
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-      expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      await expectNoSeriousViolations(page);
     });
   }
 
@@ -85,9 +82,7 @@ test.describe("accessibility", () => {
     await expect(page.getByTestId("tool-card").first()).toBeVisible();
     await page.getByRole("button", { name: "Open menu" }).click();
     await expect(page.getByTestId("mobile-menu")).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-    expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoSeriousViolations(page);
   });
 });
 
