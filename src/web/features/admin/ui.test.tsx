@@ -1,5 +1,6 @@
+import { lazy, Suspense } from "react";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { MemoryRouter, useLocation } from "react-router";
+import { BrowserRouter, Link, Route, Routes, useLocation } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SEARCH_DEBOUNCE_MS, useDebouncedCallback, useFilters } from "./ui";
 
@@ -26,12 +27,15 @@ describe("a console search box", () => {
     vi.useRealTimers();
   });
 
-  const open = (at: string) =>
-    render(
-      <MemoryRouter initialEntries={[at]}>
+  // The console's router is the browser's: the address is the window's.
+  const open = (at: string) => {
+    window.history.replaceState(null, "", at);
+    return render(
+      <BrowserRouter>
         <Filters />
-      </MemoryRouter>,
+      </BrowserRouter>,
     );
+  };
   const type = (text: string) => fireEvent.change(screen.getByLabelText("Search"), { target: { value: text } });
   const search = () => screen.getByRole("status").textContent;
 
@@ -54,5 +58,36 @@ describe("a console search box", () => {
     expect(search()).toBe("?status=active");
     act(() => vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS));
     expect(search()).toBe("?status=active&q=saw");
+  });
+
+  it("drops a search still waiting when the admin has clicked away to a row, whose page is still loading", async () => {
+    // The row's page, loading (its code not yet there): the router keeps the list on screen meanwhile.
+    const Order = lazy(() => new Promise<never>(() => {}));
+    window.history.replaceState(null, "", "/admin/orders");
+    render(
+      <BrowserRouter>
+        <Suspense fallback={<p>Loading</p>}>
+          <Routes>
+            <Route
+              path="/admin/orders"
+              element={
+                <>
+                  <Filters />
+                  <Link to="/admin/orders/7">#7</Link>
+                </>
+              }
+            />
+            <Route path="/admin/orders/7" element={<Order />} />
+          </Routes>
+        </Suspense>
+      </BrowserRouter>,
+    );
+    type("dri");
+    fireEvent.click(screen.getByRole("link", { name: "#7" }));
+    await act(async () => {
+      vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS);
+      await Promise.resolve();
+    });
+    expect(`${window.location.pathname}${window.location.search}`).toBe("/admin/orders/7");
   });
 });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, type ReactNode } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link, useLocation, useSearchParams } from "react-router";
 import { ADMIN_TEXT } from "../../../contract/texts/admin";
 import { DataTable } from "../../components/ui/data-table";
 import { QueryView, type QueryLike } from "../../components/ui/states";
@@ -12,9 +12,13 @@ const pagingText = ADMIN_TEXT.paging;
 /** Filters and the page live in the address, so a list can be linked to and reloaded. */
 export function useFilters<K extends string>(keys: readonly K[]) {
   const [params, setParams] = useSearchParams();
+  const { pathname } = useLocation();
   const values = Object.fromEntries(keys.map((k) => [k, params.get(k) ?? ""])) as Record<K, string>;
   const page = Math.max(1, Number(params.get("page") ?? "1") || 1);
   const set = (key: K | "page", value: string) => {
+    // The admin has left the list (a click on a row whose page is still loading keeps the list on
+    // screen meanwhile): a search still waiting is dropped, not sent as a move back to the list.
+    if (window.location.pathname !== pathname) return;
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
     else next.delete(key);
