@@ -173,4 +173,19 @@ test.describe("an action taken while the page wakes up takes effect exactly once
     await expectSignedIn(page);
     expect(signIns.map((r) => `${r.method()} ${new URL(r.url()).pathname}`)).toEqual(["POST /api/auth/sign-in/email"]);
   });
+  test("sign-up: the form filled and sent as soon as it is there makes one account, signed in", async ({ page }) => {
+    const account = newAccount("early-signup");
+    const signUps: Request[] = [];
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === "/api/auth/sign-up/email" || (r.resourceType() === "document" && url.searchParams.has("password"))) signUps.push(r);
+    });
+    await page.goto("/signup", { waitUntil: "commit" });
+    await page.getByLabel("Name").fill(account.name);
+    await page.getByLabel("Email").fill(account.email);
+    await page.getByLabel("Password").fill(account.password);
+    await page.getByRole("button", { name: "SIGN UP", exact: true }).click();
+    await expectSignedIn(page);
+    expect(signUps.map((r) => `${r.method()} ${new URL(r.url()).pathname}`)).toEqual(["POST /api/auth/sign-up/email"]);
+  });
 });
