@@ -6,7 +6,9 @@
  */
 import { expect, test } from "@playwright/test";
 import { APP_URL, MONEY_TOOL } from "../support/env";
+import { SHIPMENT_TEXT } from "../../src/contract/texts/shipments";
 import { expectNoSeriousViolations, newAccount, signedInPage, signInAsAdmin } from "../support/e2e-helpers";
+import { fetchMail, linkIn } from "../support/smtp";
 
 const origin = { origin: APP_URL };
 const UPS = "1Z999AA10123456784";
@@ -16,7 +18,7 @@ test("the owner ships part of an order with a tracking number; the customer sees
   const id = process.env.E2E_MONEY_TOOL_ID;
   if (!id) throw new Error("E2E_MONEY_TOOL_ID is not set: the global setup makes that tool");
   const customer = await browser.newPage();
-  await signedInPage(customer, newAccount("parcel"));
+  const account = await signedInPage(customer, newAccount("parcel"));
   expect((await customer.request.put(`${APP_URL}/api/cart/lines/${id}`, { headers: origin, data: { quantity: 3 } })).status()).toBe(200);
   const placed = await customer.request.post(`${APP_URL}/api/checkout`, {
     headers: { ...origin, "idempotency-key": `shipment-e2e-${Date.now()}` },
@@ -51,8 +53,16 @@ test("the owner ships part of an order with a tracking number; the customer sees
   expect(slip.headers()["content-type"]).toContain("application/pdf");
   await expectNoSeriousViolations(page);
 
+  // The customer's mail: the parcel's tracking link, and the link to the order's page, followed.
+  const inbox = process.env.E2E_INBOX_URL;
+  if (!inbox) throw new Error("E2E_INBOX_URL is not set: the global setup starts the SMTP stand-in");
+  const mail = await fetchMail(inbox, account.email, SHIPMENT_TEXT.mail.partSubject(order.number));
+  expect(linkIn(mail, "https://www.ups.com/track")).toBe(`https://www.ups.com/track?tracknum=${UPS}`);
+  const orderLink = linkIn(mail, `${APP_URL}/dashboard/orders/`);
+  expect(orderLink).toBe(`${APP_URL}/dashboard/orders/${order._id}`);
+
   // The customer's order page: the parcel, its link, and what is still to come.
-  await customer.goto(`${APP_URL}/dashboard/orders/${order._id}`);
+  await customer.goto(orderLink);
   const theirs = customer.getByTestId("order-shipment");
   await expect(theirs).toHaveCount(1);
   await expect(theirs).toContainText(`2 × ${MONEY_TOOL.name}`);

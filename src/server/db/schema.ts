@@ -729,7 +729,9 @@ export const returnLines = pgTable(
  * share of the line's subtotal, discount and goods' tax they give back (amount = subtotal −
  * discount + tax), kept as computed so the credit note says what the refund said; `restocked`:
  * the units that go back to stock with it once its money is back (never more than the line's,
- * over all its refunds; 0 once it failed).
+ * over all its refunds; 0 once it failed); `unshipped`: how many of its units had not shipped
+ * when it was made (a refund of a return's units: none), which the store no longer sends and
+ * which go back to stock whatever `restock` says, as they never left (issue 52).
  */
 export const refundLines = pgTable(
   "refund_lines",
@@ -747,6 +749,7 @@ export const refundLines = pgTable(
     taxCents: bigint("tax_cents", { mode: "number" }).notNull(),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
     restocked: integer("restocked").notNull().default(0),
+    unshipped: integer("unshipped").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.refundId, t.position] }), check("refund_lines_quantity_positive", sql`${t.quantity} >= 1`)],
 );

@@ -11,7 +11,7 @@ import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, splitPage, type Page } from "../db/paging";
 import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, returns, shipments, stockMovements } from "../db/schema";
 import { readReturns, toReturnDto, type ReturnLineRow } from "./returns";
-import { readRefundedUnshipped, readShipments, withShipments, type ShipmentLineRow, type ShipmentRow } from "./shipment-view";
+import { readRefundedUnits, readShipments, withShipments, type RefundedUnits, type ShipmentLineRow, type ShipmentRow } from "./shipment-view";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { returnToStock } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
@@ -203,20 +203,20 @@ export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[
   );
 }
 
-/** These orders' shipments and the units refunded without a return (what is left to ship counts them). */
+/** These orders' shipments and their refunds' units (what is left to ship counts them). */
 interface Parcels {
   rows: ShipmentRow[];
   lines: ShipmentLineRow[];
-  refundedUnshipped: Map<string, Map<string, number>>;
+  refunded: Map<string, Map<string, RefundedUnits[]>>;
 }
 
 async function readParcels(db: Db | Tx, ids: string[]): Promise<Parcels> {
-  const [[rows, lines], refundedUnshipped] = await Promise.all([readShipments(db, ids), readRefundedUnshipped(db, ids)]);
-  return { rows, lines, refundedUnshipped };
+  const [[rows, lines], refunded] = await Promise.all([readShipments(db, ids), readRefundedUnits(db, ids)]);
+  return { rows, lines, refunded };
 }
 
 const withParcels = (order: Order, parcels: Parcels, paidCents: number): Order =>
-  withShipments(order, parcels.rows, parcels.lines, parcels.refundedUnshipped.get(order._id) ?? new Map(), paidCents);
+  withShipments(order, parcels.rows, parcels.lines, parcels.refunded.get(order._id) ?? new Map(), paidCents);
 
 /** A line about to be ordered, priced (pricing/price.ts): lineTotalCents is its subtotal. */
 export type NewOrderLine = Omit<OrderLineRow, "orderId" | "position">;
@@ -520,7 +520,7 @@ export async function listOrders(
   const [[refundRows, refundLineRows], [returnRows, returnLineRows], parcels] = await Promise.all([
     refundedIds.length > 0 ? readRefunds(db, refundedIds) : ([[], []] as [RefundRowOf[], RefundLineRowOf[]]),
     refundedIds.length > 0 ? readReturns(db, refundedIds) : ([[], []] as Awaited<ReturnType<typeof readReturns>>),
-    shippedIds.length > 0 || refundedIds.length > 0 ? readParcels(db, [...new Set([...shippedIds, ...refundedIds])]) : ({ rows: [], lines: [], refundedUnshipped: new Map() } as Parcels),
+    shippedIds.length > 0 || refundedIds.length > 0 ? readParcels(db, [...new Set([...shippedIds, ...refundedIds])]) : ({ rows: [], lines: [], refunded: new Map() } as Parcels),
   ]);
   const refundsOf = groupBy(refundRows, (r) => r.orderId);
   const items = page.rows.map((r) =>

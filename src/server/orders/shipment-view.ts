@@ -3,7 +3,7 @@
  * themselves, each line's `shippedQuantity`, `paymentStatus` and `fulfillmentStatus`. Read by the
  * order's readers (service.ts); the moves are shipments.ts's.
  */
-import { and, eq, inArray, isNull, ne } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { FulfillmentStatus, OrderPaymentStatus, Shipment, ShipmentStatus } from "../../contract/shipment-schemas";
 import { trackingUrl } from "../../contract/shipment-schemas";
 import type { Order } from "../../contract/schemas";
@@ -40,23 +40,42 @@ export async function readShipments(db: Db | Tx, orderIds: string[]): Promise<[S
   ]);
 }
 
-/** Each line's units left to ship: ordered − shipped (not cancelled) − refunded without a return, never below 0. */
-export function leftToShip(order: Pick<Order, "lines">, shipped: Map<string, number>, refundedUnshipped: Map<string, number>): Map<string, number> {
-  return new Map(order.lines.map((l) => [l.toolId, Math.max(0, l.quantity - (shipped.get(l.toolId) ?? 0) - (refundedUnshipped.get(l.toolId) ?? 0))]));
+/** A refund's units of one line: how many, and how many of them had not shipped when it was made. */
+export interface RefundedUnits {
+  quantity: number;
+  unshipped: number;
 }
 
 /**
- * An order with its shipments (oldest first), each line's `shippedQuantity`, its `paymentStatus`
- * and `fulfillmentStatus` (DESIGN "Orders" → Shipments). `refundedUnshipped`: units refunded
- * without a return, per tool (refunds that did not fail), as `leftToShip` counts them.
+ * The one rule of what is left of a line to ship (DESIGN "Orders" → Shipments, decision 0022), for
+ * the moves (shipments.ts) and the order's view alike: ordered − max(shipped, refunded after it
+ * shipped) − refunded before it shipped, never below 0. `shipped` counts parcels not cancelled; the
+ * max keeps a unit refunded once shipped from shipping again if its parcel is cancelled afterwards.
+ * An order shipped or delivered before shipments existed (`legacy`: no parcel at all) left whole.
  */
-export function withShipments(order: Order, rows: ShipmentRow[], lines: ShipmentLineRow[], refundedUnshipped: Map<string, number>, paidCents: number): Order {
+export function unitsLeftToShip(ordered: number, shipped: number, refunded: readonly RefundedUnits[], legacy: boolean): number {
+  if (legacy) return 0;
+  const after = refunded.reduce((s, r) => s + r.quantity - r.unshipped, 0);
+  const before = refunded.reduce((s, r) => s + r.unshipped, 0);
+  return Math.max(0, ordered - Math.max(shipped, after) - before);
+}
+
+/** Shipped or delivered with no parcel at all (cancelled ones included): moved as a whole before shipments existed. */
+export const shippedBeforeShipments = (status: string, parcels: number): boolean => parcels === 0 && (status === "shipped" || status === "delivered");
+
+/**
+ * An order with its shipments (oldest first), each line's `shippedQuantity`, its `paymentStatus`
+ * and `fulfillmentStatus` (DESIGN "Orders" → Shipments). `refunded`: the refunds' units per tool
+ * (refunds that did not fail), as `unitsLeftToShip` counts them.
+ */
+export function withShipments(order: Order, rows: ShipmentRow[], lines: ShipmentLineRow[], refunded: Map<string, RefundedUnits[]>, paidCents: number): Order {
   const mine = rows.filter((s) => s.orderId === order._id).sort((a, b) => a.shippedAt.getTime() - b.shippedAt.getTime() || (a.number < b.number ? -1 : 1));
   const active = mine.filter((s) => s.status !== "cancelled");
   const activeIds = new Set(active.map((s) => s.id));
   const shipped = new Map<string, number>();
   for (const l of lines) if (activeIds.has(l.shipmentId)) shipped.set(l.toolId, (shipped.get(l.toolId) ?? 0) + l.quantity);
-  const left = [...leftToShip(order, shipped, refundedUnshipped).values()].reduce((s, n) => s + n, 0);
+  const legacy = shippedBeforeShipments(order.status, mine.length);
+  const left = order.lines.reduce((s, l) => s + unitsLeftToShip(l.quantity, shipped.get(l.toolId) ?? 0, refunded.get(l.toolId) ?? [], legacy), 0);
   // An order shipped or delivered before shipments existed has none: its status says it all.
   let fulfillmentStatus: FulfillmentStatus = "unfulfilled";
   if (order.status === "delivered" || (active.length > 0 && left === 0 && active.every((s) => s.status === "delivered"))) fulfillmentStatus = "delivered";
@@ -89,20 +108,19 @@ function paymentStatusOf(order: Order, paidCents: number): OrderPaymentStatus {
   return refundedCents > 0 ? "partly_refunded" : "paid";
 }
 
-/** Units of these orders refunded without a return (refunds that did not fail), per order and tool. */
-export async function readRefundedUnshipped(db: Db | Tx, orderIds: string[]): Promise<Map<string, Map<string, number>>> {
-  const out = new Map<string, Map<string, number>>();
+/** The units of these orders' refunds that did not fail, per order and tool. */
+export async function readRefundedUnits(db: Db | Tx, orderIds: string[]): Promise<Map<string, Map<string, RefundedUnits[]>>> {
+  const out = new Map<string, Map<string, RefundedUnits[]>>();
   if (orderIds.length === 0) return out;
   const rows = await db
-    .select({ orderId: refunds.orderId, toolId: refundLines.toolId, quantity: refundLines.quantity })
+    .select({ orderId: refunds.orderId, toolId: refundLines.toolId, quantity: refundLines.quantity, unshipped: refundLines.unshipped })
     .from(refundLines)
     .innerJoin(refunds, eq(refunds.id, refundLines.refundId))
-    .where(and(inArray(refunds.orderId, orderIds), ne(refunds.status, "failed"), isNull(refunds.returnId)));
+    .where(and(inArray(refunds.orderId, orderIds), ne(refunds.status, "failed")));
   for (const r of rows) {
-    const perTool = out.get(r.orderId) ?? new Map<string, number>();
-    perTool.set(r.toolId, (perTool.get(r.toolId) ?? 0) + r.quantity);
+    const perTool = out.get(r.orderId) ?? new Map<string, RefundedUnits[]>();
+    perTool.set(r.toolId, [...(perTool.get(r.toolId) ?? []), { quantity: r.quantity, unshipped: r.unshipped }]);
     out.set(r.orderId, perTool);
   }
   return out;
 }
-

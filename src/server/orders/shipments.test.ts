@@ -6,11 +6,11 @@
  * written) and the packing slip's text.
  */
 import { randomUUID } from "node:crypto";
-import { and, eq, like } from "drizzle-orm";
+import { and, asc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminOrderSchema, shipmentResultSchema, type AdminOrder, type ShipmentResult } from "../../contract/admin-schemas";
 import { checkoutResultSchema, orderSchema, type Tool } from "../../contract/schemas";
-import { mailOutbox, shipments, tools } from "../db/schema";
+import { mailOutbox, shipments, stockMovements, tools } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { pdfText } from "../../../tests/support/pdf-text";
 
@@ -284,6 +284,52 @@ describe.each(drivers())("shipments on %s", (driver) => {
     expect(again.order).toMatchObject({ status: "shipped", fulfillmentStatus: "shipped" });
     expect(again.order.shipments?.map((s) => s.status)).toEqual(["cancelled", "shipped"]);
     expect(again.order.lines[0]?.shippedQuantity).toBe(2);
+  });
+
+  it("a refund's units that never shipped go back to stock whatever `restock` says (reason cancel); those that shipped only with `restock` (reason return)", async () => {
+    const { order, tools: [a] } = await paid([4]);
+    if (!a) throw new Error("a tool");
+    await shipped(order._id, { lines: [{ toolId: a._id, quantity: 2 }], carrier: "UPS", trackingNumber: UPS });
+    const before = await stock(a._id);
+    // Three units, restock off: the two left to ship are taken first and were never sent; the third shipped and stays out.
+    await refund(order._id, { lines: [{ toolId: a._id, quantity: 3 }], restock: false, reason: "two on back order, one broken" });
+    expect(await stock(a._id)).toBe((before ?? 0) + 2);
+    const after = await adminOrder(order._id);
+    expect(after).toMatchObject({ status: "shipped", fulfillmentStatus: "shipped" });
+    expect(after.refunds?.[0]?.lines).toEqual([expect.objectContaining({ quantity: 3, restocked: 2 })]);
+    const over = await ship(order._id, { lines: [{ toolId: a._id, quantity: 1 }], carrier: "UPS" });
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toMatchObject({ error: "SHIPMENT_EXCEEDS" });
+    // The last unit shipped too; restocked as the owner says.
+    await refund(order._id, { lines: [{ toolId: a._id, quantity: 1 }], reason: "came back unopened" });
+    expect(await stock(a._id)).toBe((before ?? 0) + 3);
+    const movements = await db()
+      .select({ delta: stockMovements.delta, reason: stockMovements.reason })
+      .from(stockMovements)
+      .where(and(eq(stockMovements.orderId, order._id), eq(stockMovements.toolId, a._id)))
+      .orderBy(asc(stockMovements.id));
+    expect(movements).toEqual([
+      { delta: -4, reason: "order" },
+      { delta: 2, reason: "cancel" },
+      { delta: 1, reason: "return" },
+    ]);
+  });
+
+  it("an order shipped before shipments existed (no parcel) left whole: a refund keeps it shipped and restocks only as the owner says", async () => {
+    const { order, tools: [a] } = await paid([2]);
+    if (!a) throw new Error("a tool");
+    const sent = await admin.post(`/api/admin/orders/${order._id}/status`, { status: "shipped" });
+    expect(sent.statusCode, sent.body).toBe(200);
+    // As migration 0032 left such an order: shipped, with no parcel.
+    await db().delete(shipments).where(eq(shipments.orderId, order._id));
+    const before = await stock(a._id);
+    await refund(order._id, { lines: [{ toolId: a._id, quantity: 1 }], restock: false, reason: "lost in the post" });
+    expect(await stock(a._id)).toBe(before);
+    const after = await adminOrder(order._id);
+    expect(after).toMatchObject({ status: "shipped", fulfillmentStatus: "shipped", paymentStatus: "partly_refunded" });
+    const parcel = await ship(order._id, { lines: [{ toolId: a._id, quantity: 1 }], carrier: "UPS" });
+    expect(parcel.statusCode).toBe(409);
+    expect(parcel.json()).toMatchObject({ error: "SHIPMENT_EXCEEDS" });
   });
 
   it("lists what waits to ship, oldest first, and only that", async () => {

@@ -7,9 +7,10 @@
  * - an order ships once placed and not waiting for payment or approval: a card or bank-transfer
  *   order when `paid`, a cash-on-delivery or terms order while `pending` (or `paid`);
  * - what is left of a line to ship is what was ordered less what shipped (cancelled shipments do
- *   not count) less what refunds that did not fail gave back without a return (a return's units
- *   were delivered; any other refunded unit is one the store no longer sends). More → 409
- *   SHIPMENT_EXCEEDS, nothing written;
+ *   not count) less what refunds that did not fail gave back before it shipped: a refund takes a
+ *   line's units left to ship first (the store stops sending them; they go back to stock whatever
+ *   its `restock` says, as they never left) and records how many (`refund_lines.unshipped`; a
+ *   return's units were delivered, so none). More → 409 SHIPMENT_EXCEEDS, nothing written;
  * - the order moves through the lifecycle (service.ts, moveInTransaction) to `shipped` once nothing
  *   is left to ship, to `delivered` once every shipment is; a cancelled shipment of a `shipped`
  *   order gives it its step before back (`paid`, or `pending` for cash and terms not yet paid);
@@ -23,7 +24,7 @@
  * marks its shipments delivered.
  */
 import { createHash } from "node:crypto";
-import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { z } from "../../contract/zod";
 import type { shipmentInputSchema, ShipmentMove } from "../../contract/shipment-schemas";
 import { trackingUrl } from "../../contract/shipment-schemas";
@@ -37,7 +38,7 @@ import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
 import type { OrderStatus } from "../../contract/order-lifecycle";
 import { announceMove, moveInTransaction, type MoveResult, type OrderRow } from "./service";
-import type { ShipmentRow } from "./shipment-view";
+import { shippedBeforeShipments, unitsLeftToShip, type ShipmentRow } from "./shipment-view";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 
 type Parsed = z.output<typeof shipmentInputSchema>;
@@ -60,23 +61,38 @@ interface ShippingState {
 }
 
 async function shippingState(tx: Tx, orderId: string): Promise<ShippingState> {
-  const [lines, active, shippedRows, refunded] = await Promise.all([
+  const [lines, parcels, shippedRows, refunded, [order]] = await Promise.all([
     tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.position)),
-    tx.select().from(shipments).where(and(eq(shipments.orderId, orderId), ne(shipments.status, "cancelled"))),
+    tx.select().from(shipments).where(eq(shipments.orderId, orderId)),
     tx
       .select({ position: shipmentLines.position, quantity: shipmentLines.quantity })
       .from(shipmentLines)
       .innerJoin(shipments, eq(shipments.id, shipmentLines.shipmentId))
       .where(and(eq(shipments.orderId, orderId), ne(shipments.status, "cancelled"))),
     tx
-      .select({ position: refundLines.position, quantity: refundLines.quantity })
+      .select({ position: refundLines.position, quantity: refundLines.quantity, unshipped: refundLines.unshipped })
       .from(refundLines)
       .innerJoin(refunds, eq(refunds.id, refundLines.refundId))
-      .where(and(eq(refunds.orderId, orderId), ne(refunds.status, "failed"), isNull(refunds.returnId))),
+      .where(and(eq(refunds.orderId, orderId), ne(refunds.status, "failed"))),
+    tx.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)),
   ]);
-  const sum = (rows: { position: number; quantity: number }[], position: number) => rows.filter((r) => r.position === position).reduce((s, r) => s + r.quantity, 0);
-  const left = new Map(lines.map((l) => [l.position, Math.max(0, l.quantity - sum(shippedRows, l.position) - sum(refunded, l.position))]));
+  const legacy = shippedBeforeShipments(order?.status ?? "", parcels.length);
+  const left = new Map(
+    lines.map((l) => {
+      const shipped = shippedRows.filter((r) => r.position === l.position).reduce((s, r) => s + r.quantity, 0);
+      return [l.position, unitsLeftToShip(l.quantity, shipped, refunded.filter((r) => r.position === l.position), legacy)];
+    }),
+  );
+  const active = parcels.filter((p) => p.status !== "cancelled");
   return { lines, active, left, leftTotal: [...left.values()].reduce((s, n) => s + n, 0) };
+}
+
+/**
+ * Per order line's position, the units left to ship, in `tx` under the order's lock: a refund of
+ * units takes those first (the store stops sending them) and says how many it took (issue 52).
+ */
+export async function leftToShip(tx: Tx, orderId: string): Promise<Map<number, number>> {
+  return (await shippingState(tx, orderId)).left;
 }
 
 /** Statuses a `shipped` order goes back to when a cancelled shipment leaves units to ship. */

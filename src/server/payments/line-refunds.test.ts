@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { and, asc, eq, like, sql } from "drizzle-orm";
+import { and, asc, eq, like, ne, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminOrderSchema, type AdminOrder } from "../../contract/admin-schemas";
 import { refundResultSchema, type RefundResult } from "../../contract/refund-schemas";
@@ -262,8 +262,9 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     const movements = await db()
       .select()
       .from(stockMovements)
-      .where(and(eq(stockMovements.orderId, order._id), eq(stockMovements.reason, "return")));
-    expect(movements.map((m) => m.delta)).toEqual([1]);
+      .where(and(eq(stockMovements.orderId, order._id), ne(stockMovements.reason, "order")));
+    // The unit never shipped: back as the order's no longer sent (reason cancel), once.
+    expect(movements.map((m) => [m.reason, m.delta])).toEqual([["cancel", 1]]);
   }, 120_000);
 
   it("refuses more than is left (409 REFUND_EXCEEDS, nothing done), a tool not in the order (400), nothing to refund (400)", async () => {
@@ -330,9 +331,12 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     expect(other.json()).toMatchObject({ error: "IDEMPOTENCY_KEY_REUSED" });
   }, 120_000);
 
-  it("restocks through the ledger (reason return) by default, never more than the line had; restock: false leaves the stock", async () => {
+  it("restocks shipped units through the ledger (reason return) by default, never more than the line had; restock: false leaves the stock", async () => {
     const { order, tools: made } = await paidCash([[20, 3]]);
     const tool = made[0] as Tool;
+    // Shipped: the units left, so `restock` says whether they come back (units never shipped always do: shipments.test.ts).
+    const sent = await admin.post(`/api/admin/orders/${order._id}/status`, { status: "shipped" });
+    expect(sent.statusCode, sent.body).toBe(200);
     const before = await stock(tool._id);
     await refunded(order._id, { lines: [{ toolId: tool._id, quantity: 2 }], reason: "back on the shelf" });
     expect(await stock(tool._id)).toBe((before ?? 0) + 2);
@@ -540,9 +544,10 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
       .from(stockMovements)
       .where(and(eq(stockMovements.orderId, order._id), eq(stockMovements.toolId, toolId)))
       .orderBy(asc(stockMovements.id));
+    // Never shipped: the units go back as the order's no longer sent (issue 52).
     expect(movements).toEqual([
       { delta: -3, reason: "order" },
-      { delta: 3, reason: "return" },
+      { delta: 3, reason: "cancel" },
     ]);
     const [sum] = await db()
       .select({ s: sql<number>`coalesce(sum(${stockMovements.delta}), 0)`.mapWith(Number) })

@@ -15,9 +15,11 @@
  *   the goods' tax and the shipping its own (issue 49). Every unit and the shipping refunded give
  *   back the order's total exactly; no set of refunds gives back more; a refund of nothing (no
  *   units, no shipping left to give back) is 409 NOTHING_TO_REFUND;
- * - `restock` returns the units through the stock ledger (reason `return`) when the money is
- *   back (completeLineRefund), never more of a line than it had over all its refunds that did not
- *   fail; a refund naming a return settles it then too (orders/returns.ts: `refunded` once every
+ * - a refund takes a line's units left to ship first (orders/shipments.ts' leftToShip): the store
+ *   no longer sends them, and they go back to stock (reason `cancel`) whatever `restock` says, as
+ *   they never left (issue 52); `restock` returns the units that had shipped (reason `return`).
+ *   Both when the money is back (completeLineRefund), never more of a line than it had over all
+ *   its refunds that did not fail; a refund naming a return settles it then too (orders/returns.ts: `refunded` once every
  *   unit of it is). A refund that fails has done neither, so it has nothing to undo (issue 49);
  * - cash on delivery, bank transfer and terms: recorded as paid back by the owner (succeeded at
  *   once, the credit note numbered, the units restocked and the customer mailed in this
@@ -42,8 +44,9 @@ import { orderEvents, orderLines, orders, payments, refundLines, refunds } from 
 import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
-import { returnToStock } from "../stock/ledger";
+import { putBack } from "../stock/ledger";
 import { settleReturn } from "../orders/returns";
+import { leftToShip } from "../orders/shipments";
 import { lineShippingTax } from "../pricing/price";
 
 const money = (cents: number) => formatDollars(centsToDollars(cents));
@@ -138,6 +141,8 @@ export async function refundOrderLines(
       .from(refunds)
       .where(and(eq(refunds.orderId, orderId), eq(refunds.kind, "refund"), eq(refunds.shipping, true), ne(refunds.status, "failed")));
 
+    // A refund takes a line's units left to ship first (those of a return were delivered).
+    const unsent = input.returnId ? new Map<number, number>() : await leftToShip(tx, orderId);
     const planned = input.lines.map((wanted, i) => {
       const line = lines.find((l) => l.toolId === wanted.toolId);
       if (!line) throw new ApiError(400, "VALIDATION", REFUND_TEXT.notInOrder, { details: [{ path: `body.lines.${i}.toolId`, message: REFUND_TEXT.notInOrder }] });
@@ -158,8 +163,11 @@ export async function refundOrderLines(
       // The goods' tax: the shipping's part of the line's tax goes back with the shipping.
       const tax = part(line.taxCents - shippingTaxOf(line), (g) => g.tax);
       const restockedSoFar = before.reduce((s, g) => s + g.restocked, 0);
-      const restocked = input.restock ? Math.max(0, Math.min(wanted.quantity, line.quantity - restockedSoFar)) : 0;
-      return { line, quantity: wanted.quantity, subtotal, discount, tax, amount: subtotal - discount + tax, restocked };
+      // Units that never shipped go back to stock whatever `restock` says; `restock` is for those that came back.
+      const unshipped = Math.min(wanted.quantity, unsent.get(line.position) ?? 0);
+      const back = input.restock ? wanted.quantity : unshipped;
+      const restocked = Math.max(0, Math.min(back, line.quantity - restockedSoFar));
+      return { line, quantity: wanted.quantity, subtotal, discount, tax, amount: subtotal - discount + tax, restocked, unshipped };
     });
     if (input.shipping && shippingGiven.length > 0) throw conflict("REFUND_EXCEEDS", REFUND_TEXT.exceeds);
     // The shipping with its tax: the shipping's part of each line's tax (lineShippingTax).
@@ -212,6 +220,7 @@ export async function refundOrderLines(
           taxCents: p.tax,
           amountCents: p.amount,
           restocked: p.restocked,
+          unshipped: p.unshipped,
         })),
       );
     }
@@ -248,16 +257,24 @@ type SettledRefund = Pick<typeof refunds.$inferSelect, "id" | "orderId" | "amoun
  * whether units went back to stock.
  */
 export async function completeLineRefund(tx: Tx, refund: SettledRefund, mail: OrderMail | undefined): Promise<boolean> {
-  const lines = await tx.select({ toolId: refundLines.toolId, restocked: refundLines.restocked }).from(refundLines).where(eq(refundLines.refundId, refund.id));
-  const back = new Map<string, number>();
-  for (const l of lines) if (l.restocked > 0) back.set(l.toolId, (back.get(l.toolId) ?? 0) + l.restocked);
-  await returnToStock(tx, back, { reason: "return", note: refund.reason.slice(0, 200), orderId: refund.orderId, actorId: refund.actorId });
+  const lines = await tx.select({ toolId: refundLines.toolId, restocked: refundLines.restocked, unshipped: refundLines.unshipped }).from(refundLines).where(eq(refundLines.refundId, refund.id));
+  // Units that never shipped are the order's no longer sent (`cancel`); the others came back (`return`).
+  const movement = { note: refund.reason.slice(0, 200), orderId: refund.orderId, actorId: refund.actorId };
+  const back = lines.flatMap((l) => {
+    const unsent = Math.min(l.unshipped, l.restocked);
+    return [
+      { ...movement, toolId: l.toolId, delta: unsent, reason: "cancel" as const },
+      { ...movement, toolId: l.toolId, delta: l.restocked - unsent, reason: "return" as const },
+    ];
+  });
+  await putBack(tx, back);
+  const restocked = back.some((m) => m.delta > 0);
   if (refund.returnId) await settleReturn(tx, refund.returnId, refund.id);
   const [order] = await tx.select({ number: orders.number, userId: orders.userId, status: orders.status }).from(orders).where(eq(orders.id, refund.orderId));
   const [creditNoteNumber] = await takeDocumentNumbers(tx, "CN", documentYear(), 1);
   if (!creditNoteNumber) throw new Error("no credit note number taken");
   await tx.update(refunds).set({ creditNoteNumber }).where(eq(refunds.id, refund.id));
-  if (!order) return back.size > 0;
+  if (!order) return restocked;
   await tx.insert(orderEvents).values({ orderId: refund.orderId, status: order.status, actorId: null, actorRole: "store", note: REFUND_TEXT.succeeded(money(refund.amountCents), creditNoteNumber) });
   await mail?.refundMade(tx, {
     id: refund.id,
@@ -268,7 +285,7 @@ export async function completeLineRefund(tx: Tx, refund: SettledRefund, mail: Or
     creditNoteNumber,
     card: refund.provider === "card",
   });
-  return back.size > 0;
+  return restocked;
 }
 
 /**

@@ -31,17 +31,28 @@ export async function recordMovements(tx: Db | Tx, movements: Movement[]): Promi
  * order like every transaction that locks tools, and each rise is a movement in the ledger.
  */
 export async function returnToStock(tx: Tx, units: Map<string, number>, movement: Omit<Movement, "toolId" | "delta">): Promise<void> {
-  const returned = [...units].filter(([, quantity]) => quantity > 0).sort(([a], [b]) => (a < b ? -1 : 1));
-  for (const [toolId, quantity] of returned) {
+  await putBack(
+    tx,
+    [...units].map(([toolId, delta]) => ({ ...movement, toolId, delta })),
+  );
+}
+
+/**
+ * Rises of stock with their own reasons (a refund's units that never shipped, `cancel`, beside
+ * those that came back, `return`): tools locked in id order once for all of them, whatever the
+ * reasons, so two reasons never lock one transaction's tools out of the order the others keep.
+ */
+export async function putBack(tx: Tx, movements: Movement[]): Promise<void> {
+  const rises = movements.filter((m) => m.delta > 0).sort((a, b) => (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0));
+  const perTool = new Map<string, number>();
+  for (const m of rises) perTool.set(m.toolId, (perTool.get(m.toolId) ?? 0) + m.delta);
+  for (const [toolId, quantity] of perTool) {
     await tx
       .update(tools)
       .set({ availableQuantity: sql`${tools.availableQuantity} + ${quantity}` })
       .where(eq(tools.id, toolId));
   }
-  await recordMovements(
-    tx,
-    returned.map(([toolId, quantity]) => ({ ...movement, toolId, delta: quantity })),
-  );
+  await recordMovements(tx, rises);
 }
 
 /** A tool's movements, newest first, with who made each (their e-mail). */

@@ -1,0 +1,1 @@
+ALTER TABLE "refund_lines" ADD COLUMN "unshipped" integer DEFAULT 0 NOT NULL;
