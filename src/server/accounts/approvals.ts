@@ -14,7 +14,7 @@ import { orders, tradeAccounts, user } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
-import { announceMove, moveInTransaction, withDetails, type OrderRow } from "../orders/service";
+import { announceMove, moveInTransaction, withDetails, type OrderRow } from "../orders";
 import { dueDateOf } from "./policy";
 import { membershipOf } from "./service";
 

@@ -43,7 +43,7 @@ import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
 import { returnToStock } from "../stock/ledger";
-import { settleReturn } from "../orders/returns";
+import { settleReturn } from "../orders";
 import { lineShippingTax } from "../pricing/price";
 
 const money = (cents: number) => formatDollars(centsToDollars(cents));

@@ -28,7 +28,7 @@ import type { Db, Tx } from "../db/client";
 import { orderEvents, orders, payments, refunds } from "../db/schema";
 import type { OrderMail } from "../mail/outbox";
 import type { PaymentGivenBack } from "../mail/templates";
-import { announceMove, moveInTransaction, type MoveResult } from "../orders/service";
+import { announceMove, moveInTransaction, type MoveResult } from "../orders";
 import { completeLineRefund, failLineRefund } from "./line-refunds";
 import type { PaymentProvider, ProviderRefund } from "./provider";
 

@@ -33,7 +33,7 @@ import { cartLines, idempotencyKeys, orders, paymentEvents, payments } from "../
 import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
-import { announceMove, moveInTransaction, withDetails, type MoveResult } from "../orders/service";
+import { announceMove, moveInTransaction, withDetails, type MoveResult } from "../orders";
 import { API_TEXT } from "../../contract/texts/api";
 import { offlineProvider, PaymentStartError, type PaymentEvent, type PaymentProvider } from "./provider";
 import { REFUND_TEXT } from "../../contract/texts/refunds";

@@ -30,7 +30,7 @@ import type { Db } from "../db/client";
 import { idempotencyKeys, profiles, quoteRevisions, quotes, stockMovements } from "../db/schema";
 import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
-import { lockForPlacement, ordersById, placeOrders, type PlacementRequest } from "../orders/placement";
+import { lockForPlacement, ordersById, placeOrders, type PlacementRequest } from "../orders";
 import type { Priced } from "../pricing/price";
 import { closedError, currentRevision, lockQuote, releaseHold, type RevisionRow } from "./service";
 
