@@ -10,3 +10,4 @@ export { announceMove, getOrder, moveInTransaction, moveOrderStatus, withDetails
 export { createShipment, deliverEverything, moveShipment, settleShipping, shipEverythingLeft, shipmentOrderId } from "./shipments";
 export { renderPackingSlip } from "./packing-slip";
 export { checkReturnForRefund, listAdminReturns, moveReturn, settleReturn } from "./returns";
+export { approveWaiting, flagPayment, forgetCustomer, noteOrder, numberPaidInvoice, payInvoices, type Approval, type PaymentProblem } from "./transitions";

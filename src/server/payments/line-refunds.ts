@@ -38,12 +38,12 @@ import type { z } from "../../contract/zod";
 import type { refundInputSchema } from "../../contract/refund-schemas";
 import { recordAudit } from "../admin/audit";
 import type { Db, Tx } from "../db/client";
-import { orderEvents, orderLines, orders, payments, refundLines, refunds } from "../db/schema";
+import { orderLines, orders, payments, refundLines, refunds } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
 import { returnToStock } from "../stock/ledger";
-import { settleReturn } from "../orders";
+import { noteOrder, settleReturn } from "../orders";
 import { lineShippingTax } from "../pricing/price";
 
 const money = (cents: number) => formatDollars(centsToDollars(cents));
@@ -216,12 +216,9 @@ export async function refundOrderLines(
       );
     }
 
-    await tx.insert(orderEvents).values({
-      orderId,
-      status: order.status,
-      actorId: actor.id,
-      actorRole: "admin",
-      note: card ? REFUND_TEXT.requested(money(amountCents), input.reason) : REFUND_TEXT.recorded(money(amountCents), input.reason),
+    await noteOrder(tx, { id: orderId, status: order.status }, card ? REFUND_TEXT.requested(money(amountCents), input.reason) : REFUND_TEXT.recorded(money(amountCents), input.reason), {
+      id: actor.id,
+      role: "admin",
     });
     await recordAudit(tx, actor, {
       action: "order.refund",
@@ -258,7 +255,7 @@ export async function completeLineRefund(tx: Tx, refund: SettledRefund, mail: Or
   if (!creditNoteNumber) throw new Error("no credit note number taken");
   await tx.update(refunds).set({ creditNoteNumber }).where(eq(refunds.id, refund.id));
   if (!order) return back.size > 0;
-  await tx.insert(orderEvents).values({ orderId: refund.orderId, status: order.status, actorId: null, actorRole: "store", note: REFUND_TEXT.succeeded(money(refund.amountCents), creditNoteNumber) });
+  await noteOrder(tx, { id: refund.orderId, status: order.status }, REFUND_TEXT.succeeded(money(refund.amountCents), creditNoteNumber));
   await mail?.refundMade(tx, {
     id: refund.id,
     orderId: refund.orderId,
@@ -282,7 +279,7 @@ export async function failLineRefund(tx: Tx, refund: Pick<typeof refunds.$inferS
   if (refund.returnId) await settleReturn(tx, refund.returnId, null);
   const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, refund.orderId));
   if (!order) return;
-  await tx.insert(orderEvents).values({ orderId: refund.orderId, status: order.status, actorId: null, actorRole: "store", note: REFUND_TEXT.failed(money(refund.amountCents), reason) });
+  await noteOrder(tx, { id: refund.orderId, status: order.status }, REFUND_TEXT.failed(money(refund.amountCents), reason));
 }
 
 /** Whether an order has refunds of lines that did not fail (its owner's cancel is refused then: refund what is left instead). */
