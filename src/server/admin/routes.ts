@@ -49,7 +49,7 @@ import { jobAdminRoutes } from "../jobs";
 import { refundOrderLines } from "../payments/line-refunds";
 import { adminReturnListQuerySchema, adminReturnSchema, refundInputSchema, refundResultSchema, returnMoveSchema } from "../../contract/refund-schemas";
 import { LIMITS } from "../../contract/constants";
-import { listAudit, recordAudit } from "./audit";
+import { listAudit, recordAudit } from "../audit";
 import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
 import { getAdminOrder, listAdminOrders, listUsers, setUserRole, summary } from "./service";
 

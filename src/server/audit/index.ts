@@ -1,5 +1,5 @@
 /**
- * The audit trail: every admin action writes one entry in the same transaction as the change
+ * The audit trail (below the modules: any module records its actions here, issue 49): every admin action writes one entry in the same transaction as the change
  * it describes, so an action without its entry (or an entry without its action) cannot happen.
  */
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";

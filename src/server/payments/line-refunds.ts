@@ -36,7 +36,7 @@ import { API_TEXT } from "../../contract/texts/api";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
 import type { z } from "../../contract/zod";
 import type { refundInputSchema } from "../../contract/refund-schemas";
-import { recordAudit } from "../admin/audit";
+import { recordAudit } from "../audit";
 import type { Db, Tx } from "../db/client";
 import { orderLines, orders, payments, refundLines, refunds } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
