@@ -2,7 +2,10 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
-import toolyard from "./eslint/feature-boundaries.js";
+import { featureBoundaries } from "./eslint/feature-boundaries.js";
+import { serverModules } from "./eslint/server-modules.js";
+
+const toolyard = { rules: { "feature-boundaries": featureBoundaries, "server-modules": serverModules } };
 
 export default tseslint.config(
   { ignores: ["dist/**", "data/**", "node_modules/**", "test-results/**", "playwright-report/**", "public/**"] },
@@ -23,6 +26,12 @@ export default tseslint.config(
     files: ["src/web/**/*.{ts,tsx}"],
     plugins: { toolyard },
     rules: { "toolyard/feature-boundaries": "error" },
+  },
+  {
+    // server folders with an index.ts are modules with one way in (issue 49); anything may import them
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    plugins: { toolyard },
+    rules: { "toolyard/server-modules": "error" },
   },
   {
     files: ["**/*.{js,mjs}"],

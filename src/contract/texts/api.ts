@@ -16,6 +16,8 @@ export const API_TEXT = {
   notEnoughStock: (available: number) => `Not enough stock: only ${available} left.`,
   belowMinimum: (minimum: number) => `The minimum order for this tool is ${minimum}.`,
   orderNotPending: "Only pending orders can be cancelled.",
+  orderNotPaid: "This order is not paid yet, so it has no invoice.",
+  notCardOrder: "This order is not paid by card.",
   cartEmpty: "Your cart is empty.",
   cartChanged: "Your cart changed in another tab or device. Please check it and place the order again.",
   cartProblems: "Some lines of your cart cannot be ordered as they are. Fix them and try again.",

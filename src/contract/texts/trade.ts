@@ -25,6 +25,7 @@ export const TRADE_TEXT = {
   lastAdmin: "The account must keep at least one admin",
   ownOrder: "Nobody approves their own order",
   notAwaitingApproval: "This order is not waiting for approval",
+  invoiceNotOpen: "That payment does not fit the invoice: it is not open, or it would be paid beyond its total",
   notAnApprover: "Only an approver or the account's admin may approve or reject orders",
   poRequired: "Please enter a purchase order number",
   termsNotAvailable: "Paying on terms is only for members of a trade account with terms",

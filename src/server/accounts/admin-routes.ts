@@ -24,7 +24,7 @@ import {
   statementSchema,
   tradeAccountSchema,
 } from "../../contract/trade";
-import { recordAudit } from "../admin/audit";
+import { recordAudit } from "../audit";
 import { errorResponses } from "../http/schemas";
 import { addMember, createAccount, getAccount, listAccounts, listApplications, patchAccount, removeMember } from "./service";
 import { addExemption, expiringExemptions, listExemptions, recordPayment, removeExemption, statementOf } from "./ledger";

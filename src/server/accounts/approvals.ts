@@ -12,9 +12,8 @@ import { APPROVES, type AccountOrder } from "../../contract/trade";
 import type { Db } from "../db/client";
 import { orders, tradeAccounts, user } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
-import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
-import { announceMove, moveInTransaction, withDetails, type OrderRow } from "../orders/service";
+import { announceMove, approveWaiting, moveInTransaction, withDetails, type OrderRow } from "../orders";
 import { dueDateOf } from "./policy";
 import { membershipOf } from "./service";
 
@@ -72,24 +71,16 @@ export interface ApprovalOptions {
 export async function approveOrder(db: Db, userId: string, orderId: string, options: ApprovalOptions): Promise<OrderRow> {
   await actionable(db, userId, orderId);
   const result = await db.transaction(async (tx) => {
-    const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("no key update");
+    const [row] = await tx.select({ accountId: orders.accountId, paymentMethod: orders.paymentMethod }).from(orders).where(eq(orders.id, orderId));
     if (!row) throw notFound();
-    if (row.status !== "awaiting_approval") throw conflict("ORDER_NOT_AWAITING_APPROVAL", TRADE_TEXT.notAwaitingApproval);
-    const card = row.paymentMethod === "card";
-    const moved = await moveInTransaction(tx, orderId, card ? "awaiting_payment" : "pending", { id: userId, role: "approver" });
-    const [account] = row.accountId ? await tx.select({ terms: tradeAccounts.terms }).from(tradeAccounts).where(eq(tradeAccounts.id, row.accountId)) : [];
-    // A card order is numbered when it is paid (payments/service.ts, issue 40).
-    const [invoiceNumber] = card ? [null] : await takeDocumentNumbers(tx, "INV", documentYear(options.now), 1);
-    const [after] = await tx
-      .update(orders)
-      .set({
-        invoiceNumber,
-        ...(row.paymentMethod === "terms" && account ? { dueDate: dueDateOf(account.terms, options.now), invoiceDate: storeDate(options.now) } : {}),
-        ...(card ? { paymentHoldUntil: new Date(options.now.getTime() + options.holdMs) } : {}),
-      })
-      .where(eq(orders.id, orderId))
-      .returning();
-    return { ...moved, after: after ?? moved.after };
+    const [account] = row.accountId && row.paymentMethod === "terms" ? await tx.select({ terms: tradeAccounts.terms }).from(tradeAccounts).where(eq(tradeAccounts.id, row.accountId)) : [];
+    // The order's own transition (orders/): it checks the order still waits, moves it and numbers it.
+    return approveWaiting(tx, orderId, userId, {
+      now: options.now,
+      holdMs: options.holdMs,
+      dueDate: account ? dueDateOf(account.terms, options.now) : null,
+      invoiceDate: storeDate(options.now),
+    });
   });
   announceMove(db, result, result.after.status);
   return result.after;

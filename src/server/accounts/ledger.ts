@@ -14,6 +14,7 @@ import type { AccountPaymentInput, Statement } from "../../contract/trade";
 import type { Db, Tx } from "../db/client";
 import { accountExemptions, accountPayments, orders, refunds, tradeAccounts } from "../db/schema";
 import { ApiError, notFound } from "../http/errors";
+import { payInvoices } from "../orders";
 import { openCents, openCentsSql } from "./balance";
 
 type PaymentRow = typeof accountPayments.$inferSelect;
@@ -107,10 +108,10 @@ export async function recordPaymentIn(tx: Tx, accountId: string, input: AccountP
     applied.push({ orderId: invoice.id, invoiceNumber: invoice.invoiceNumber as string, amountCents: take });
     left -= take;
   }
-  if (applied.length > 0) {
-    const paid = JSON.stringify(applied.map((a) => ({ id: a.orderId, cents: a.amountCents })));
-    await tx.execute(sql`update ${orders} o set paid_cents = o.paid_cents + p.cents from jsonb_to_recordset(${paid}::jsonb) as p(id text, cents bigint) where o.id = p.id`);
-  }
+  await payInvoices(
+    tx,
+    applied.map((a) => ({ orderId: a.orderId, cents: a.amountCents })),
+  );
   const [row] = await tx.insert(accountPayments).values({ accountId, amountCents: dollarsToCents(input.amount), reference: input.reference, applied, recordedBy }).returning();
   return paymentView(row as PaymentRow);
 }

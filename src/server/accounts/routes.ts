@@ -27,8 +27,7 @@ import {
 import { mailOutbox } from "../db/schema";
 import { errorResponses } from "../http/schemas";
 import { render, storeLink } from "../mail/templates";
-import { startPayment } from "../orders/placement";
-import { getOrder } from "../orders/service";
+import { getOrder, startPayment } from "../orders";
 import { approveOrder, listAccountOrders, rejectOrder } from "./approvals";
 import { invoicePaymentView, openInvoicePayment } from "./card-payments";
 import { memberAddedMail } from "./mail";

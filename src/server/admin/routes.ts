@@ -21,9 +21,21 @@ import { NOT_ASKED_FOR } from "../../contract/order-lifecycle";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
 import { listMail } from "../mail/admin";
-import { announceMove, moveOrderStatus, type MoveResult } from "../orders/service";
-import { createShipment, deliverEverything, moveShipment, settleShipping, shipEverythingLeft, shipmentOrderId } from "../orders/shipments";
-import { renderPackingSlip } from "../orders/packing-slip";
+import {
+  announceMove,
+  checkReturnForRefund,
+  createShipment,
+  deliverEverything,
+  listAdminReturns,
+  moveOrderStatus,
+  moveReturn,
+  moveShipment,
+  renderPackingSlip,
+  settleShipping,
+  shipEverythingLeft,
+  shipmentOrderId,
+  type MoveResult,
+} from "../orders";
 import { shipmentInputSchema, shipmentMoveSchema } from "../../contract/shipment-schemas";
 import { SHIPMENT_TEXT } from "../../contract/texts/shipments";
 import type { Tx } from "../db/client";
@@ -33,12 +45,11 @@ import { moneyAdminRoutes } from "../pricing/admin-routes";
 import { quoteAdminRoutes } from "../quotes/admin-routes";
 import { accountAdminRoutes } from "../accounts/admin-routes";
 import { refundAdminRoutes } from "../payments/admin-routes";
-import { jobAdminRoutes } from "../jobs/admin-routes";
+import { jobAdminRoutes } from "../jobs";
 import { refundOrderLines } from "../payments/line-refunds";
 import { adminReturnListQuerySchema, adminReturnSchema, refundInputSchema, refundResultSchema, returnMoveSchema } from "../../contract/refund-schemas";
-import { checkReturnForRefund, listAdminReturns, moveReturn } from "../orders/returns";
 import { LIMITS } from "../../contract/constants";
-import { listAudit, recordAudit } from "./audit";
+import { listAudit, recordAudit } from "../audit";
 import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
 import { getAdminOrder, listAdminOrders, listUsers, setUserRole, summary } from "./service";
 

@@ -14,8 +14,8 @@ import type { Db } from "../db/client";
 import { cappedCount, type Page } from "../db/paging";
 import { orderLines, orders, profiles, refundLines, refunds, shipmentLines, shipments, tools, user } from "../db/schema";
 import { conflict, notFound } from "../http/errors";
-import { withDetails } from "../orders/service";
-import { recordAudit, type AuditActor } from "./audit";
+import { withDetails } from "../orders";
+import { recordAudit, type AuditActor } from "../audit";
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -44,7 +44,7 @@ import type { Db, Tx } from "../db/client";
 import { cartLines, idempotencyKeys, profiles } from "../db/schema";
 import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
-import { lockedOf, ordersById, placeOrders, type LockedToolJson, type PlacementRequest } from "../orders/placement";
+import { lockedOf, ordersById, placeOrders, type LockedToolJson, type PlacementRequest } from "../orders";
 import { placesJson } from "../pricing/context";
 import { cartVersion } from "./service";
 

@@ -6,7 +6,7 @@ import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { ApiError } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import { cartEstimateInputSchema, cartEstimateSchema, promoCodeSchema, shippingMethodIdSchema } from "../../contract/money-schemas";
-import { startPayment } from "../orders/placement";
+import { startPayment } from "../orders";
 import { CheckoutDesk } from "./checkout";
 import { estimateCart, withMoney } from "./estimate";
 import { CartMerges, clearCart, getCart, removeCartLine, setCartLine } from "./service";

@@ -14,7 +14,7 @@ import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
 import { orderLines, orders, quoteLines, tools } from "../db/schema";
 import { ApiError, badQuery, conflict, notFound } from "../http/errors";
-import { recordMovements } from "../stock/ledger";
+import { changeStock, recordMovements } from "../stock/ledger";
 
 type ToolRow = typeof tools.$inferSelect;
 
@@ -492,13 +492,10 @@ export async function moveStock(db: Db, id: string, input: StockMovementRequest,
     if (before.availableQuantity + input.delta < 0) {
       throw conflict("STOCK_BELOW_ZERO", ADMIN_API_TEXT.stockBelowZero(before.availableQuantity), { available: before.availableQuantity });
     }
-    const [row] = await tx
-      .update(tools)
-      .set({ availableQuantity: sql`${tools.availableQuantity} + ${input.delta}` })
-      .where(eq(tools.id, id))
-      .returning();
+    // Through the ledger: the stock changed by its delta and the movement written, together.
+    await changeStock(tx, [{ toolId: id, delta: input.delta, reason: input.reason, note: input.note, actorId: actor.id }]);
+    const [row] = await tx.select().from(tools).where(eq(tools.id, id));
     if (!row) throw new Error("tool row vanished under its lock");
-    await recordMovements(tx, [{ toolId: id, delta: input.delta, reason: input.reason, note: input.note, actorId: actor.id }]);
     await recordAudit(tx, actor, {
       action: `stock.${input.reason}`,
       entity: "tool",

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { jobFailureSchema } from "../../contract/admin-schemas";
 import { idParamsSchema } from "../../contract/schemas";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
-import { recordAudit } from "../admin/audit";
+import { recordAudit } from "../audit";
 import { notFound } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 

@@ -19,7 +19,7 @@ import type { z } from "../../contract/zod";
 import type { AdminReturn, returnInputSchema, returnMoveSchema } from "../../contract/refund-schemas";
 import type { OrderReturn, ReturnStatus } from "../../contract/schemas";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
-import { recordAudit } from "../admin/audit";
+import { recordAudit } from "../audit";
 import type { Db, Tx } from "../db/client";
 import { cappedCount, type Page } from "../db/paging";
 import { orderEvents, orderLines, orders, refundLines, refunds, returnLines, returns, user } from "../db/schema";

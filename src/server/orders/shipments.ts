@@ -30,7 +30,7 @@ import type { shipmentInputSchema, ShipmentMove } from "../../contract/shipment-
 import { trackingUrl } from "../../contract/shipment-schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { SHIPMENT_TEXT } from "../../contract/texts/shipments";
-import { recordAudit } from "../admin/audit";
+import { recordAudit } from "../audit";
 import type { Db, Tx } from "../db/client";
 import { orderEvents, orderLines, orders, refundLines, refunds, shipmentLines, shipments } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";

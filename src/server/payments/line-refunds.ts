@@ -38,15 +38,14 @@ import { API_TEXT } from "../../contract/texts/api";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
 import type { z } from "../../contract/zod";
 import type { refundInputSchema } from "../../contract/refund-schemas";
-import { recordAudit } from "../admin/audit";
+import { recordAudit } from "../audit";
 import type { Db, Tx } from "../db/client";
-import { orderEvents, orderLines, orders, payments, refundLines, refunds } from "../db/schema";
+import { orderLines, orders, payments, refundLines, refunds } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
-import { putBack } from "../stock/ledger";
-import { settleReturn } from "../orders/returns";
-import { leftToShip } from "../orders/shipments";
+import { changeStock } from "../stock/ledger";
+import { leftToShip, noteOrder, settleReturn } from "../orders";
 import { lineShippingTax } from "../pricing/price";
 
 const money = (cents: number) => formatDollars(centsToDollars(cents));
@@ -225,12 +224,9 @@ export async function refundOrderLines(
       );
     }
 
-    await tx.insert(orderEvents).values({
-      orderId,
-      status: order.status,
-      actorId: actor.id,
-      actorRole: "admin",
-      note: card ? REFUND_TEXT.requested(money(amountCents), input.reason) : REFUND_TEXT.recorded(money(amountCents), input.reason),
+    await noteOrder(tx, { id: orderId, status: order.status }, card ? REFUND_TEXT.requested(money(amountCents), input.reason) : REFUND_TEXT.recorded(money(amountCents), input.reason), {
+      id: actor.id,
+      role: "admin",
     });
     await recordAudit(tx, actor, {
       action: "order.refund",
@@ -267,7 +263,7 @@ export async function completeLineRefund(tx: Tx, refund: SettledRefund, mail: Or
       { ...movement, toolId: l.toolId, delta: l.restocked - unsent, reason: "return" as const },
     ];
   });
-  await putBack(tx, back);
+  await changeStock(tx, back);
   const restocked = back.some((m) => m.delta > 0);
   if (refund.returnId) await settleReturn(tx, refund.returnId, refund.id);
   const [order] = await tx.select({ number: orders.number, userId: orders.userId, status: orders.status }).from(orders).where(eq(orders.id, refund.orderId));
@@ -275,7 +271,7 @@ export async function completeLineRefund(tx: Tx, refund: SettledRefund, mail: Or
   if (!creditNoteNumber) throw new Error("no credit note number taken");
   await tx.update(refunds).set({ creditNoteNumber }).where(eq(refunds.id, refund.id));
   if (!order) return restocked;
-  await tx.insert(orderEvents).values({ orderId: refund.orderId, status: order.status, actorId: null, actorRole: "store", note: REFUND_TEXT.succeeded(money(refund.amountCents), creditNoteNumber) });
+  await noteOrder(tx, { id: refund.orderId, status: order.status }, REFUND_TEXT.succeeded(money(refund.amountCents), creditNoteNumber));
   await mail?.refundMade(tx, {
     id: refund.id,
     orderId: refund.orderId,
@@ -299,7 +295,7 @@ export async function failLineRefund(tx: Tx, refund: Pick<typeof refunds.$inferS
   if (refund.returnId) await settleReturn(tx, refund.returnId, null);
   const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, refund.orderId));
   if (!order) return;
-  await tx.insert(orderEvents).values({ orderId: refund.orderId, status: order.status, actorId: null, actorRole: "store", note: REFUND_TEXT.failed(money(refund.amountCents), reason) });
+  await noteOrder(tx, { id: refund.orderId, status: order.status }, REFUND_TEXT.failed(money(refund.amountCents), reason));
 }
 
 /** Whether an order has refunds of lines that did not fail (its owner's cancel is refused then: refund what is left instead). */

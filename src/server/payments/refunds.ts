@@ -25,10 +25,10 @@ import type { PaymentMethod } from "../../contract/constants";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
-import { orderEvents, orders, payments, refunds } from "../db/schema";
+import { orders, payments, refunds } from "../db/schema";
 import type { OrderMail } from "../mail/outbox";
 import type { PaymentGivenBack } from "../mail/templates";
-import { announceMove, moveInTransaction, type MoveResult } from "../orders/service";
+import { announceMove, flagPayment, moveInTransaction, noteOrder, type MoveResult } from "../orders";
 import { completeLineRefund, failLineRefund } from "./line-refunds";
 import type { PaymentProvider, ProviderRefund } from "./provider";
 
@@ -119,9 +119,7 @@ export async function settleRefund(
   const amount = money(refund.amountCents);
   const [order] = await tx.select().from(orders).where(eq(orders.id, refund.orderId)).for("no key update");
   if (!order) return undefined;
-  const note = async (text: string) => {
-    await tx.insert(orderEvents).values({ orderId: order.id, status: order.status, actorId: null, actorRole: "store", note: text });
-  };
+  const note = (text: string) => noteOrder(tx, order, text);
 
   switch (refund.kind) {
     case "refund": {
@@ -137,7 +135,7 @@ export async function settleRefund(
       }
       if (succeeded) {
         await tx.update(payments).set({ status: "refunded", refundId: providerId, refundError: null }).where(eq(payments.orderId, order.id));
-        await tx.update(orders).set({ paymentProblem: null }).where(eq(orders.id, order.id));
+        await flagPayment(tx, order.id, null);
         const move = await moveInTransaction(tx, order.id, "cancelled", STORE, { mail: context.mail, note: PAYMENT_TEXT.refunded(amount, providerId) });
         return { move, to: "cancelled" };
       }
@@ -145,7 +143,7 @@ export async function settleRefund(
         .update(payments)
         .set({ status: "refund_failed", refundError: reason, refundAttempts: sql`${payments.refundAttempts} + 1` })
         .where(eq(payments.orderId, order.id));
-      await tx.update(orders).set({ paymentProblem: "REFUND_FAILED" }).where(eq(orders.id, order.id));
+      await flagPayment(tx, order.id, "REFUND_FAILED");
       const move = await moveInTransaction(tx, order.id, "paid", STORE, { note: PAYMENT_TEXT.refundRefused(reason) });
       return { move, to: "paid" };
     }
@@ -155,14 +153,14 @@ export async function settleRefund(
         await paymentGivenBack(tx, "late_payment", refund, order, context);
       } else {
         await tx.update(payments).set({ status: "refund_failed", refundError: reason }).where(eq(payments.orderId, order.id));
-        await tx.update(orders).set({ paymentProblem: "LATE_PAYMENT_REFUND_FAILED" }).where(eq(orders.id, order.id));
+        await flagPayment(tx, order.id, "LATE_PAYMENT_REFUND_FAILED");
       }
       await note(succeeded ? PAYMENT_TEXT.lateRefunded(amount) : PAYMENT_TEXT.lateRefundFailed(reason));
       return undefined;
     }
     case "duplicate_payment": {
       if (succeeded) await paymentGivenBack(tx, "duplicate_payment", refund, order, context);
-      else await tx.update(orders).set({ paymentProblem: "DUPLICATE_PAYMENT_REFUND_FAILED" }).where(eq(orders.id, order.id));
+      else await flagPayment(tx, order.id, "DUPLICATE_PAYMENT_REFUND_FAILED");
       await note(succeeded ? PAYMENT_TEXT.duplicateRefunded(amount) : PAYMENT_TEXT.duplicateRefundFailed(reason));
       return undefined;
     }
@@ -171,7 +169,7 @@ export async function settleRefund(
       if (succeeded) await tx.update(payments).set({ status: "refunded", refundId: providerId, refundError: null }).where(eq(payments.orderId, order.id));
       else {
         await tx.update(payments).set({ status: "refund_failed", refundError: reason }).where(eq(payments.orderId, order.id));
-        await tx.update(orders).set({ paymentProblem: "REFUND_FAILED" }).where(eq(orders.id, order.id));
+        await flagPayment(tx, order.id, "REFUND_FAILED");
       }
       await note(succeeded ? PAYMENT_TEXT.refunded(amount, providerId) : PAYMENT_TEXT.refundRefused(reason));
       return undefined;

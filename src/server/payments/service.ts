@@ -31,9 +31,8 @@ import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import type { Db, Tx } from "../db/client";
 import { cartLines, idempotencyKeys, orders, paymentEvents, payments } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
-import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
-import { announceMove, moveInTransaction, withDetails, type MoveResult } from "../orders/service";
+import { announceMove, flagPayment, moveInTransaction, numberPaidInvoice, withDetails, type MoveResult } from "../orders";
 import { API_TEXT } from "../../contract/texts/api";
 import { offlineProvider, PaymentStartError, type PaymentEvent, type PaymentProvider } from "./provider";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
@@ -243,7 +242,7 @@ export class Payments {
         // Too late: the order and its stock are gone. The money goes back, by the refund worker.
         if (known && payment.status !== "open") return "ignored";
         await upsertPayment(tx, orderId, { ...record, status: "paid", paymentIntent: event.paymentIntent });
-        await tx.update(orders).set({ paymentProblem: "LATE_PAYMENT_REFUNDED" }).where(eq(orders.id, orderId));
+        await flagPayment(tx, orderId, "LATE_PAYMENT_REFUNDED");
         await queueRefund(tx, { orderId, kind: "late_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
         // The customer's money left their card: they hear now that it comes back (and again once it has, settleRefund).
         await this.options.mail?.refundOwed(tx, { orderId, orderNumber: order.number, userId: order.userId, amountCents, payment: "late_payment" });
@@ -253,7 +252,7 @@ export class Payments {
       if (PAID_STATUSES.has(order.status)) {
         // The same payment told again (another event of it) changes nothing; another payment is given back, the order left as it is.
         if (known || !event.paymentIntent) return "ignored";
-        await tx.update(orders).set({ paymentProblem: "DUPLICATE_PAYMENT_REFUNDED" }).where(eq(orders.id, orderId));
+        await flagPayment(tx, orderId, "DUPLICATE_PAYMENT_REFUNDED");
         await queueRefund(tx, { orderId, kind: "duplicate_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
         await this.options.mail?.refundOwed(tx, { orderId, orderNumber: order.number, userId: order.userId, amountCents, payment: "duplicate_payment" });
         owed = true;
@@ -269,13 +268,13 @@ export class Payments {
           return "applied";
         }
         await upsertPayment(tx, orderId, { ...record, status: "open", paymentIntent: event.paymentIntent });
-        await tx.update(orders).set({ paymentProblem: "AMOUNT_MISMATCH" }).where(eq(orders.id, orderId));
+        await flagPayment(tx, orderId, "AMOUNT_MISMATCH");
         return "applied";
       }
       if (order.paymentProblem === "AMOUNT_MISMATCH" && payment?.paymentIntent && !known) {
         // The right payment after a wrong one: the wrong one goes back.
         await queueRefund(tx, { orderId, kind: "mismatch", provider: "card", paymentIntent: payment.paymentIntent, amountCents: Number(payment.amountCents) });
-        await tx.update(orders).set({ paymentProblem: null }).where(eq(orders.id, orderId));
+        await flagPayment(tx, orderId, null);
         owed = true;
       }
       moves.push([await moveInTransaction(tx, orderId, "paid", STORE, { mail: this.options.mail }), "paid"]);
@@ -285,11 +284,7 @@ export class Payments {
       // details are read first, so that only the number and the mail follow the counter.
       const [detailed] = this.options.mail ? await withDetails(tx, [{ ...order, status: "paid" }]) : [];
       // A card order's invoice is numbered when it is paid, last in the transaction (the counter's row is held to the commit).
-      let invoiceNumber = order.invoiceNumber;
-      if (!invoiceNumber) {
-        [invoiceNumber = null] = await takeDocumentNumbers(tx, "INV", documentYear(), 1);
-        await tx.update(orders).set({ invoiceNumber }).where(eq(orders.id, orderId));
-      }
+      const invoiceNumber = await numberPaidInvoice(tx, order);
       // An order whose customer deleted their account (userId null) mails the admins only: no user has the id "".
       if (detailed) await this.options.mail?.ordersPlaced(tx, [{ userId: order.userId ?? "", order: { ...detailed, invoiceNumber } }]);
       return "applied";

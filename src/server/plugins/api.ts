@@ -6,7 +6,7 @@ import { cartRoutes } from "../cart/routes";
 import { catalogRoutes } from "../catalog/routes";
 import { healthRoutes } from "../http/health";
 import { invoiceRoutes } from "../invoices/routes";
-import { orderRoutes } from "../orders/routes";
+import { orderRoutes } from "../orders";
 import { paymentRoutes } from "../payments/routes";
 import { profileRoutes } from "../profile/routes";
 import { quoteRoutes } from "../quotes/routes";

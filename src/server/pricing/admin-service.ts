@@ -31,7 +31,7 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { API_TEXT } from "../../contract/texts/api";
 import { MONEY_TEXT } from "../../contract/texts/money";
 import { MONEY_ADMIN_TEXT } from "../../contract/texts/money-admin";
-import { recordAudit, type AuditActor, type AuditRecord } from "../admin/audit";
+import { recordAudit, type AuditActor, type AuditRecord } from "../audit";
 import { adminUserById } from "../admin/service";
 import type { Db, Tx } from "../db/client";
 import { profiles, promotions, shippingMethods, storeSettings, taxRates, user } from "../db/schema";

@@ -9,7 +9,7 @@ import type { Tool } from "../../contract/schemas";
 import { ACCOUNT_DELETION_TEXT } from "../../contract/texts/account";
 import { googleLogin, freePort } from "../../../tests/support/google-login";
 import { OIDC_CLIENT, startOidcProvider } from "../../../tests/support/oidc";
-import { OrderDesk } from "../orders/desk";
+import { OrderDesk } from "../orders";
 import { ApiError } from "../http/errors";
 import { Client, drivers, ORIGIN, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 

@@ -11,8 +11,9 @@ import { ACCOUNT_DELETION_TEXT } from "../../contract/texts/account";
 import { ADMIN_ROLE } from "../auth/roles";
 import type { Db } from "../db/client";
 import { announceChange } from "../db/changes";
-import { mailOutbox, orders, reviews, user, verification } from "../db/schema";
+import { mailOutbox, reviews, user, verification } from "../db/schema";
 import { conflict, unauthorized } from "../http/errors";
+import { forgetCustomer } from "../orders";
 
 export interface DeletedAccount {
   orders: number;
@@ -28,11 +29,7 @@ export async function deleteAccount(db: Db, userId: string): Promise<DeletedAcco
     // Deleted meanwhile (another tab): the session outlived its account.
     if (!account) throw unauthorized();
     if (account.role === ADMIN_ROLE && admins.every((a) => a.id === userId)) throw conflict("LAST_ADMIN", ACCOUNT_DELETION_TEXT.lastAdmin);
-    const keptOrders = await tx
-      .update(orders)
-      .set({ userId: null, address: "", phone: "", note: "" })
-      .where(eq(orders.userId, userId))
-      .returning({ id: orders.id });
+    const keptOrders = await forgetCustomer(tx, userId);
     const keptReviews = await tx
       .update(reviews)
       .set({ name: ACCOUNT_DELETION_TEXT.formerCustomer, userId: null })
@@ -42,7 +39,7 @@ export async function deleteAccount(db: Db, userId: string): Promise<DeletedAcco
     // Reset links and other one-use tokens that name the account.
     await tx.delete(verification).where(eq(verification.value, userId));
     await tx.delete(user).where(eq(user.id, userId));
-    return { orders: keptOrders.length, reviews: keptReviews.length };
+    return { orders: keptOrders, reviews: keptReviews.length };
   });
   // The public review list names authors: it must not keep the old name for its cache's life.
   if (result.reviews > 0) announceChange(db, "reviews");

@@ -27,10 +27,11 @@ import { MONEY_TEXT } from "../../contract/texts/money";
 import { QUOTE_API_TEXT, QUOTE_TEXT } from "../../contract/texts/quotes";
 import { announceChange } from "../db/changes";
 import type { Db } from "../db/client";
-import { idempotencyKeys, profiles, quoteRevisions, quotes, stockMovements } from "../db/schema";
+import { idempotencyKeys, profiles, quoteRevisions, quotes } from "../db/schema";
+import { recordMovements } from "../stock/ledger";
 import { ApiError, conflict } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
-import { lockForPlacement, ordersById, placeOrders, type PlacementRequest } from "../orders/placement";
+import { lockForPlacement, ordersById, placeOrders, type PlacementRequest } from "../orders";
 import type { Priced } from "../pricing/price";
 import { closedError, currentRevision, lockQuote, releaseHold, type RevisionRow } from "./service";
 
@@ -124,7 +125,11 @@ export class QuoteAcceptance {
         const tool = locked.tools.get(line.toolId);
         if (tool) tool.availableQuantity += line.quantity;
       }
-      const movedBack = JSON.stringify(held.map((l) => ({ tool_id: l.toolId, delta: l.quantity, note: quote.number, actor_id: userId })));
+      // Their movement in the ledger, beside the order's own (the placement writes the tools' stock, in its lock order).
+      await recordMovements(
+        tx,
+        held.map((l) => ({ toolId: l.toolId, delta: l.quantity, reason: "quote_release" as const, note: quote.number, actorId: userId })),
+      );
 
       const [result] = await placeOrders(tx, [request], locked, {
         mail: this.options.mail,
@@ -139,9 +144,6 @@ export class QuoteAcceptance {
               update ${quoteRevisions} set status = 'accepted' where id = ${revision.id})`,
             sql`quote_keyed as (
               update ${idempotencyKeys} set order_id = ${draft.id} where user_id = ${userId} and key = ${key})`,
-            sql`hold_used as (
-              insert into ${stockMovements} (tool_id, delta, reason, note, actor_id)
-              select h.tool_id, h.delta, 'quote_release', h.note, h.actor_id from jsonb_to_recordset(${movedBack}::jsonb) as h(tool_id text, delta integer, note text, actor_id text))`,
           ];
           // The owners hear of the acceptance with the order's announcement (mail/outbox.ts): now, or a card order's when it is paid.
         },

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { adminQuoteListQuerySchema, adminQuoteSchema, quotePdfQuerySchema, quoteRevisionInputSchema, quoteRevisionSchema } from "../../contract/quote-schemas";
 import { idParamsSchema } from "../../contract/schemas";
 import { QUOTE_API_TEXT } from "../../contract/texts/quotes";
-import { recordAudit } from "../admin/audit";
+import { recordAudit } from "../audit";
 import { notFound } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import { quoteMail } from "./mail";

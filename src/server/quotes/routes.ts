@@ -14,7 +14,7 @@ import { QUOTE_API_TEXT } from "../../contract/texts/quotes";
 import { ADMIN_ROLE } from "../auth/roles";
 import { ApiError, notFound } from "../http/errors";
 import { errorResponses } from "../http/schemas";
-import { startPayment } from "../orders/placement";
+import { startPayment } from "../orders";
 import { QuoteAcceptance } from "./accept";
 import { quoteMail } from "./mail";
 import { quoteFile } from "./pdf";

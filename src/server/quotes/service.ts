@@ -33,7 +33,7 @@ import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { loadPricingContext } from "../pricing/context";
 import { exemptionFor, quotePricingInput } from "../pricing/input";
 import { price } from "../pricing/price";
-import { recordMovements } from "../stock/ledger";
+import { changeStock } from "../stock/ledger";
 import type { QuoteMail } from "./mail";
 
 export type QuoteRow = typeof quotes.$inferSelect;
@@ -296,16 +296,10 @@ export async function releaseHold(tx: Tx, revision: Pick<RevisionRow, "id">, quo
     .returning({ lines: quoteRevisions.lines });
   if (!released) return [];
   if ("usedBy" in how) return released.lines;
-  const back = [...released.lines].sort((a, b) => (a.toolId < b.toolId ? -1 : 1));
-  for (const line of back) {
-    await tx
-      .update(tools)
-      .set({ availableQuantity: sql`${tools.availableQuantity} + ${line.quantity}` })
-      .where(eq(tools.id, line.toolId));
-  }
-  await recordMovements(
+  // Through the ledger: the tools' stock rises in their id order, each rise a movement.
+  await changeStock(
     tx,
-    back.map((l) => ({ toolId: l.toolId, delta: l.quantity, reason: "quote_release" as const, note: quoteNumber, actorId: how.actorId })),
+    released.lines.map((l) => ({ toolId: l.toolId, delta: l.quantity, reason: "quote_release" as const, note: quoteNumber, actorId: how.actorId })),
   );
   return released.lines;
 }
@@ -432,16 +426,9 @@ export async function sendRevision(db: Db, actorId: string, id: string, input: Q
 
     // The hold: the units leave the stock now, in the tools' id order, through the ledger.
     if (input.holdStock) {
-      const held = [...lines].sort((a, b) => (a.toolId < b.toolId ? -1 : 1));
-      for (const line of held) {
-        await tx
-          .update(tools)
-          .set({ availableQuantity: sql`${tools.availableQuantity} - ${line.quantity}` })
-          .where(eq(tools.id, line.toolId));
-      }
-      await recordMovements(
+      await changeStock(
         tx,
-        held.map((l) => ({ toolId: l.toolId, delta: -l.quantity, reason: "quote_hold" as const, note: quote.number, actorId })),
+        lines.map((l) => ({ toolId: l.toolId, delta: -l.quantity, reason: "quote_hold" as const, note: quote.number, actorId })),
       );
       stockMoved = true;
     }

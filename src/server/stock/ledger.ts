@@ -1,7 +1,9 @@
 /**
  * The stock ledger: every change of a tool's stock (its initial stock, an order, a cancel, an
  * admin's restock or correction) is written here in the same transaction as the change, so a
- * tool's `available_quantity` always equals the sum of its movements.
+ * tool's `available_quantity` always equals the sum of its movements. A change of stock goes through
+ * changeStock; the one exception is checkout's placement, which sets its locked tools' stock and
+ * writes their movements in one statement, in its fixed lock order (orders/placement.ts, service.ts).
  */
 import { desc, eq, sql } from "drizzle-orm";
 import type { StockReason } from "../../contract/stock";
@@ -27,32 +29,41 @@ export async function recordMovements(tx: Db | Tx, movements: Movement[]): Promi
 }
 
 /**
+ * THE way a tool's stock changes after it is created: each movement's delta added to its tool's
+ * `available_quantity` (tools in id order, like every transaction that locks tools; one tool's
+ * movements in the order given) and written as a movement, in the caller's transaction. Answers
+ * each changed tool's stock after its movements. A movement that would take a tool below zero
+ * throws (the caller checks first and answers it; the column's check is the last guard).
+ */
+export async function changeStock(tx: Tx, movements: Movement[]): Promise<Map<string, number>> {
+  const rows = movements.filter((m) => m.delta !== 0);
+  const perTool = new Map<string, number>();
+  for (const m of rows) perTool.set(m.toolId, (perTool.get(m.toolId) ?? 0) + m.delta);
+  const after = new Map<string, number>();
+  for (const [toolId, delta] of [...perTool].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const [row] = await tx
+      .update(tools)
+      .set({ availableQuantity: sql`${tools.availableQuantity} + ${delta}` })
+      .where(eq(tools.id, toolId))
+      .returning({ availableQuantity: tools.availableQuantity });
+    if (row) after.set(toolId, row.availableQuantity);
+  }
+  await recordMovements(
+    tx,
+    [...rows].sort((a, b) => (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0)),
+  );
+  return after;
+}
+
+/**
  * Puts units back on the shelf (a cancel, a refund's restock): each tool's stock rises, tools in id
  * order like every transaction that locks tools, and each rise is a movement in the ledger.
  */
 export async function returnToStock(tx: Tx, units: Map<string, number>, movement: Omit<Movement, "toolId" | "delta">): Promise<void> {
-  await putBack(
+  await changeStock(
     tx,
-    [...units].map(([toolId, delta]) => ({ ...movement, toolId, delta })),
+    [...units].filter(([, quantity]) => quantity > 0).map(([toolId, quantity]) => ({ ...movement, toolId, delta: quantity })),
   );
-}
-
-/**
- * Rises of stock with their own reasons (a refund's units that never shipped, `cancel`, beside
- * those that came back, `return`): tools locked in id order once for all of them, whatever the
- * reasons, so two reasons never lock one transaction's tools out of the order the others keep.
- */
-export async function putBack(tx: Tx, movements: Movement[]): Promise<void> {
-  const rises = movements.filter((m) => m.delta > 0).sort((a, b) => (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0));
-  const perTool = new Map<string, number>();
-  for (const m of rises) perTool.set(m.toolId, (perTool.get(m.toolId) ?? 0) + m.delta);
-  for (const [toolId, quantity] of perTool) {
-    await tx
-      .update(tools)
-      .set({ availableQuantity: sql`${tools.availableQuantity} + ${quantity}` })
-      .where(eq(tools.id, toolId));
-  }
-  await recordMovements(tx, rises);
 }
 
 /** A tool's movements, newest first, with who made each (their e-mail). */
