@@ -170,6 +170,17 @@ export const ADMIN_TEXT = {
   },
 } as const;
 
+/** The console's failed background jobs (decision 0021): what used its last attempt, and a retry. */
+export const ADMIN_JOBS_TEXT = {
+  section: "Failed jobs",
+  intro: "Background work (mail, stock alerts, sweeps) that used its last attempt. Retry sends it again.",
+  empty: "No failed job: all background work ran.",
+  columns: { when: "Failed", queue: "Queue", error: "Error", attempts: "Attempts", actions: "Actions" },
+  retry: "Retry",
+  retryLabel: (queue: string, when: string) => `Retry the ${queue} job that failed ${when}`,
+  retried: "Sent again: it runs shortly.",
+} as const;
+
 /** The console's money pages: tax rates, promotions, shipping, store settings (issue 31). */
 export const ADMIN_MONEY_TEXT = {
   sections: { taxRates: "Tax rates", promotions: "Promotions", shipping: "Shipping", settings: "Store settings" },

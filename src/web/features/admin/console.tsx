@@ -7,7 +7,7 @@ import { lazy, Suspense } from "react";
 import { Navigate, NavLink, Route, Routes, useLocation } from "react-router";
 import { ToastContainer } from "react-toastify";
 import { TOAST_OPTIONS } from "../../../contract/constants";
-import { ADMIN_MONEY_TEXT, ADMIN_TEXT } from "../../../contract/texts/admin";
+import { ADMIN_JOBS_TEXT, ADMIN_MONEY_TEXT, ADMIN_TEXT } from "../../../contract/texts/admin";
 import { TEXT } from "../../../contract/texts/site";
 import { Spinner } from "../../components/ui/states";
 import { useSession } from "../../lib/session";
@@ -25,6 +25,8 @@ import { REFUND_TEXT } from "../../../contract/texts/refunds";
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
 const Dashboard = lazy(() => import("./dashboard"));
 const MailPage = lazy(() => import("./mail"));
+/** Failed background jobs (decision 0021): a chunk of its own. */
+const JobsPage = lazy(() => import("./jobs"));
 /** Refunds (issue 40): the refund worker's jobs, a chunk of its own. */
 const RefundsPage = lazy(() => import("./refunds"));
 const ReturnsPage = lazy(() => import("./returns"));
@@ -53,6 +55,7 @@ const SECTIONS = [
   { to: "/admin/settings", label: ADMIN_MONEY_TEXT.sections.settings },
   { to: "/admin/audit", label: sectionsText.audit },
   { to: "/admin/mail", label: MAIL_ADMIN_TEXT.section },
+  { to: "/admin/jobs", label: ADMIN_JOBS_TEXT.section },
   { to: "/admin/refunds", label: PAYMENT_TEXT.refunds.title },
   { to: "/admin/returns", label: REFUND_TEXT.returns.console.title },
 ];
@@ -109,6 +112,14 @@ export default function AdminConsole() {
               element={
                 <Suspense fallback={<Spinner />}>
                   <RefundsPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="jobs"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <JobsPage />
                 </Suspense>
               }
             />
