@@ -9,6 +9,8 @@ import { VALIDATION_TEXT } from "./texts/validation";
 import { z } from "./zod";
 
 export const categorySchema = z.enum(CATEGORIES);
+/** A category of the tree by its slug (a root's or any sub-category's; the server says 400 for one it does not know). */
+export const categorySlugQuery = z.string().trim().min(1).max(80).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
 
 export const pageQuery = {
   page: z.coerce.number().int().min(1).max(MAX_PAGE, VALIDATION_TEXT.pageTooDeep(MAX_PAGE)).default(1),
@@ -20,7 +22,7 @@ export const cursorQuery = { cursor: z.string().min(1).max(LIMITS.cursor).option
 const priceQuery = z.coerce.number().min(0).max(LIMITS.priceDollars);
 export const toolListQuerySchema = z
   .object({
-    category: categorySchema.optional(),
+    category: categorySlugQuery.optional(),
     q: z.string().trim().max(LIMITS.search).optional(),
     sort: z.enum(TOOL_SORTS).optional(),
     minPrice: priceQuery.optional(),

@@ -34,6 +34,7 @@ import { quoteAdminRoutes } from "../quotes/admin-routes";
 import { accountAdminRoutes } from "../accounts/admin-routes";
 import { refundAdminRoutes } from "../payments/admin-routes";
 import { jobAdminRoutes } from "../jobs/admin-routes";
+import { catalogueAdminRoutes } from "../catalog/admin-routes";
 import { refundOrderLines } from "../payments/line-refunds";
 import { adminReturnListQuerySchema, adminReturnSchema, refundInputSchema, refundResultSchema, returnMoveSchema } from "../../contract/refund-schemas";
 import { checkReturnForRefund, listAdminReturns, moveReturn } from "../orders/returns";
@@ -60,6 +61,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(accountAdminRoutes);
   await app.register(refundAdminRoutes);
   await app.register(jobAdminRoutes);
+  await app.register(catalogueAdminRoutes);
 
   // ---------------------------------------------------------------- tools
 
@@ -164,7 +166,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "Upload a tool's photo (multipart field `file`: JPEG, PNG or WebP, at most 5 MB); it becomes resized WebP variants",
+        summary: "Upload a tool's photo (multipart field `file`: JPEG, PNG or WebP, at most 5 MB); it becomes resized WebP variants and the last of its `images`",
         consumes: ["multipart/form-data"],
         params: idParamsSchema,
         response: { 200: adminToolSchema, ...errorResponses(400, 401, 403, 404) },
@@ -193,7 +195,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         throw error;
       }
       try {
-        const updated = await updateAdminTool(db, tool._id, { image: stored.image }, actorOf(request));
+        // The photo joins the tool's photos at the end (DESIGN: uploads add to `images`; `image` stays the first).
+        const updated = await updateAdminTool(db, tool._id, { images: [...tool.images, stored.image] }, actorOf(request));
         if (!updated) throw notFound(API_TEXT.toolNotFound);
         return updated;
       } catch (error) {

@@ -1,0 +1,20 @@
+/** The catalogue's API messages (brands, the category tree, specifications, SKUs and photos; issue 50). */
+export const CATALOGUE_API_TEXT = {
+  skuTaken: (sku: string) => `Another tool already has the SKU ${sku}.`,
+  gtinInvalid: "A GTIN has 8, 12, 13 or 14 digits, the last a valid check digit.",
+  slugInvalid: "Use lowercase letters, digits and single hyphens.",
+  brandNotFound: "No brand with that slug.",
+  brandTaken: (slug: string) => `A brand with the slug ${slug} already exists.`,
+  brandInUse: "Tools still name this brand: give them another one first.",
+  categoryNotFound: "No category with that slug.",
+  categoryTaken: (slug: string) => `A category with the slug ${slug} already exists.`,
+  categoryInUse: "The category still has tools or sub-categories: move them first.",
+  categoryCycle: "A category cannot move under itself or one of its own sub-categories.",
+  categoryRoot: "The four main categories stay at the top of the tree: a new category goes under one of them.",
+  specNotFound: "No specification with that key.",
+  specTaken: (key: string) => `A specification with the key ${key} already exists.`,
+  specUnknown: (key: string) => `There is no specification ${key}.`,
+  specKind: (key: string, kind: string) => `The value of ${key} must be ${kind === "number" ? "a number" : kind === "boolean" ? "true or false" : "a text"}.`,
+  specInUse: "Tools still have a value of this specification: remove their values first.",
+  imageMissing: "A tool needs a photo: send image or images.",
+} as const;
