@@ -23,6 +23,13 @@ const priceQuery = z.coerce.number().min(0).max(LIMITS.priceDollars);
 export const toolListQuerySchema = z
   .object({
     category: categorySlugQuery.optional(),
+    /** Brands by slug, repeatable (`brand=a&brand=b`: either). */
+    brand: z
+      .union([categorySlugQuery, z.array(categorySlugQuery).max(20)])
+      .transform((brand) => (Array.isArray(brand) ? brand : [brand]))
+      .optional(),
+    /** `all`: every tool, not one row per product. */
+    variants: z.enum(["all"]).optional(),
     q: z.string().trim().max(LIMITS.search).optional(),
     sort: z.enum(TOOL_SORTS).optional(),
     minPrice: priceQuery.optional(),
@@ -35,4 +42,4 @@ export const toolListQuerySchema = z
     path: ["maxPrice"],
   });
 /** What a client may ask the tool list for: any of the query's fields (the server applies the defaults). */
-export type ToolListQuery = Partial<z.infer<typeof toolListQuerySchema>>;
+export type ToolListQuery = Partial<Omit<z.infer<typeof toolListQuerySchema>, "brand">>;

@@ -52,6 +52,9 @@ export const toolCatalogueFields = {
   product: toolProductSchema.nullable(),
   optionValues: z.record(z.string(), z.string()),
   variants: z.array(variantSchema),
+  /** The lowest price of the product's tools (the tool's own price outside a product) and how many it has (1 outside one). */
+  priceFrom: z.number(),
+  variantCount: z.number().int(),
 };
 
 // ---------------------------------------------------------------- admin payloads
@@ -89,3 +92,32 @@ export const specDefinitionPatchSchema = specDefinitionInputSchema.omit({ key: t
 
 export const slugParamsSchema = z.object({ slug: z.string().min(1).max(100) });
 export const keyParamsSchema = z.object({ key: z.string().min(1).max(100) });
+
+// ---------------------------------------------------------------- products
+
+const optionNameSchema = z.string().trim().min(1).max(40);
+const optionValueSchema = z.string().trim().min(1).max(60);
+export const productOptionsInputSchema = z
+  .array(z.object({ name: optionNameSchema, values: z.array(optionValueSchema).min(1).max(50) }).strict())
+  .max(3)
+  .refine((options) => new Set(options.map((o) => o.name)).size === options.length, "Each option needs a name of its own.")
+  .refine((options) => options.every((o) => new Set(o.values).size === o.values.length), "An option lists each value once.");
+export const productSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  options: z.array(productOptionSchema),
+  defaultToolId: z.string().nullable(),
+});
+export type Product = z.infer<typeof productSchema>;
+export const productInputSchema = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    description: z.string().trim().max(2000).optional(),
+    options: productOptionsInputSchema,
+    defaultToolId: z.string().min(1).max(100).nullable().optional(),
+  })
+  .strict();
+export const productPatchSchema = productInputSchema.partial().strict();
+/** A tool's values of its product's options: one per option, no other. */
+export const optionValuesInputSchema = z.record(optionNameSchema, optionValueSchema);

@@ -11,7 +11,7 @@ import { ORDER_STATUSES } from "./order-lifecycle";
 import { VALIDATION_TEXT } from "./texts/validation";
 import { checkDestination, destinationFields, optionalPromoCodeSchema, PICKUP, shippingMethodIdSchema } from "./money-schemas";
 import { FULFILLMENT_STATUSES, ORDER_PAYMENT_STATUSES, shipmentSchema } from "./shipment-schemas";
-import { gtinSchema, skuSchema, slugSchema, specValueSchema, toolCatalogueFields } from "./catalogue-schemas";
+import { gtinSchema, optionValuesInputSchema, skuSchema, slugSchema, specValueSchema, toolCatalogueFields } from "./catalogue-schemas";
 import { z } from "./zod";
 
 export { categorySchema, cursorQuery, pageQuery, toolListQuerySchema, type ToolListQuery } from "./catalog-query";
@@ -167,6 +167,9 @@ export const toolInputSchema = z
     brand: slugSchema.nullable().optional(),
     specs: z.record(z.string().max(60), specValueSchema.nullable()).optional(),
     images: z.array(imagePathSchema).min(1).max(20).optional(),
+    /** A product the tool joins (null leaves it), with its values of the product's options. */
+    productId: z.string().min(1).max(LIMITS.id).nullable().optional(),
+    optionValues: optionValuesInputSchema.optional(),
   })
   .strict();
 export type ToolInput = z.infer<typeof toolInputSchema>;

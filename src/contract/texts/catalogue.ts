@@ -16,5 +16,10 @@ export const CATALOGUE_API_TEXT = {
   specUnknown: (key: string) => `There is no specification ${key}.`,
   specKind: (key: string, kind: string) => `The value of ${key} must be ${kind === "number" ? "a number" : kind === "boolean" ? "true or false" : "a text"}.`,
   specInUse: "Tools still have a value of this specification: remove their values first.",
+  productNotFound: "No product with that id.",
+  variantExists: "Another tool of this product already has these option values.",
+  optionValuesMismatch: (names: string[]) => `Give one value of each of the product's options (${names.join(", ") || "none"}), from its values, and no other.`,
+  optionsOrphan: "A tool of this product has option values the new options do not offer: change the tool first.",
+  defaultToolNotInProduct: "The default must be one of the product's tools.",
   imageMissing: "A tool needs a photo: send image or images.",
 } as const;

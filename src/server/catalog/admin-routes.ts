@@ -12,16 +12,25 @@ import {
   categoryPatchSchema,
   categorySchema,
   keyParamsSchema,
+  productInputSchema,
+  productPatchSchema,
+  productSchema,
   slugParamsSchema,
   specDefinitionInputSchema,
   specDefinitionPatchSchema,
   specDefinitionSchema,
 } from "../../contract/catalogue-schemas";
+import { idParamsSchema } from "../../contract/schemas";
 import { errorResponses } from "../http/schemas";
 import {
   createBrand,
   createCategory,
   createSpecDefinition,
+  createProduct,
+  deleteProduct,
+  getProduct,
+  listProducts,
+  updateProduct,
   deleteBrand,
   deleteCategory,
   deleteSpecDefinition,
@@ -112,6 +121,32 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: "Delete a specification no tool has a value of (else 409 SPEC_IN_USE)", params: keyParamsSchema, response: { 204: z.null(), ...errorResponses(400, 401, 403, 404, 409) } } },
     async (request, reply) => {
       await deleteSpecDefinition(db, request.params.key, actorOf(request));
+      return reply.status(204).send(null);
+    },
+  );
+
+  // ---------------------------------------------------------------- products
+  app.get("/products", { schema: { tags, summary: "Every product, by name", response: { 200: z.array(productSchema), ...errorResponses(401, 403) } } }, () => listProducts(db));
+  app.post(
+    "/products",
+    { schema: { tags, summary: "Add a product: its options; tools join it with PATCH /api/admin/tools/:id {productId, optionValues}", body: productInputSchema, response: { 201: productSchema, ...errorResponses(400, 401, 403) } } },
+    async (request, reply) => reply.status(201).send(await createProduct(db, request.body, actorOf(request))),
+  );
+  app.get(
+    "/products/:id",
+    { schema: { tags, summary: "One product", params: idParamsSchema, response: { 200: productSchema, ...errorResponses(400, 401, 403, 404) } } },
+    (request) => getProduct(db, request.params.id),
+  );
+  app.patch(
+    "/products/:id",
+    { schema: { tags, summary: "Change a product (its options must still fit its tools' values)", params: idParamsSchema, body: productPatchSchema, response: { 200: productSchema, ...errorResponses(400, 401, 403, 404) } } },
+    (request) => updateProduct(db, request.params.id, request.body, actorOf(request)),
+  );
+  app.delete(
+    "/products/:id",
+    { schema: { tags, summary: "Delete a product; its tools stay, in no product", params: idParamsSchema, response: { 204: z.null(), ...errorResponses(400, 401, 403, 404) } } },
+    async (request, reply) => {
+      await deleteProduct(db, request.params.id, actorOf(request));
       return reply.status(204).send(null);
     },
   );

@@ -6,6 +6,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type {
+  Product,
+  productInputSchema,
+  productPatchSchema,
   Brand,
   brandInputSchema,
   brandPatchSchema,
@@ -34,9 +37,10 @@ export const invalidField = (field: string, message: string) =>
   new ApiError(400, "VALIDATION", message, { details: [{ path: `body.${field}`, message }] });
 
 /** Postgres's unique_violation, as either driver reports it (Drizzle wraps the driver's error in `cause`). */
-export function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === "23505") return true;
+    const { code, constraint: name, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
+    if (code === "23505") return constraint === undefined || name === constraint || (typeof message === "string" && message.includes(constraint));
   }
   return false;
 }
@@ -434,4 +438,102 @@ export function specsOf(view: CatalogueView, values: Record<string, SpecValue>):
     const value = values[def.key];
     return value === undefined ? [] : [{ key: def.key, name: def.name, value, unit: def.unit }];
   });
+}
+
+// ---------------------------------------------------------------- products
+
+type ProductRow = typeof products.$inferSelect;
+const productDto = (row: ProductRow): Product => ({ _id: row.id, name: row.name, description: row.description, options: row.options, defaultToolId: row.defaultToolId });
+
+/** Whether a tool's values name every option of the product once, each from its values, and nothing else. */
+const valuesMatch = (options: ProductRow["options"], values: Record<string, string>) =>
+  Object.keys(values).length === options.length && options.every((option) => values[option.name] !== undefined && option.values.includes(values[option.name] as string));
+
+/**
+ * A tool's option values against its product: every option named once with one of its values (else
+ * 400 naming `optionValues`), and no other tool of the product with the same values (409
+ * VARIANT_EXISTS; the unique index `tools_product_variant_idx` settles two racing ones).
+ */
+export async function checkOptionValues(tx: Tx, productId: string, values: Record<string, string>, toolId: string | undefined): Promise<void> {
+  const [product] = await tx.select().from(products).where(eq(products.id, productId));
+  if (!product) throw invalidField("productId", CATALOGUE_API_TEXT.productNotFound);
+  if (!valuesMatch(product.options, values)) throw invalidField("optionValues", CATALOGUE_API_TEXT.optionValuesMismatch(product.options.map((o) => o.name)));
+  const [twin] = await tx
+    .select({ id: tools.id })
+    .from(tools)
+    .where(and(eq(tools.productId, productId), sql`${tools.optionValues} = ${JSON.stringify(values)}::jsonb`, toolId ? sql`${tools.id} <> ${toolId}` : undefined))
+    .limit(1);
+  if (twin) throw conflict("VARIANT_EXISTS", CATALOGUE_API_TEXT.variantExists);
+}
+
+export async function listProducts(db: Db): Promise<Product[]> {
+  return (await db.select().from(products).orderBy(asc(products.name), asc(products.id))).map(productDto);
+}
+
+export async function getProduct(db: Db, id: string): Promise<Product> {
+  const [row] = await db.select().from(products).where(eq(products.id, id));
+  if (!row) throw notFound(CATALOGUE_API_TEXT.productNotFound);
+  return productDto(row);
+}
+
+async function checkDefault(tx: Tx, productId: string, toolId: string | null | undefined): Promise<void> {
+  if (!toolId) return;
+  const [tool] = await tx.select({ productId: tools.productId }).from(tools).where(eq(tools.id, toolId));
+  if (tool?.productId !== productId) throw invalidField("defaultToolId", CATALOGUE_API_TEXT.defaultToolNotInProduct);
+}
+
+/** A new product; its default tool, if named, joins it later (its value is kept, read only once it is one of its tools). */
+export async function createProduct(db: Db, input: z.output<typeof productInputSchema>, actor: AuditActor): Promise<Product> {
+  const product = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(products)
+      .values({ name: input.name, description: input.description ?? "", options: input.options, defaultToolId: input.defaultToolId ?? null })
+      .returning();
+    if (!row) throw new Error("insert returned no row");
+    await recordAudit(tx, actor, { action: "product.create", entity: "product", entityId: row.id, after: productDto(row) });
+    return productDto(row);
+  });
+  return product;
+}
+
+/** Changes a product; new options must still fit every tool's values (else 400 naming `options`). */
+export async function updateProduct(db: Db, id: string, patch: z.output<typeof productPatchSchema>, actor: AuditActor): Promise<Product> {
+  const product = await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(products).where(eq(products.id, id)).for("update");
+    if (!before) throw notFound(CATALOGUE_API_TEXT.productNotFound);
+    if (patch.options !== undefined) {
+      const members = await tx.select({ optionValues: tools.optionValues }).from(tools).where(eq(tools.productId, id));
+      const options = patch.options;
+      if (members.some((m) => !valuesMatch(options, m.optionValues))) throw invalidField("options", CATALOGUE_API_TEXT.optionsOrphan);
+    }
+    await checkDefault(tx, id, patch.defaultToolId);
+    const [after] = await tx
+      .update(products)
+      .set({
+        ...(patch.name === undefined ? {} : { name: patch.name }),
+        ...(patch.description === undefined ? {} : { description: patch.description }),
+        ...(patch.options === undefined ? {} : { options: patch.options }),
+        ...(patch.defaultToolId === undefined ? {} : { defaultToolId: patch.defaultToolId }),
+      })
+      .where(eq(products.id, id))
+      .returning();
+    if (!after) throw new Error("product vanished under its lock");
+    await recordAudit(tx, actor, { action: "product.update", entity: "product", entityId: id, before: productDto(before), after: productDto(after) });
+    return productDto(after);
+  });
+  announceChange(db, "tools");
+  return product;
+}
+
+/** Deletes a product: its tools stay, in no product (locked in id order, as checkout locks tools). */
+export async function deleteProduct(db: Db, id: string, actor: AuditActor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(products).where(eq(products.id, id)).for("update");
+    if (!before) throw notFound(CATALOGUE_API_TEXT.productNotFound);
+    const members = await tx.select({ id: tools.id }).from(tools).where(eq(tools.productId, id)).orderBy(asc(tools.id)).for("no key update");
+    if (members.length > 0) await tx.update(tools).set({ productId: null, optionValues: {} }).where(eq(tools.productId, id));
+    await tx.delete(products).where(eq(products.id, id));
+    await recordAudit(tx, actor, { action: "product.delete", entity: "product", entityId: id, before: { ...productDto(before), toolIds: members.map((m) => m.id) } });
+  });
+  announceChange(db, "tools");
 }

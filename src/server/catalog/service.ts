@@ -13,10 +13,12 @@ import { recordAudit, type AuditActor, type AuditRecord } from "../admin/audit";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
-import { orderLines, orders, quoteLines, tools } from "../db/schema";
+import { brands, orderLines, orders, products, quoteLines, specDefinitions, tools } from "../db/schema";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
+import type { SpecValue } from "../../contract/catalogue-schemas";
 import { ApiError, badQuery, conflict, notFound } from "../http/errors";
 import { recordMovements } from "../stock/ledger";
-import { brandIdOf, catalogueView, categoryFilter, categoryIdOf, categoryPathOf, checkedSpecs, EMPTY_VIEW, invalidField, isUniqueViolation, specsOf, type CatalogueView } from "./catalogue";
+import { brandIdOf, catalogueView, checkOptionValues, categoryFilter, categoryIdOf, categoryPathOf, checkedSpecs, EMPTY_VIEW, invalidField, isUniqueViolation, specsOf, type CatalogueView } from "./catalogue";
 
 type ToolRow = typeof tools.$inferSelect;
 
@@ -40,7 +42,15 @@ export const toToolDto = (row: ToolRow, view: CatalogueView = EMPTY_VIEW): Tool 
   product: row.productId ? (view.products.get(row.productId) ?? null) : null,
   optionValues: row.optionValues,
   variants: row.productId ? (view.variants.get(row.productId) ?? []) : [],
+  ...priceFromOf(row, view),
 });
+
+/** A product's lowest price and how many tools it has; a tool in no product is a product of one. */
+function priceFromOf(row: ToolRow, view: CatalogueView): { priceFrom: number; variantCount: number } {
+  const variants = row.productId ? (view.variants.get(row.productId) ?? []) : [];
+  if (variants.length === 0) return { priceFrom: centsToDollars(row.priceCents), variantCount: 1 };
+  return { priceFrom: Math.min(...variants.map((v) => v.price)), variantCount: variants.length };
+}
 
 /** The public shapes of these rows, with what they read from the catalogue's records. */
 export async function toToolDtos(db: Db | Tx, rows: ToolRow[]): Promise<Tool[]> {
@@ -115,31 +125,120 @@ interface KeyedRow {
 const cursorKeyOf = (sort: KeyedSort, { row, created }: KeyedRow) =>
   byDate(sort) ? [created, row.id] : [sort === "rating" ? (row.ratingRank ?? 0) : row.priceCents, row.id];
 
+
+/** `spec.<key>=value` filters by key (values of one key OR, keys AND); `min..max` a range of a number. */
+export type SpecQuery = Record<string, string[]>;
+
+/** The `spec.<key>` parameters of a query string (they are not in the zod schema: their names vary). */
+export function specQueryOf(url: string): SpecQuery {
+  const spec: SpecQuery = {};
+  const search = url.includes("?") ? url.slice(url.indexOf("?") + 1) : "";
+  for (const [name, value] of new URLSearchParams(search)) {
+    if (!name.startsWith("spec.") || name.length <= 5 || value === "") continue;
+    (spec[name.slice(5)] ??= []).push(value);
+  }
+  return spec;
+}
+
+async function brandIdsOf(db: Db, slugs: string[]): Promise<string[]> {
+  return (await db.select({ id: brands.id }).from(brands).where(inArray(brands.slug, slugs))).map((b) => b.id);
+}
+
+const RANGE = /^(-?\d+(?:\.\d+)?)?\.\.(-?\d+(?:\.\d+)?)?$/;
+
+/**
+ * The spec filters as conditions on a tool: a value is matched by containment (`specs @> {key: v}`,
+ * the GIN index), typed as the definition says; a number's `min..max` by its value. An unknown key
+ * or a value that is not of its kind is a 400 naming it.
+ */
+/** The columns of `tools`, or of an alias of it, that the list's conditions read. */
+type ToolColumns = Record<"id" | "active" | "category" | "categoryId" | "priceCents" | "brandId" | "specs" | "productId" | "availableQuantity", AnyPgColumn>;
+
+async function specFilter(db: Db, spec: SpecQuery): Promise<(t: ToolColumns) => SQL[]> {
+  const defs = new Map((await db.select().from(specDefinitions).where(inArray(specDefinitions.key, Object.keys(spec)))).map((d) => [d.key, d]));
+  const perKey: ((t: ToolColumns) => SQL)[] = [];
+  for (const [key, values] of Object.entries(spec)) {
+    const def = defs.get(key);
+    if (!def) throw badQuery(`spec.${key}`, CATALOGUE_API_TEXT.specUnknown(key));
+    const alternatives: ((t: ToolColumns) => SQL)[] = values.map((value) => {
+      const range = def.kind === "number" ? RANGE.exec(value) : null;
+      if (range && (range[1] !== undefined || range[2] !== undefined)) {
+        const [, min, max] = range;
+        return (t) => {
+          const number = sql`(case when jsonb_typeof(${t.specs} -> ${key}) = 'number' then (${t.specs} ->> ${key})::numeric end)`;
+          return and(sql`${t.specs} ? ${key}`, min === undefined ? undefined : sql`${number} >= ${Number(min)}`, max === undefined ? undefined : sql`${number} <= ${Number(max)}`) ?? sql`true`;
+        };
+      }
+      let typed: SpecValue;
+      if (def.kind === "number") {
+        if (!/^-?\d+(\.\d+)?$/.test(value)) throw badQuery(`spec.${key}`, CATALOGUE_API_TEXT.specKind(key, def.kind));
+        typed = Number(value);
+      } else if (def.kind === "boolean") {
+        if (value !== "true" && value !== "false") throw badQuery(`spec.${key}`, CATALOGUE_API_TEXT.specKind(key, def.kind));
+        typed = value === "true";
+      } else typed = value;
+      const json = JSON.stringify({ [key]: typed });
+      return (t) => sql`${t.specs} @> ${json}::jsonb`;
+    });
+    perKey.push((t) => or(...alternatives.map((alternative) => alternative(t))) ?? sql`false`);
+  }
+  return (t) => perKey.map((condition) => condition(t));
+}
+
+/** Whether any active tool is in a product (the tools_product_idx answers it at once). */
+async function anyProductTools(db: Db): Promise<boolean> {
+  const [row] = await db.select({ one: sql`1` }).from(tools).where(and(sql`${tools.productId} is not null`, eq(tools.active, true))).limit(1);
+  return row !== undefined;
+}
+
+/**
+ * The list's one row per product, chosen when it is read (never kept in a column: keeping it would
+ * have checkout write a product's other tools, decision 0023): a tool in no product is its own row;
+ * in a product, the row is the tool the product names as its default, else the cheapest in stock,
+ * else the cheapest, among its tools that pass the list's filters. Each product has a few tools, read
+ * through tools_product_idx, so the list keeps walking the index of its order.
+ */
+function productRow(conditionsOn: (t: ToolColumns) => SQL[]): SQL {
+  const r = alias(tools, "r");
+  return sql`(${tools.productId} is null or ${tools.id} = (select ${r.id} from ${tools} as "r" join ${products} on ${products.id} = ${r.productId}
+    where ${r.productId} = ${tools.productId} and ${and(...conditionsOn(r))}
+    order by (${r.id} = ${products.defaultToolId}) desc nulls last, (${r.availableQuantity} > 0) desc, ${r.priceCents}, ${r.id} limit 1))`;
+}
+
 /**
  * The shop's tool list. Without a search it reads the index of its order from the first row of
  * the page (a cursor continues where the last page ended); with one it asks the full-text
  * index, ranked, and when the words find nothing, names alike ('chainsw' finds chainsaws).
  */
-export async function listTools(db: Db, query: ToolQuery): Promise<Page<Tool>> {
-  const filters: SQL[] = [eq(tools.active, true)];
+export async function listTools(db: Db, query: ToolQuery & { spec?: SpecQuery }): Promise<Page<Tool>> {
   // A root (the spec's four) is the tools' own indexed root column; a sub-category its subtree's ids.
   let rootCategory: Category | undefined;
-  let subCategory = false;
+  let subtree: string[] | undefined;
   if (query.category) {
     const category = await categoryFilter(db, query.category);
     if (!category) throw badQuery("category", CATALOGUE_API_TEXT.categoryNotFound);
-    if ("root" in category) {
-      rootCategory = category.root;
-      filters.push(eq(tools.category, category.root));
-    } else {
-      subCategory = true;
-      filters.push(inArray(tools.categoryId, category.ids));
-    }
+    if ("root" in category) rootCategory = category.root;
+    else subtree = category.ids;
   }
-  if (query.minPrice !== undefined) filters.push(gte(tools.priceCents, dollarsToCents(query.minPrice)));
-  if (query.maxPrice !== undefined) filters.push(lte(tools.priceCents, dollarsToCents(query.maxPrice)));
+  const brandIds = query.brand && query.brand.length > 0 ? await brandIdsOf(db, query.brand) : undefined;
+  const specConditions = query.spec && Object.keys(query.spec).length > 0 ? await specFilter(db, query.spec) : undefined;
+  /** The conditions on one tool, for the list's rows and for choosing a product's row among its tools. */
+  const conditionsOn = (t: ToolColumns): SQL[] => {
+    const conditions: SQL[] = [eq(t.active, true)];
+    if (rootCategory) conditions.push(eq(t.category, rootCategory));
+    if (subtree) conditions.push(inArray(t.categoryId, subtree));
+    if (query.minPrice !== undefined) conditions.push(gte(t.priceCents, dollarsToCents(query.minPrice)));
+    if (query.maxPrice !== undefined) conditions.push(lte(t.priceCents, dollarsToCents(query.maxPrice)));
+    if (brandIds) conditions.push(brandIds.length > 0 ? inArray(t.brandId, brandIds) : sql`false`);
+    if (specConditions) conditions.push(...specConditions(t));
+    return conditions;
+  };
+  const filters = conditionsOn(tools);
+  // One row per product (DESIGN): skipped when asked for every tool, or when no tool is in a product.
+  const grouped = query.variants !== "all" && (await anyProductTools(db));
+  if (grouped) filters.push(productRow(conditionsOn));
   // Anything but a root category and an order: counted by the query, not by the kept counts.
-  const priced = query.minPrice !== undefined || query.maxPrice !== undefined || subCategory;
+  const priced = query.minPrice !== undefined || query.maxPrice !== undefined || subtree !== undefined || brandIds !== undefined || specConditions !== undefined || grouped;
 
   if (query.q) {
     const words = searchWords(query.q);
@@ -394,9 +493,9 @@ async function audit(tx: Tx, actor: Actor, record: AuditRecord): Promise<void> {
   if (actor) await recordAudit(tx, actor, record);
 }
 
-type CatalogueKey = "category" | "brand" | "specs" | "images" | "image";
+type CatalogueKey = "category" | "brand" | "specs" | "images" | "image" | "productId" | "optionValues";
 type CatalogueInput = Pick<AdminToolPatch, CatalogueKey>;
-const CATALOGUE_KEYS: ReadonlySet<string> = new Set<CatalogueKey>(["category", "brand", "specs", "images", "image"]);
+const CATALOGUE_KEYS: ReadonlySet<string> = new Set<CatalogueKey>(["category", "brand", "specs", "images", "image", "productId", "optionValues"]);
 /** The fields written as they are: the catalogue's go through catalogueColumns. */
 const withoutCatalogue = <T extends object>(input: T) => Object.fromEntries(Object.entries(input).filter(([key]) => !CATALOGUE_KEYS.has(key))) as Omit<T, CatalogueKey>;
 
@@ -406,10 +505,17 @@ const withoutCatalogue = <T extends object>(input: T) => Object.fromEntries(Obje
  * (`image` is always the first of `images`). Each bad one is a 400 naming it.
  */
 async function catalogueColumns(tx: Tx, input: CatalogueInput, before: ToolRow | undefined) {
-  const columns: Partial<Pick<ToolRow, "categoryId" | "brandId" | "specs" | "images" | "image">> = {};
+  const columns: Partial<Pick<ToolRow, "categoryId" | "brandId" | "specs" | "images" | "image" | "productId" | "optionValues">> = {};
   if (input.category !== undefined) columns.categoryId = await categoryIdOf(tx, input.category);
   if (input.brand !== undefined) columns.brandId = input.brand === null ? null : await brandIdOf(tx, input.brand);
   if (input.specs !== undefined) columns.specs = await checkedSpecs(tx, before?.specs ?? {}, input.specs);
+  if (input.productId !== undefined || input.optionValues !== undefined) {
+    const productId = input.productId === undefined ? (before?.productId ?? null) : input.productId;
+    const optionValues = productId === null ? {} : (input.optionValues ?? (input.productId === undefined ? before?.optionValues : undefined) ?? {});
+    if (productId !== null) await checkOptionValues(tx, productId, optionValues, before?.id);
+    columns.productId = productId;
+    columns.optionValues = optionValues;
+  }
   if (input.images !== undefined) {
     columns.images = input.images;
     columns.image = input.images[0];
@@ -426,6 +532,8 @@ async function skuChecked<T>(sku: string | undefined, write: () => Promise<T>): 
   try {
     return await write();
   } catch (error) {
+    // Two tools racing to the same option values of one product: the unique index settles it.
+    if (isUniqueViolation(error, "tools_product_variant_idx")) throw conflict("VARIANT_EXISTS", CATALOGUE_API_TEXT.variantExists);
     if (sku !== undefined && isUniqueViolation(error)) throw conflict("SKU_TAKEN", CATALOGUE_API_TEXT.skuTaken(sku));
     throw error;
   }

@@ -256,6 +256,8 @@ export const tools = pgTable(
     index("tools_brand_idx").on(t.brandId),
     uniqueIndex("tools_sku_idx").on(t.sku),
     index("tools_product_idx").on(t.productId),
+    // Two tools of one product never have the same option values (409 VARIANT_EXISTS).
+    uniqueIndex("tools_product_variant_idx").on(t.productId, t.optionValues).where(sql`${t.productId} is not null`),
     index("tools_specs_idx").using("gin", t.specs),
   ],
 );

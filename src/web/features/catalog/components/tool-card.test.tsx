@@ -28,6 +28,8 @@ describe("ToolCard", () => {
             product: null,
             optionValues: {},
             variants: [],
+            priceFrom: 2199,
+            variantCount: 1,
           }}
         />
       </MemoryRouter>,
