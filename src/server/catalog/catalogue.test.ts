@@ -61,16 +61,30 @@ describe.each(drivers())("the catalogue's records on %s", (driver) => {
     await t?.close();
   });
 
-  it("gives every demo tool a unique SKU, its root as its category path, no brand and its image as its photos", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/api/tool?limit=100" });
+  it("seeds the demo catalogue: unique SKUs, brands, sub-categories, specifications on every tool, photos, and two products", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/tool?limit=100&variants=all" });
     const tools = (res.json() as Tool[]).map((tool) => toolSchema.parse(tool));
-    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.length).toBe(19);
     expect(new Set(tools.map((tool) => tool.sku)).size).toBe(tools.length);
     for (const tool of tools) {
       expect(tool.categoryPath[0]?.slug).toBe(tool.category);
+      expect(tool.categoryPath).toHaveLength(2);
       expect(tool.images[0]).toBe(tool.image);
+      expect(tool.brand).not.toBeNull();
+      expect(tool.specs.length, tool.name).toBeGreaterThan(0);
       expect(tool.variants).toEqual(tool.product ? expect.any(Array) : []);
     }
+    expect(tools.filter((tool) => tool.images.length > 1).length).toBeGreaterThanOrEqual(2);
+    const saw = tools.find((tool) => tool.name === 'Petrol Chainsaw 45 cc, 18"');
+    expect(saw?.variants.map((v) => v.optionValues["Bar length"]).sort()).toEqual(['16"', '18"', '20"']);
+    expect(saw?.specs.find((spec) => spec.key === "bar_length")).toEqual({ key: "bar_length", name: "Bar length", value: 18, unit: "in" });
+    const drill = tools.find((tool) => tool.name === "18 V Brushless Drill Driver");
+    expect(drill?.variants).toHaveLength(2);
+    // The shop's list keeps the 16 demo tools' rows: each product shows the demo tool it grew from.
+    const listed = (await t.app.inject({ method: "GET", url: "/api/tool?limit=100" })).json() as Tool[];
+    expect(listed).toHaveLength(16);
+    expect(listed.map((tool) => tool._id)).toEqual(expect.arrayContaining([saw?._id, drill?._id]));
+    expect(listed.find((tool) => tool._id === saw?._id)).toMatchObject({ priceFrom: 329, variantCount: 3 });
     const roots = (await admin.get("/api/admin/categories")).json() as { slug: string; parentSlug: string | null }[];
     expect(roots.filter((c) => c.parentSlug === null).map((c) => c.slug)).toEqual(["hand-tools", "lawn-mowers", "power-tools", "chainsaws"]);
   });
@@ -79,11 +93,13 @@ describe.each(drivers())("the catalogue's records on %s", (driver) => {
     const mid = `saws-${unique()}`;
     const leaf = `top-handle-${unique()}`;
     const other = `pole-${unique()}`;
-    expect((await admin.post("/api/admin/categories", { slug: mid, name: "Petrol saws", parentSlug: "chainsaws" })).statusCode).toBe(201);
+    const midRes = await admin.post("/api/admin/categories", { slug: mid, name: "Petrol saws", parentSlug: "chainsaws" });
+    expect(midRes.statusCode).toBe(201);
+    const midPosition = (midRes.json() as { position: number }).position;
     const leafRes = await admin.post("/api/admin/categories", { slug: leaf, name: "Top-handle <b>saws</b>", parentSlug: mid });
     expect(leafRes.statusCode, leafRes.body).toBe(201);
     expect(leafRes.json()).toMatchObject({ slug: leaf, parentSlug: mid, position: 0 });
-    expect((await admin.post("/api/admin/categories", { slug: other, name: "Pole saws", parentSlug: "chainsaws" })).json()).toMatchObject({ position: 1 });
+    expect((await admin.post("/api/admin/categories", { slug: other, name: "Pole saws", parentSlug: "chainsaws" })).json()).toMatchObject({ position: midPosition + 1 });
     expect(await audited("category.create", leaf)).toBe(true);
 
     const tool = await created({ category: leaf });
