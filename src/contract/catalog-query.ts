@@ -9,6 +9,8 @@ import { VALIDATION_TEXT } from "./texts/validation";
 import { z } from "./zod";
 
 export const categorySchema = z.enum(CATEGORIES);
+/** A category of the tree by its slug (a root's or any sub-category's; the server says 400 for one it does not know). */
+export const categorySlugQuery = z.string().trim().min(1).max(80).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
 
 export const pageQuery = {
   page: z.coerce.number().int().min(1).max(MAX_PAGE, VALIDATION_TEXT.pageTooDeep(MAX_PAGE)).default(1),
@@ -20,7 +22,14 @@ export const cursorQuery = { cursor: z.string().min(1).max(LIMITS.cursor).option
 const priceQuery = z.coerce.number().min(0).max(LIMITS.priceDollars);
 export const toolListQuerySchema = z
   .object({
-    category: categorySchema.optional(),
+    category: categorySlugQuery.optional(),
+    /** Brands by slug, repeatable (`brand=a&brand=b`: either). */
+    brand: z
+      .union([categorySlugQuery, z.array(categorySlugQuery).max(20)])
+      .transform((brand) => (Array.isArray(brand) ? brand : [brand]))
+      .optional(),
+    /** `all`: every tool, not one row per product. */
+    variants: z.enum(["all"]).optional(),
     q: z.string().trim().max(LIMITS.search).optional(),
     sort: z.enum(TOOL_SORTS).optional(),
     minPrice: priceQuery.optional(),
@@ -33,4 +42,4 @@ export const toolListQuerySchema = z
     path: ["maxPrice"],
   });
 /** What a client may ask the tool list for: any of the query's fields (the server applies the defaults). */
-export type ToolListQuery = Partial<z.infer<typeof toolListQuerySchema>>;
+export type ToolListQuery = Partial<Omit<z.infer<typeof toolListQuerySchema>, "brand">>;

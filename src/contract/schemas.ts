@@ -11,6 +11,7 @@ import { ORDER_STATUSES } from "./order-lifecycle";
 import { VALIDATION_TEXT } from "./texts/validation";
 import { checkDestination, destinationFields, optionalPromoCodeSchema, PICKUP, shippingMethodIdSchema } from "./money-schemas";
 import { FULFILLMENT_STATUSES, ORDER_PAYMENT_STATUSES, shipmentSchema } from "./shipment-schemas";
+import { gtinSchema, optionValuesInputSchema, skuSchema, slugSchema, specValueSchema, toolCatalogueFields } from "./catalogue-schemas";
 import { z } from "./zod";
 
 export { categorySchema, cursorQuery, pageQuery, toolListQuerySchema, type ToolListQuery } from "./catalog-query";
@@ -89,6 +90,7 @@ export const toolSchema = z.object({
   priceTiers: z.array(priceTierSchema),
   /** The tool's visible reviews: their average to one decimal (0 without any) and how many (issue 42). */
   rating: z.object({ average: z.number(), count: z.number().int() }),
+  ...toolCatalogueFields,
 });
 export type Tool = z.infer<typeof toolSchema>;
 
@@ -149,14 +151,25 @@ export function priceTierIssues(tiers: PriceTier[], price: number, minimumQuanti
 export const toolInputSchema = z
   .object({
     name: z.string().trim().min(1).max(LIMITS.toolName),
-    image: imagePathSchema,
+    /** The first photo; on create it may be left out when `images` is sent (the server checks one of them is). */
+    image: imagePathSchema.optional(),
     price: dollarsSchema,
     availableQuantity: z.number().int().min(0).max(LIMITS.quantity),
     minimumQuantity: z.number().int().min(1).max(LIMITS.quantity),
     description: z.string().trim().min(1).max(LIMITS.toolDescription),
-    category: categorySchema,
+    /** Any slug of the category tree (the root's slug, as before, or a sub-category's). */
+    category: slugSchema,
     /** Left out on create: none; on a change: kept as they are. */
     priceTiers: priceTiersInputSchema.optional(),
+    /** Catalogue fields (issue 50): left out on create, a SKU is made up and the rest empty. */
+    sku: skuSchema.optional(),
+    gtin: gtinSchema.optional(),
+    brand: slugSchema.nullable().optional(),
+    specs: z.record(z.string().max(60), specValueSchema.nullable()).optional(),
+    images: z.array(imagePathSchema).min(1).max(20).optional(),
+    /** A product the tool joins (null leaves it), with its values of the product's options. */
+    productId: z.string().min(1).max(LIMITS.id).nullable().optional(),
+    optionValues: optionValuesInputSchema.optional(),
   })
   .strict();
 export type ToolInput = z.infer<typeof toolInputSchema>;

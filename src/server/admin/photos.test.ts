@@ -58,9 +58,15 @@ describe.each(drivers())("tool photos on %s", (driver) => {
   });
 
   it.each(["jpeg", "png", "webp"] as const)("turns a %s into resized WebP variants served for a year", async (format) => {
+    const before = (await admin.get(`/api/admin/tools/${tool._id}`)).json().tool as AdminTool;
     const res = await upload(await picture(format), `photo.${format}`, `image/${format}`);
     expect(res.statusCode, res.body).toBe(200);
-    const image = (res.json() as AdminTool).image;
+    // An upload is the tool's new image (the spec's console) and is added to its photos, first, the
+    // others kept after it in their order (DESIGN "/api/admin/tools (catalogue fields)": uploads add to `images`).
+    const photos = (res.json() as AdminTool).images;
+    const image = photos[0] as string;
+    expect(photos.slice(1)).toEqual(before.images);
+    expect((res.json() as AdminTool).image).toBe(image);
     expect(image).toMatch(/^\/uploads\/tools\/.+-640\.webp$/);
     const srcset = photoSrcSet(image);
     expect(srcset).toBeDefined();
@@ -73,7 +79,7 @@ describe.each(drivers())("tool photos on %s", (driver) => {
       expect(meta.format).toBe("webp");
       expect(`${meta.width}w`).toBe(width);
     }
-    expect((await admin.get(`/api/admin/tools/${tool._id}`)).json().tool.image).toBe(image);
+    expect((await admin.get(`/api/admin/tools/${tool._id}`)).json().tool.images[0]).toBe(image);
   });
 
   it("refuses what is not a JPEG, PNG or WebP by its bytes, a damaged image and a file over 5 MB, leaving nothing behind", async () => {

@@ -46,6 +46,7 @@ import { quoteAdminRoutes } from "../quotes/admin-routes";
 import { accountAdminRoutes } from "../accounts/admin-routes";
 import { refundAdminRoutes } from "../payments/admin-routes";
 import { jobAdminRoutes } from "../jobs";
+import { catalogueAdminRoutes } from "../catalog/admin-routes";
 import { refundOrderLines } from "../payments/line-refunds";
 import { adminReturnListQuerySchema, adminReturnSchema, refundInputSchema, refundResultSchema, returnMoveSchema } from "../../contract/refund-schemas";
 import { LIMITS } from "../../contract/constants";
@@ -71,6 +72,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(accountAdminRoutes);
   await app.register(refundAdminRoutes);
   await app.register(jobAdminRoutes);
+  await app.register(catalogueAdminRoutes);
 
   // ---------------------------------------------------------------- tools
 
@@ -175,7 +177,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "Upload a tool's photo (multipart field `file`: JPEG, PNG or WebP, at most 5 MB); it becomes resized WebP variants",
+        summary: "Upload a tool's photo (multipart field `file`: JPEG, PNG or WebP, at most 5 MB); it becomes resized WebP variants and the tool's image, the first of its `images`",
         consumes: ["multipart/form-data"],
         params: idParamsSchema,
         response: { 200: adminToolSchema, ...errorResponses(400, 401, 403, 404) },
@@ -204,7 +206,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         throw error;
       }
       try {
-        const updated = await updateAdminTool(db, tool._id, { image: stored.image }, actorOf(request));
+        // The photo is the tool's new image (the spec's console), added to its photos first, the others kept after it (DESIGN: uploads add to `images`).
+        const updated = await updateAdminTool(db, tool._id, { images: [stored.image, ...tool.images] }, actorOf(request));
         if (!updated) throw notFound(API_TEXT.toolNotFound);
         return updated;
       } catch (error) {

@@ -50,12 +50,14 @@ describe.each(drivers())("lists at a merchant's size on %s", (driver) => {
   });
 
   it("filters by a price range, and refuses one upside down with the form's message", async () => {
-    const res = await get("/api/tool?minPrice=20&maxPrice=100&limit=100");
+    // Every tool (variants=all): the demo's products choose their row among the tools a filter leaves (issue 50), so the
+    // one-row-per-product list filtered is not the unfiltered one's rows filtered.
+    const res = await get("/api/tool?minPrice=20&maxPrice=100&limit=100&variants=all");
     const prices = (res.json() as Tool[]).map((tool) => tool.price);
     expect(prices.length).toBeGreaterThan(0);
     for (const price of prices) expect(price >= 20 && price <= 100).toBe(true);
     expect(res.headers["x-total-count"]).toBe(String(prices.length));
-    const all = (await get("/api/tool?limit=100")).json() as Tool[];
+    const all = (await get("/api/tool?limit=100&variants=all")).json() as Tool[];
     expect(prices.length).toBe(all.filter((tool) => tool.price >= 20 && tool.price <= 100).length);
 
     const upsideDown = await get("/api/tool?minPrice=100&maxPrice=20");
@@ -99,9 +101,15 @@ describe.each(drivers())("lists at a merchant's size on %s", (driver) => {
     const tools = await total("/api/tool");
     const chainsaws = await total("/api/tool?category=chainsaws");
     const reviews = await total("/api/review");
-    expect(tools).toBe(await t.app.store.db.$count(schema.tools, eq(schema.tools.active, true)));
+    // One row per product (issue 50): every active tool, less each product's tools beyond its one row.
+    const inProducts = await t.app.store.db.execute(sql`select count(*) - count(distinct product_id) as n from tools where active and product_id is not null`);
+    const extra = Number((inProducts as unknown as { rows: { n: number | string }[] }).rows[0]?.n);
+    expect(extra).toBeGreaterThan(0);
+    expect(tools).toBe((await t.app.store.db.$count(schema.tools, eq(schema.tools.active, true))) - extra);
+    expect(await total("/api/tool?variants=all")).toBe(tools + extra);
 
-    const [saw] = (await get("/api/tool?category=chainsaws&limit=1")).json() as Tool[];
+    // A chainsaw in no product: archiving a product's row would only hand the row to another of its tools.
+    const saw = ((await get("/api/tool?category=chainsaws&limit=100")).json() as Tool[]).find((tool) => tool.product === null);
     await t.app.store.db.execute(sql`update tools set active = false where id = ${saw?._id}`);
     expect(await total("/api/tool")).toBe(tools - 1);
     expect(await total("/api/tool?category=chainsaws")).toBe(chainsaws - 1);
@@ -215,14 +223,16 @@ describe.each(drivers())("lists at a merchant's size on %s", (driver) => {
     expect(search.headers["x-total-count-exact"]).toBe("false");
     const priced = await get("/api/tool?minPrice=1");
     expect(priced.headers["x-total-count-exact"]).toBe("false");
-    // The kept count stays exact at any size.
-    const all = await get("/api/tool");
+    // The kept count of every tool stays exact at any size (the one-row-per-product list, since issue 50, is
+    // counted by its query and capped as a filtered list is: the demo store has products).
+    expect((await get("/api/tool")).headers["x-total-count-exact"]).toBe("false");
+    const all = await get("/api/tool?variants=all");
     expect(all.headers["x-total-count-exact"]).toBe("true");
     expect(Number(all.headers["x-total-count"])).toBeGreaterThan(COUNT_CAP);
     await t.app.store.db.execute(sql`delete from stock_movements where tool_id in (select id from tools where name like 'Scale widget %')`);
     await t.app.store.db.execute(sql`delete from tools where name like 'Scale widget %'`);
     announceChange(t.app.store.db, "tools");
-    expect((await get("/api/tool")).headers["x-total-count"]).toBe(String(Number(all.headers["x-total-count"]) - COUNT_CAP - 5));
+    expect((await get("/api/tool?variants=all")).headers["x-total-count"]).toBe(String(Number(all.headers["x-total-count"]) - COUNT_CAP - 5));
   });
 
   it("answers 304 to a matching If-None-Match on the lists and a tool, and a new ETag after a change", async () => {

@@ -7,7 +7,7 @@ import { notFound } from "../http/errors";
 import { toolListKey } from "../plugins/caches";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
-import { createTool, getTool, listTools, retireTool, suggestTools, updateTool } from "./service";
+import { createTool, getTool, listTools, retireTool, specQueryOf, suggestTools, updateTool } from "./service";
 
 /**
  * The public reads, in a context of their own: revalidation (decision 0013) applies to these
@@ -24,14 +24,15 @@ const catalogReads: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["catalogue"],
         summary:
-          "List tools by category, price range and a search text (full text, ranked; names alike when no word matches), sorted; " +
+          "List tools (one row per product unless variants=all) by category (any slug of the tree), brand, spec.<key>, price range and a search text (full text, ranked; names alike when no word matches), sorted; " +
           "the total is in X-Total-Count (exact up to 1,000, else X-Total-Count-Exact: false); past page 400 follow the Link rel=next (cursor)",
         querystring: toolListQuerySchema,
         response: { 200: z.array(toolSchema), ...errorResponses(400) },
       },
     },
     async (request, reply) => {
-      const result = await app.lists.tools.get(toolListKey(request.query), () => listTools(db, request.query));
+      const query = { ...request.query, spec: specQueryOf(request.url) };
+      const result = await app.lists.tools.get(toolListKey(query), () => listTools(db, query));
       pageHeaders(request, reply, result);
       reply.header("cache-control", "public, max-age=0, must-revalidate");
       return result.items;

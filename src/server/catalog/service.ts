@@ -1,24 +1,28 @@
-import { and, asc, desc, eq, gte, ilike, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { centsToDollars, dollarsToCents } from "../../contract/money";
-import { COUNT_CAP, SUGGESTIONS_MAX, type ToolSort } from "../../contract/constants";
+import { CATEGORIES, COUNT_CAP, SUGGESTIONS_MAX, type Category, type ToolSort } from "../../contract/constants";
+import { CATALOGUE_API_TEXT } from "../../contract/texts/catalogue";
 import type { TierCents } from "../../contract/price-tiers";
 import { priceTierIssues, type PriceTier, type Suggestion, type Tool, type ToolInput, type ToolPatch, type toolListQuerySchema } from "../../contract/schemas";
 import type { AdminTool, AdminToolInput, AdminToolPatch, adminToolListQuerySchema, stockMovementInputSchema } from "../../contract/admin-schemas";
 import { API_TEXT } from "../../contract/texts/api";
 import { VALIDATION_TEXT } from "../../contract/texts/validation";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
-import { recordAudit, type AuditActor, type AuditRecord } from "../admin/audit";
+import { recordAudit, type AuditActor, type AuditRecord } from "../audit";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { after, cappedCount, cappedTotal, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
-import { orderLines, orders, quoteLines, tools } from "../db/schema";
+import { brands, orderLines, orders, products, quoteLines, specDefinitions, tools } from "../db/schema";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
+import type { SpecValue } from "../../contract/catalogue-schemas";
 import { ApiError, badQuery, conflict, notFound } from "../http/errors";
 import { changeStock, recordMovements } from "../stock/ledger";
+import { brandIdOf, catalogueView, checkOptionValues, categoryFilter, categoryIdOf, categoryPathOf, checkedSpecs, EMPTY_VIEW, invalidField, isUniqueViolation, specsOf, type CatalogueView } from "./catalogue";
 
 type ToolRow = typeof tools.$inferSelect;
 
-export const toToolDto = (row: ToolRow): Tool => ({
+export const toToolDto = (row: ToolRow, view: CatalogueView = EMPTY_VIEW): Tool => ({
   _id: row.id,
   name: row.name,
   image: row.image,
@@ -29,7 +33,30 @@ export const toToolDto = (row: ToolRow): Tool => ({
   category: row.category,
   priceTiers: row.priceTiers.map((t) => ({ minQuantity: t.minQuantity, price: centsToDollars(t.priceCents) })),
   rating: ratingOf(row),
+  sku: row.sku,
+  gtin: row.gtin,
+  brand: row.brandId ? (view.brands.get(row.brandId) ?? null) : null,
+  categoryPath: categoryPathOf(view, row.categoryId, row.category),
+  images: row.images.length > 0 ? row.images : [row.image],
+  specs: specsOf(view, row.specs),
+  product: row.productId ? (view.products.get(row.productId) ?? null) : null,
+  optionValues: row.optionValues,
+  variants: row.productId ? (view.variants.get(row.productId) ?? []) : [],
+  ...priceFromOf(row, view),
 });
+
+/** A product's lowest price and how many tools it has; a tool in no product is a product of one. */
+function priceFromOf(row: ToolRow, view: CatalogueView): { priceFrom: number; variantCount: number } {
+  const variants = row.productId ? (view.variants.get(row.productId) ?? []) : [];
+  if (variants.length === 0) return { priceFrom: centsToDollars(row.priceCents), variantCount: 1 };
+  return { priceFrom: Math.min(...variants.map((v) => v.price)), variantCount: variants.length };
+}
+
+/** The public shapes of these rows, with what they read from the catalogue's records. */
+export async function toToolDtos(db: Db | Tx, rows: ToolRow[]): Promise<Tool[]> {
+  const view = await catalogueView(db, rows);
+  return rows.map((row) => toToolDto(row, view));
+}
 
 /** The average to one decimal as Postgres rounds it (rating_tenths), and the count of visible reviews. */
 export const ratingOf = (row: Pick<ToolRow, "ratingTenths" | "ratingCount">) => ({ average: (row.ratingTenths ?? 0) / 10, count: row.ratingCount });
@@ -98,17 +125,120 @@ interface KeyedRow {
 const cursorKeyOf = (sort: KeyedSort, { row, created }: KeyedRow) =>
   byDate(sort) ? [created, row.id] : [sort === "rating" ? (row.ratingRank ?? 0) : row.priceCents, row.id];
 
+
+/** `spec.<key>=value` filters by key (values of one key OR, keys AND); `min..max` a range of a number. */
+export type SpecQuery = Record<string, string[]>;
+
+/** The `spec.<key>` parameters of a query string (they are not in the zod schema: their names vary). */
+export function specQueryOf(url: string): SpecQuery {
+  const spec: SpecQuery = {};
+  const search = url.includes("?") ? url.slice(url.indexOf("?") + 1) : "";
+  for (const [name, value] of new URLSearchParams(search)) {
+    if (!name.startsWith("spec.") || name.length <= 5 || value === "") continue;
+    (spec[name.slice(5)] ??= []).push(value);
+  }
+  return spec;
+}
+
+async function brandIdsOf(db: Db, slugs: string[]): Promise<string[]> {
+  return (await db.select({ id: brands.id }).from(brands).where(inArray(brands.slug, slugs))).map((b) => b.id);
+}
+
+const RANGE = /^(-?\d+(?:\.\d+)?)?\.\.(-?\d+(?:\.\d+)?)?$/;
+
+/**
+ * The spec filters as conditions on a tool: a value is matched by containment (`specs @> {key: v}`,
+ * the GIN index), typed as the definition says; a number's `min..max` by its value. An unknown key
+ * or a value that is not of its kind is a 400 naming it.
+ */
+/** The columns of `tools`, or of an alias of it, that the list's conditions read. */
+type ToolColumns = Record<"id" | "active" | "category" | "categoryId" | "priceCents" | "brandId" | "specs" | "productId" | "availableQuantity", AnyPgColumn>;
+
+async function specFilter(db: Db, spec: SpecQuery): Promise<(t: ToolColumns) => SQL[]> {
+  const defs = new Map((await db.select().from(specDefinitions).where(inArray(specDefinitions.key, Object.keys(spec)))).map((d) => [d.key, d]));
+  const perKey: ((t: ToolColumns) => SQL)[] = [];
+  for (const [key, values] of Object.entries(spec)) {
+    const def = defs.get(key);
+    if (!def) throw badQuery(`spec.${key}`, CATALOGUE_API_TEXT.specUnknown(key));
+    const alternatives: ((t: ToolColumns) => SQL)[] = values.map((value) => {
+      const range = def.kind === "number" ? RANGE.exec(value) : null;
+      if (range && (range[1] !== undefined || range[2] !== undefined)) {
+        const [, min, max] = range;
+        return (t) => {
+          const number = sql`(case when jsonb_typeof(${t.specs} -> ${key}) = 'number' then (${t.specs} ->> ${key})::numeric end)`;
+          return and(sql`${t.specs} ? ${key}`, min === undefined ? undefined : sql`${number} >= ${Number(min)}`, max === undefined ? undefined : sql`${number} <= ${Number(max)}`) ?? sql`true`;
+        };
+      }
+      let typed: SpecValue;
+      if (def.kind === "number") {
+        if (!/^-?\d+(\.\d+)?$/.test(value)) throw badQuery(`spec.${key}`, CATALOGUE_API_TEXT.specKind(key, def.kind));
+        typed = Number(value);
+      } else if (def.kind === "boolean") {
+        if (value !== "true" && value !== "false") throw badQuery(`spec.${key}`, CATALOGUE_API_TEXT.specKind(key, def.kind));
+        typed = value === "true";
+      } else typed = value;
+      const json = JSON.stringify({ [key]: typed });
+      return (t) => sql`${t.specs} @> ${json}::jsonb`;
+    });
+    perKey.push((t) => or(...alternatives.map((alternative) => alternative(t))) ?? sql`false`);
+  }
+  return (t) => perKey.map((condition) => condition(t));
+}
+
+/** Whether any active tool is in a product (the tools_product_idx answers it at once). */
+async function anyProductTools(db: Db): Promise<boolean> {
+  const [row] = await db.select({ one: sql`1` }).from(tools).where(and(sql`${tools.productId} is not null`, eq(tools.active, true))).limit(1);
+  return row !== undefined;
+}
+
+/**
+ * The list's one row per product, chosen when it is read (never kept in a column: keeping it would
+ * have checkout write a product's other tools, decision 0023): a tool in no product is its own row;
+ * in a product, the row is the tool the product names as its default, else the cheapest in stock,
+ * else the cheapest, among its tools that pass the list's filters. Each product has a few tools, read
+ * through tools_product_idx, so the list keeps walking the index of its order.
+ */
+function productRow(conditionsOn: (t: ToolColumns) => SQL[]): SQL {
+  const r = alias(tools, "r");
+  return sql`(${tools.productId} is null or ${tools.id} = (select ${r.id} from ${tools} as "r" join ${products} on ${products.id} = ${r.productId}
+    where ${r.productId} = ${tools.productId} and ${and(...conditionsOn(r))}
+    order by (${r.id} = ${products.defaultToolId}) desc nulls last, (${r.availableQuantity} > 0) desc, ${r.priceCents}, ${r.id} limit 1))`;
+}
+
 /**
  * The shop's tool list. Without a search it reads the index of its order from the first row of
  * the page (a cursor continues where the last page ended); with one it asks the full-text
  * index, ranked, and when the words find nothing, names alike ('chainsw' finds chainsaws).
  */
-export async function listTools(db: Db, query: ToolQuery): Promise<Page<Tool>> {
-  const filters: SQL[] = [eq(tools.active, true)];
-  if (query.category) filters.push(eq(tools.category, query.category));
-  if (query.minPrice !== undefined) filters.push(gte(tools.priceCents, dollarsToCents(query.minPrice)));
-  if (query.maxPrice !== undefined) filters.push(lte(tools.priceCents, dollarsToCents(query.maxPrice)));
-  const priced = query.minPrice !== undefined || query.maxPrice !== undefined;
+export async function listTools(db: Db, query: ToolQuery & { spec?: SpecQuery }): Promise<Page<Tool>> {
+  // A root (the spec's four) is the tools' own indexed root column; a sub-category its subtree's ids.
+  let rootCategory: Category | undefined;
+  let subtree: string[] | undefined;
+  if (query.category) {
+    const category = await categoryFilter(db, query.category);
+    if (!category) throw badQuery("category", CATALOGUE_API_TEXT.categoryNotFound);
+    if ("root" in category) rootCategory = category.root;
+    else subtree = category.ids;
+  }
+  const brandIds = query.brand && query.brand.length > 0 ? await brandIdsOf(db, query.brand) : undefined;
+  const specConditions = query.spec && Object.keys(query.spec).length > 0 ? await specFilter(db, query.spec) : undefined;
+  /** The conditions on one tool, for the list's rows and for choosing a product's row among its tools. */
+  const conditionsOn = (t: ToolColumns): SQL[] => {
+    const conditions: SQL[] = [eq(t.active, true)];
+    if (rootCategory) conditions.push(eq(t.category, rootCategory));
+    if (subtree) conditions.push(inArray(t.categoryId, subtree));
+    if (query.minPrice !== undefined) conditions.push(gte(t.priceCents, dollarsToCents(query.minPrice)));
+    if (query.maxPrice !== undefined) conditions.push(lte(t.priceCents, dollarsToCents(query.maxPrice)));
+    if (brandIds) conditions.push(brandIds.length > 0 ? inArray(t.brandId, brandIds) : sql`false`);
+    if (specConditions) conditions.push(...specConditions(t));
+    return conditions;
+  };
+  const filters = conditionsOn(tools);
+  // One row per product (DESIGN): skipped when asked for every tool, or when no tool is in a product.
+  const grouped = query.variants !== "all" && (await anyProductTools(db));
+  if (grouped) filters.push(productRow(conditionsOn));
+  // Anything but a root category and an order: counted by the query, not by the kept counts.
+  const priced = query.minPrice !== undefined || query.maxPrice !== undefined || subtree !== undefined || brandIds !== undefined || specConditions !== undefined || grouped;
 
   if (query.q) {
     const words = searchWords(query.q);
@@ -126,11 +256,13 @@ export async function listTools(db: Db, query: ToolQuery): Promise<Page<Tool>> {
   const sort: KeyedSort = query.sort === undefined || query.sort === "relevance" ? "oldest" : query.sort;
   const where = and(...filters);
   const [rows, total] = await Promise.all([
-    priced ? keyedRows(db, where, sort, query) : browseRows(db, sort, query),
-    priced ? cappedCount(db, db.select({ one: sql`1` }).from(tools).where(where).$dynamic()) : keptCount(db, query.category ? `tools:${query.category}` : "tools"),
+    priced ? keyedRows(db, where, sort, query) : browseRows(db, sort, query, rootCategory),
+    // One row per product is counted by the query (capped like a filtered list's): an exact count of products
+    // took 400 ms at 100,000 tools (a third in products), decision 0023.
+    priced ? cappedCount(db, db.select({ one: sql`1` }).from(tools).where(where).$dynamic()) : keptCount(db, rootCategory ? `tools:${rootCategory}` : "tools"),
   ]);
   const page = splitPage(rows, query.limit, (row) => cursorKeyOf(sort, row));
-  return { items: page.rows.map(({ row }) => toToolDto(row)), ...total, next: page.next };
+  return { items: await toToolDtos(db, page.rows.map(({ row }) => row)), ...total, next: page.next };
 }
 
 /** The sort key a cursor holds for `sort`, checked (a forged one is a 400). */
@@ -195,8 +327,8 @@ function prepareBrowse(db: Db, sort: KeyedSort, byCategory: boolean, withCursor:
 type Browse = ReturnType<typeof prepareBrowse>;
 const browsing = new WeakMap<Db, Map<string, Browse>>();
 
-function browseRows(db: Db, sort: KeyedSort, query: ToolQuery): Promise<KeyedRow[]> {
-  const byCategory = query.category !== undefined;
+function browseRows(db: Db, sort: KeyedSort, query: ToolQuery, category: Category | undefined): Promise<KeyedRow[]> {
+  const byCategory = category !== undefined;
   const withCursor = query.cursor !== undefined;
   const shape = `${sort}:${byCategory}:${withCursor}`;
   let prepared = browsing.get(db);
@@ -205,7 +337,7 @@ function browseRows(db: Db, sort: KeyedSort, query: ToolQuery): Promise<KeyedRow
   if (!statement) prepared.set(shape, (statement = prepareBrowse(db, sort, byCategory, withCursor)));
   const [key, id] = query.cursor ? cursorKey(sort, query.cursor) : [undefined, undefined];
   return statement.execute({
-    category: query.category,
+    category,
     key,
     id,
     limit: query.limit + 1,
@@ -221,7 +353,7 @@ async function searchPage(db: Db, query: ToolQuery, filters: SQL[], sort: ToolSo
     const total = count();
     const [rows, counted] = await Promise.all([keyedRows(db, where, sort, query), total]);
     const page = splitPage(rows, query.limit, (row) => cursorKeyOf(sort, row));
-    return { items: page.rows.map(({ row }) => toToolDto(row)), ...counted, next: page.next };
+    return { items: await toToolDtos(db, page.rows.map(({ row }) => row)), ...counted, next: page.next };
   }
   // Ranked results have no stable key to continue from: page numbers only. Ranking every match
   // of a broad word ('drill' in 10,000 names) costs the catalogue, so the first COUNT_CAP + 1
@@ -251,7 +383,7 @@ async function searchPage(db: Db, query: ToolQuery, filters: SQL[], sort: ToolSo
   const first = rows[0];
   // An empty first page is an exact 0; a page past the end still needs the total.
   if (!first) return { items: [], ...(query.page === 1 ? { total: 0, exact: true } : await count()) };
-  return { items: rows.map(({ row }) => toToolDto(row)), ...cappedTotal(first.n) };
+  return { items: await toToolDtos(db, rows.map(({ row }) => row)), ...cappedTotal(first.n) };
 }
 
 const SUGGESTION_CANDIDATES = 200;
@@ -302,16 +434,16 @@ export async function getTool(db: Db, id: string): Promise<Tool | undefined> {
   let statement = gettingTool.get(db);
   if (!statement) gettingTool.set(db, (statement = prepareGetTool(db)));
   const [row] = await statement.execute({ id });
-  return row ? toToolDto(row) : undefined;
+  return row ? (await toToolDtos(db, [row]))[0] : undefined;
 }
 
 /** Who changes the catalogue: an admin (audited), or null for the store itself (seeding, tests). */
 export type Actor = AuditActor | null;
 
-export const toAdminToolDto = (row: ToolRow): AdminTool => {
+export const toAdminToolDto = (row: ToolRow, view: CatalogueView = EMPTY_VIEW): AdminTool => {
   const threshold = row.lowStockThreshold ?? 2 * row.minimumQuantity;
   return {
-    ...toToolDto(row),
+    ...toToolDto(row, view),
     active: row.active,
     lowStockThreshold: row.lowStockThreshold,
     weightGrams: row.weightGrams,
@@ -321,14 +453,23 @@ export const toAdminToolDto = (row: ToolRow): AdminTool => {
   };
 };
 
+async function toAdminToolDtos(db: Db | Tx, rows: ToolRow[]): Promise<AdminTool[]> {
+  const view = await catalogueView(db, rows);
+  return rows.map((row) => toAdminToolDto(row, view));
+}
+
 /** The console's list: archived tools too (status), newest first. */
 export async function listAdminTools(db: Db, query: AdminToolQuery): Promise<Page<AdminTool>> {
   const filters: SQL[] = [];
   if (query.status) filters.push(eq(tools.active, query.status === "active"));
-  if (query.category) filters.push(eq(tools.category, query.category));
+  if (query.category) {
+    const category = await categoryFilter(db, query.category);
+    if (!category) throw badQuery("category", CATALOGUE_API_TEXT.categoryNotFound);
+    filters.push("root" in category ? eq(tools.category, category.root) : inArray(tools.categoryId, category.ids));
+  }
   if (query.q) {
     const pattern = `%${escapeLike(query.q)}%`;
-    const match = or(ilike(tools.name, pattern), ilike(tools.description, pattern));
+    const match = or(ilike(tools.name, pattern), ilike(tools.description, pattern), eq(tools.sku, query.q));
     if (match) filters.push(match);
   }
   const where = filters.length > 0 ? and(...filters) : undefined;
@@ -342,39 +483,102 @@ export async function listAdminTools(db: Db, query: AdminToolQuery): Promise<Pag
       .offset((query.page - 1) * query.limit),
     cappedCount(db, db.select({ one: sql`1` }).from(tools).where(where).$dynamic()),
   ]);
-  return { items: rows.map(toAdminToolDto), ...total };
+  return { items: await toAdminToolDtos(db, rows), ...total };
 }
 
 export async function getAdminTool(db: Db | Tx, id: string): Promise<AdminTool | undefined> {
   const [row] = await db.select().from(tools).where(eq(tools.id, id)).limit(1);
-  return row ? toAdminToolDto(row) : undefined;
+  return row ? (await toAdminToolDtos(db, [row]))[0] : undefined;
 }
 
 async function audit(tx: Tx, actor: Actor, record: AuditRecord): Promise<void> {
   if (actor) await recordAudit(tx, actor, record);
 }
 
+type CatalogueKey = "category" | "brand" | "specs" | "images" | "image" | "productId" | "optionValues";
+type CatalogueInput = Pick<AdminToolPatch, CatalogueKey>;
+const CATALOGUE_KEYS: ReadonlySet<string> = new Set<CatalogueKey>(["category", "brand", "specs", "images", "image", "productId", "optionValues"]);
+/** The fields written as they are: the catalogue's go through catalogueColumns. */
+const withoutCatalogue = <T extends object>(input: T) => Object.fromEntries(Object.entries(input).filter(([key]) => !CATALOGUE_KEYS.has(key))) as Omit<T, CatalogueKey>;
+
+/**
+ * The catalogue fields of a create or change as columns: the category's and brand's ids from
+ * their slugs, the specification values checked against their definitions, and the photos
+ * (`image` is always the first of `images`). Each bad one is a 400 naming it.
+ */
+async function catalogueColumns(tx: Tx, input: CatalogueInput, before: ToolRow | undefined) {
+  const columns: Partial<Pick<ToolRow, "categoryId" | "brandId" | "specs" | "images" | "image" | "productId" | "optionValues">> = {};
+  if (input.category !== undefined) columns.categoryId = await categoryIdOf(tx, input.category);
+  if (input.brand !== undefined) columns.brandId = input.brand === null ? null : await brandIdOf(tx, input.brand);
+  if (input.specs !== undefined) columns.specs = await checkedSpecs(tx, before?.specs ?? {}, input.specs);
+  if (input.productId !== undefined || input.optionValues !== undefined) {
+    const productId = input.productId === undefined ? (before?.productId ?? null) : input.productId;
+    const optionValues = productId === null ? {} : (input.optionValues ?? (input.productId === undefined ? before?.optionValues : undefined) ?? {});
+    if (productId !== null) await checkOptionValues(tx, productId, optionValues, before?.id);
+    columns.productId = productId;
+    columns.optionValues = optionValues;
+  }
+  if (input.images !== undefined) {
+    columns.images = input.images;
+    columns.image = input.images[0];
+  } else if (input.image !== undefined) {
+    // A new first photo alone replaces the first, the others stay.
+    columns.image = input.image;
+    columns.images = [input.image, ...(before?.images.slice(1) ?? [])];
+  }
+  return columns;
+}
+
+/** The insert or update, its taken SKU told as 409 SKU_TAKEN. */
+async function skuChecked<T>(sku: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    // Two tools racing to the same option values of one product: the unique index settles it.
+    if (isUniqueViolation(error, "tools_product_variant_idx")) throw conflict("VARIANT_EXISTS", CATALOGUE_API_TEXT.variantExists);
+    if (sku !== undefined && isUniqueViolation(error)) throw conflict("SKU_TAKEN", CATALOGUE_API_TEXT.skuTaken(sku));
+    throw error;
+  }
+}
+
 /** Adds a tool; its stock is the first movement of its ledger. */
-export async function createAdminTool(db: Db, input: AdminToolInput, actor: Actor): Promise<AdminTool> {
-  const { price, priceTiers, ...rest } = input;
+async function insertTool(db: Db, input: AdminToolInput, actor: Actor): Promise<ToolRow> {
+  const { price, priceTiers, ...rest } = withoutCatalogue(input);
   const tiers = tiersInCents(priceTiers ?? []);
   checkTiers(tiers, dollarsToCents(price), input.minimumQuantity);
-  const row = await db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(tools)
-      .values({ ...rest, priceCents: dollarsToCents(price), priceTiers: tiers })
-      .returning();
-    if (!created) throw new Error("insert returned no row");
-    await recordMovements(tx, [{ toolId: created.id, delta: created.availableQuantity, reason: "initial", actorId: actor?.id ?? null }]);
-    await audit(tx, actor, { action: "tool.create", entity: "tool", entityId: created.id, after: toAdminToolDto(created) });
-    return created;
-  });
+  const row = await skuChecked(input.sku, () =>
+    db.transaction(async (tx) => {
+      const catalogue = await catalogueColumns(tx, input, undefined);
+      const image = catalogue.image;
+      if (image === undefined) throw invalidField("image", CATALOGUE_API_TEXT.imageMissing);
+      const [created] = await tx
+        .insert(tools)
+        .values({ ...rest, ...catalogue, image, category: rootOfSlug(input.category), priceCents: dollarsToCents(price), priceTiers: tiers })
+        .returning();
+      if (!created) throw new Error("insert returned no row");
+      await recordMovements(tx, [{ toolId: created.id, delta: created.availableQuantity, reason: "initial", actorId: actor?.id ?? null }]);
+      await audit(tx, actor, { action: "tool.create", entity: "tool", entityId: created.id, after: toAdminToolDto(created) });
+      return created;
+    }),
+  );
   announceChange(db, "tools");
-  return toAdminToolDto(row);
+  return row;
+}
+
+/**
+ * The root column as an insert first states it: the root itself for one of the four, else a
+ * placeholder the trigger on tools (migration 0036) replaces with the category's real root.
+ */
+const rootOfSlug = (slug: string): Category => ((CATEGORIES as readonly string[]).includes(slug) ? (slug as Category) : "hand-tools");
+
+export async function createAdminTool(db: Db, input: AdminToolInput, actor: Actor): Promise<AdminTool> {
+  const row = await insertTool(db, input, actor);
+  return (await toAdminToolDtos(db, [row]))[0] as AdminTool;
 }
 
 export async function createTool(db: Db, input: ToolInput, actor: Actor = null): Promise<Tool> {
-  return toToolDto(fromAdmin(await createAdminTool(db, input, actor)));
+  const row = await insertTool(db, input, actor);
+  return (await toToolDtos(db, [row]))[0] as Tool;
 }
 
 /**
@@ -382,73 +586,50 @@ export async function createTool(db: Db, input: ToolInput, actor: Actor = null):
  * `active` archives or restores it. `activeOnly` keeps the spec's PUT /api/tool/:id to the
  * catalogue's tools (an archived one is not found there).
  */
-export async function updateAdminTool(
-  db: Db,
-  id: string,
-  patch: AdminToolPatch,
-  actor: Actor,
-  options: { activeOnly?: boolean } = {},
-): Promise<AdminTool | undefined> {
-  const { price, priceTiers, ...rest } = patch;
-  const values = {
+async function patchTool(db: Db, id: string, patch: AdminToolPatch, actor: Actor, options: { activeOnly?: boolean }): Promise<ToolRow | undefined> {
+  const { price, priceTiers, ...rest } = withoutCatalogue(patch);
+  const plain = {
     ...rest,
     ...(price === undefined ? {} : { priceCents: dollarsToCents(price) }),
     ...(priceTiers === undefined ? {} : { priceTiers: tiersInCents(priceTiers) }),
   };
-  const result = await db.transaction(async (tx) => {
-    const [before] = await tx
-      .select()
-      .from(tools)
-      .where(and(eq(tools.id, id), options.activeOnly ? eq(tools.active, true) : undefined))
-      .for("no key update");
-    if (!before) return undefined;
-    // The ladder as it will be, against the price and minimum as they will be.
-    if (values.priceTiers !== undefined || values.priceCents !== undefined || values.minimumQuantity !== undefined) {
-      checkTiers(values.priceTiers ?? before.priceTiers, values.priceCents ?? before.priceCents, values.minimumQuantity ?? before.minimumQuantity);
-    }
-    if (Object.keys(values).length === 0) return { before, after: before };
-    const [after] = await tx.update(tools).set(values).where(eq(tools.id, id)).returning();
-    if (!after) throw new Error("tool row vanished under its lock");
-    await recordMovements(tx, [
-      { toolId: id, delta: after.availableQuantity - before.availableQuantity, reason: "correction", note: "stock set on the tool", actorId: actor?.id ?? null },
-    ]);
-    const action = rest.active === undefined || rest.active === before.active ? "tool.update" : rest.active ? "tool.restore" : "tool.archive";
-    await audit(tx, actor, { action, entity: "tool", entityId: id, before: toAdminToolDto(before), after: toAdminToolDto(after) });
-    return { before, after };
-  });
+  const result = await skuChecked(patch.sku, () =>
+    db.transaction(async (tx) => {
+      const [before] = await tx
+        .select()
+        .from(tools)
+        .where(and(eq(tools.id, id), options.activeOnly ? eq(tools.active, true) : undefined))
+        .for("no key update");
+      if (!before) return undefined;
+      const values = { ...plain, ...(await catalogueColumns(tx, patch, before)) };
+      // The ladder as it will be, against the price and minimum as they will be.
+      if (values.priceTiers !== undefined || values.priceCents !== undefined || values.minimumQuantity !== undefined) {
+        checkTiers(values.priceTiers ?? before.priceTiers, values.priceCents ?? before.priceCents, values.minimumQuantity ?? before.minimumQuantity);
+      }
+      if (Object.keys(values).length === 0) return { before, after: before };
+      const [after] = await tx.update(tools).set(values).where(eq(tools.id, id)).returning();
+      if (!after) throw new Error("tool row vanished under its lock");
+      await recordMovements(tx, [
+        { toolId: id, delta: after.availableQuantity - before.availableQuantity, reason: "correction", note: "stock set on the tool", actorId: actor?.id ?? null },
+      ]);
+      const action = rest.active === undefined || rest.active === before.active ? "tool.update" : rest.active ? "tool.restore" : "tool.archive";
+      await audit(tx, actor, { action, entity: "tool", entityId: id, before: toAdminToolDto(before), after: toAdminToolDto(after) });
+      return { before, after };
+    }),
+  );
   if (!result) return undefined;
   if (result.after !== result.before) announceChange(db, "tools");
-  return toAdminToolDto(result.after);
+  return result.after;
+}
+
+export async function updateAdminTool(db: Db, id: string, patch: AdminToolPatch, actor: Actor, options: { activeOnly?: boolean } = {}): Promise<AdminTool | undefined> {
+  const row = await patchTool(db, id, patch, actor, options);
+  return row ? (await toAdminToolDtos(db, [row]))[0] : undefined;
 }
 
 export async function updateTool(db: Db, id: string, patch: ToolPatch, actor: Actor = null): Promise<Tool | undefined> {
-  const tool = await updateAdminTool(db, id, patch, actor, { activeOnly: true });
-  return tool ? toToolDto(fromAdmin(tool)) : undefined;
-}
-
-/** An AdminTool back in the row's shape, for the public DTO. */
-function fromAdmin(tool: AdminTool): ToolRow {
-  return {
-    id: tool._id,
-    name: tool.name,
-    image: tool.image,
-    priceCents: dollarsToCents(tool.price),
-    availableQuantity: tool.availableQuantity,
-    minimumQuantity: tool.minimumQuantity,
-    description: tool.description,
-    category: tool.category,
-    active: tool.active,
-    lowStockThreshold: tool.lowStockThreshold,
-    weightGrams: tool.weightGrams,
-    priceTiers: tiersInCents(tool.priceTiers),
-    // Only the DTO's rating is read back from here (toToolDto): the sum and rank are not.
-    ratingCount: tool.rating.count,
-    ratingSum: 0,
-    ratingTenths: Math.round(tool.rating.average * 10),
-    ratingRank: null,
-    createdAt: new Date(tool.createdAt),
-    updatedAt: new Date(tool.updatedAt),
-  };
+  const row = await patchTool(db, id, patch, actor, { activeOnly: true });
+  return row ? (await toToolDtos(db, [row]))[0] : undefined;
 }
 
 /** Retires a tool: it leaves the catalogue, past orders keep it (the spec's DELETE /api/tool/:id). */
@@ -506,5 +687,5 @@ export async function moveStock(db: Db, id: string, input: StockMovementRequest,
     return row;
   });
   announceChange(db, "tools");
-  return toAdminToolDto(after);
+  return (await toAdminToolDtos(db, [after]))[0] as AdminTool;
 }

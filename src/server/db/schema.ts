@@ -126,12 +126,80 @@ export const verification = pgTable(
 
 export const toolCategory = pgEnum("tool_category", CATEGORIES);
 
+/**
+ * The category tree (DESIGN "Catalogue", decision 0023): the four roots are the spec's
+ * categories, their ids their slugs, and stay the roots; the owner adds, renames, orders and
+ * moves the categories under them.
+ */
+export const categories = pgTable(
+  "categories",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    slug: text("slug").notNull().unique(),
+    name: text("name").notNull(),
+    parentId: text("parent_id").references((): AnyPgColumn => categories.id),
+    position: integer("position").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("categories_parent_idx").on(t.parentId, t.position)],
+);
+
+export const brands = pgTable("brands", {
+  id: text("id").primaryKey().$defaultFn(newId),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Specification definitions: a tool's values live in `tools.specs`, keyed by `key`. */
+export const specDefinitions = pgTable(
+  "spec_definitions",
+  {
+    key: text("key").primaryKey(),
+    name: text("name").notNull(),
+    unit: text("unit"),
+    kind: text("kind", { enum: ["text", "number", "boolean"] }).notNull(),
+    filterable: boolean("filterable").notNull().default(false),
+    position: integer("position").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [check("spec_definitions_kind", sql`${t.kind} in ('text', 'number', 'boolean')`)],
+);
+
+/** A product groups the tools that differ only by options (DESIGN "Catalogue"). */
+export const products = pgTable("products", {
+  id: text("id").primaryKey().$defaultFn(newId),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  options: jsonb("options").$type<{ name: string; values: string[] }[]>().notNull().default([]),
+  defaultToolId: text("default_tool_id"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
 export const tools = pgTable(
   "tools",
   {
     id: text("id").primaryKey().$defaultFn(newId),
     name: text("name").notNull(),
+    /** The root of the tool's category (kept from `category_id` by a trigger on the row itself, migration 0036). */
     category: toolCategory("category").notNull(),
+    /** Where in the tree the tool is; null only in an insert, where the trigger makes it the root. */
+    categoryId: text("category_id")
+      .notNull()
+      .$default(() => sql`null`)
+      .references(() => categories.id),
+    brandId: text("brand_id").references(() => brands.id),
+    sku: text("sku")
+      .notNull()
+      .default(sql`('TY-' || upper(substr(md5(random()::text), 1, 12)))`),
+    gtin: text("gtin"),
+    /** The photos in order; `image` is always the first. */
+    images: jsonb("images").$type<string[]>().notNull().default([]),
+    /** Specification values by definition key (a string, number or boolean, as the definition's kind). */
+    specs: jsonb("specs").$type<Record<string, string | number | boolean>>().notNull().default({}),
+    productId: text("product_id").references(() => products.id, { onDelete: "set null" }),
+    optionValues: jsonb("option_values").$type<Record<string, string>>().notNull().default({}),
     image: text("image").notNull(),
     priceCents: integer("price_cents").notNull(),
     availableQuantity: integer("available_quantity").notNull(),
@@ -183,6 +251,14 @@ export const tools = pgTable(
     // The catalogue sorted by rating (read backwards: best first).
     index("tools_active_rating_idx").on(t.ratingRank, t.id).where(sql`${t.active}`),
     index("tools_active_category_rating_idx").on(t.category, t.ratingRank, t.id).where(sql`${t.active}`),
+    // Catalogue fields: a sub-category's and a brand's tools, the SKU, a product's tools.
+    index("tools_category_id_idx").on(t.categoryId, t.createdAt, t.id),
+    index("tools_brand_idx").on(t.brandId),
+    uniqueIndex("tools_sku_idx").on(t.sku),
+    index("tools_product_idx").on(t.productId),
+    // Two tools of one product never have the same option values (409 VARIANT_EXISTS).
+    uniqueIndex("tools_product_variant_idx").on(t.productId, t.optionValues).where(sql`${t.productId} is not null`),
+    index("tools_specs_idx").using("gin", t.specs),
   ],
 );
 
@@ -1049,6 +1125,10 @@ export const schema = {
   stockMovements,
   auditLog,
   toolCategory,
+  categories,
+  brands,
+  specDefinitions,
+  products,
   stockReason,
   orderStatus,
   paymentMethod,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db, Tx } from "./client";
 import { promotions, reviews, shippingMethods, stockMovements, taxRates, tools } from "./schema";
+import { seedCatalogue } from "./seed-catalogue";
 import { SEED_PROMOTION, SEED_REVIEWS, SEED_SHIPPING_METHODS, SEED_TAX_RATES, SEED_TOOLS, seedToolReviews } from "./seed-data";
 
 export interface SeedOptions {
@@ -39,8 +40,11 @@ export async function seedIfEmpty(db: Db, options: SeedOptions = {}): Promise<Se
         })),
       )
       .returning({ id: tools.id, stock: tools.availableQuantity, category: tools.category });
+    // Brands, sub-categories, specifications, photos and the products' other variants (issue 50).
+    const idsBySlug = new Map(seeded.map((tool, i) => [SEED_TOOLS[i]?.slug ?? "", tool.id]));
+    const variants = await seedCatalogue(tx, idsBySlug, new Date(now));
     // Each tool's stock starts the ledger.
-    await tx.insert(stockMovements).values(seeded.map((t) => ({ toolId: t.id, delta: t.stock, reason: "initial" as const })));
+    await tx.insert(stockMovements).values([...seeded, ...variants].map((t) => ({ toolId: t.id, delta: t.stock, reason: "initial" as const })));
     await tx.insert(reviews).values(
       SEED_REVIEWS.map((review, i) => ({ ...review, createdAt: new Date(now - (SEED_REVIEWS.length - i) * 60_000) })),
     );
@@ -58,9 +62,21 @@ export async function seedIfEmpty(db: Db, options: SeedOptions = {}): Promise<Se
         createdAt: new Date(now - (j + 1) * 86_400_000 - i * 60_000),
       }));
     });
-    await tx.insert(reviews).values(toolReviews);
+    // A variant's reviews are its demo tool's kind: a handful each too.
+    const variantReviews = variants.flatMap((variant, i) => {
+      const like = SEED_TOOLS.find((tool) => tool.slug === variant.like) as (typeof SEED_TOOLS)[number];
+      return seedToolReviews(like, i + 1).map((r, j) => ({
+        toolId: variant.id,
+        name: r.name,
+        rating: r.rating,
+        title: r.title,
+        description: r.body,
+        createdAt: new Date(now - (j + 2) * 86_400_000 - i * 60_000),
+      }));
+    });
+    await tx.insert(reviews).values([...toolReviews, ...variantReviews]);
     const money = options.money === false ? { shippingMethods: 0, taxRates: 0, promotions: 0 } : await seedMoney(tx);
-    return { tools: SEED_TOOLS.length, reviews: SEED_REVIEWS.length + toolReviews.length, ...money };
+    return { tools: SEED_TOOLS.length + variants.length, reviews: SEED_REVIEWS.length + toolReviews.length + variantReviews.length, ...money };
   });
 }
 

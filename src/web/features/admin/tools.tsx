@@ -185,7 +185,7 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
       {input}
       {errors[name] && (
         <span className="text-error text-sm" role="alert">
-          {errors[name]?.message}
+          {(errors[name] as { message?: string } | undefined)?.message}
         </span>
       )}
     </label>

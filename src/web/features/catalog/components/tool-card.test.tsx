@@ -19,6 +19,17 @@ describe("ToolCard", () => {
             category: "lawn-mowers",
             priceTiers: [],
             rating: { average: 4.3, count: 7 },
+            sku: "TY-1",
+            gtin: null,
+            brand: null,
+            categoryPath: [{ slug: "lawn-mowers", name: "Lawn Mowers" }],
+            images: ["/images/tools/ride-on-mower.svg"],
+            specs: [],
+            product: null,
+            optionValues: {},
+            variants: [],
+            priceFrom: 2199,
+            variantCount: 1,
           }}
         />
       </MemoryRouter>,

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "tools_product_variant_idx" ON "tools" USING btree ("product_id","option_values") WHERE "tools"."product_id" is not null;
