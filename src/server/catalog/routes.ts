@@ -4,10 +4,9 @@ import { z } from "zod";
 import { API_TEXT } from "../../contract/texts/api";
 import { idParamsSchema, suggestionSchema, suggestQuerySchema, toolInputSchema, toolListQuerySchema, toolPatchSchema, toolSchema } from "../../contract/schemas";
 import { notFound } from "../http/errors";
-import { toolListKey } from "../plugins/caches";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
-import { createTool, getTool, listTools, retireTool, specQueryOf, suggestTools, updateTool } from "./service";
+import { createTool, getTool, listTools, retireTool, specQueryOf, suggestTools, toolListKey, updateTool } from "./service";
 
 /**
  * The public reads, in a context of their own: revalidation (decision 0013) applies to these

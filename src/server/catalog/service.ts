@@ -12,7 +12,8 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { recordAudit, type AuditActor, type AuditRecord } from "../audit";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
-import { after, cappedCount, cappedTotal, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
+import { after, cappedCount, cappedTotal, keptCount, splitPage, type Page } from "../db/paging";
+import { decodeCursor } from "../http/paging";
 import { brands, orderLines, orders, products, quoteLines, specDefinitions, tools } from "../db/schema";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { SpecValue } from "../../contract/catalogue-schemas";
@@ -689,3 +690,18 @@ export async function moveStock(db: Db, id: string, input: StockMovementRequest,
   announceChange(db, "tools");
   return (await toAdminToolDtos(db, [after]))[0] as AdminTool;
 }
+
+/** The key of a tool list page in `app.lists.tools` (plugins/caches.ts): the API route and the page renderer share it. */
+export const toolListKey = (q: {
+  category?: string | undefined;
+  q?: string | undefined;
+  sort?: string | undefined;
+  minPrice?: number | undefined;
+  maxPrice?: number | undefined;
+  page: number;
+  limit: number;
+  cursor?: string | undefined;
+  brand?: string[] | undefined;
+  variants?: string | undefined;
+  spec?: Record<string, string[]> | undefined;
+}) => JSON.stringify([q.category ?? "", q.q ?? "", q.sort ?? "", q.minPrice ?? "", q.maxPrice ?? "", q.page, q.limit, q.cursor ?? "", q.brand ?? [], q.variants ?? "", q.spec ?? {}]);

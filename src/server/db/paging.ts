@@ -1,8 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
 import { COUNT_CAP } from "../../contract/constants";
-import { VALIDATION_TEXT } from "../../contract/texts/validation";
-import { badQuery } from "../http/errors";
 import type { Db } from "./client";
 import { listCounts } from "./schema";
 
@@ -56,20 +54,6 @@ export async function keptCount(db: Db, list: string): Promise<Total> {
 export type CursorKey = (string | number)[];
 
 export const encodeCursor = (key: CursorKey): string => Buffer.from(JSON.stringify(key)).toString("base64url");
-
-/** The key inside a cursor, checked against the list's key shape; a bad one is a 400. */
-export function decodeCursor(cursor: string, shape: readonly ("string" | "number")[]): CursorKey {
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    key = undefined;
-  }
-  if (!Array.isArray(key) || key.length !== shape.length || key.some((value, i) => typeof value !== shape[i])) {
-    throw badQuery("cursor", VALIDATION_TEXT.cursorInvalid);
-  }
-  return key as CursorKey;
-}
 
 /**
  * The keyset condition "after this key" for a list ordered by `columns` (all ascending or all

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Total } from "../db/paging";
+import { VALIDATION_TEXT } from "../../contract/texts/validation";
+import type { CursorKey, Total } from "../db/paging";
+import { badQuery } from "./errors";
 
 /**
  * A list's paging headers (docs/decisions/0013): `X-Total-Count` (the spec's, exact up to
@@ -21,4 +23,18 @@ export function nextUrl(requestUrl: string, cursor: string): string {
   url.searchParams.delete("page");
   url.searchParams.set("cursor", cursor);
   return `${url.pathname}?${url.searchParams.toString()}`;
+}
+
+/** The key inside a client's cursor (db/paging.ts encodes it), checked against the list's key shape; a bad one is a 400. */
+export function decodeCursor(cursor: string, shape: readonly ("string" | "number")[]): CursorKey {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    key = undefined;
+  }
+  if (!Array.isArray(key) || key.length !== shape.length || key.some((value, i) => typeof value !== shape[i])) {
+    throw badQuery("cursor", VALIDATION_TEXT.cursorInvalid);
+  }
+  return key as CursorKey;
 }

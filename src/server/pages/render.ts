@@ -26,12 +26,11 @@ import { TEXT } from "../../contract/texts/site";
 import { PAGE_STATE_ID, serializePageState } from "../../web/app/page-state";
 import { PRELOADS_ID } from "../../web/app/preloads";
 import type * as ServerEntry from "../../web/entry-server";
-import { getTool, listTools } from "../catalog/service";
+import { getTool, listTools, toolListKey } from "../catalog/service";
 import { onChange } from "../db/changes";
-import { reviewListKey, toolListKey } from "../plugins/caches";
 import { TtlCache } from "../http/ttl-cache";
 import { ENTRY_ON_LOAD_SCRIPT, ENTRY_TEMPLATE_ID } from "./deferred-entry";
-import { listReviews } from "../reviews/service";
+import { listReviews, reviewListKey } from "../reviews/service";
 import { listToolReviews, toolRatingSummary } from "../reviews/tool-reviews";
 import { TOOL_REVIEWS_PAGE_SIZE } from "../../contract/review-schemas";
 

@@ -8,22 +8,6 @@ import { onChange } from "../db/changes";
 import type { Page } from "../db/paging";
 import { TtlCache } from "../http/ttl-cache";
 
-/** The key of a tool list page in `app.lists.tools`: the API route and the page renderer share it. */
-export const toolListKey = (q: {
-  category?: string | undefined;
-  q?: string | undefined;
-  sort?: string | undefined;
-  minPrice?: number | undefined;
-  maxPrice?: number | undefined;
-  page: number;
-  limit: number;
-  cursor?: string | undefined;
-  brand?: string[] | undefined;
-  variants?: string | undefined;
-  spec?: Record<string, string[]> | undefined;
-}) => JSON.stringify([q.category ?? "", q.q ?? "", q.sort ?? "", q.minPrice ?? "", q.maxPrice ?? "", q.page, q.limit, q.cursor ?? "", q.brand ?? [], q.variants ?? "", q.spec ?? {}]);
-export const reviewListKey = (q: { page: number; limit: number; cursor?: string | undefined }) => JSON.stringify([q.page, q.limit, q.cursor ?? ""]);
-
 export interface ListCaches {
   tools: TtlCache<Page<Tool>>;
   /** One tool by id; null remembers that there is none (or it is archived). */

@@ -9,10 +9,9 @@ import {
   toolReviewListQuerySchema,
   toolReviewSchema,
 } from "../../contract/review-schemas";
-import { reviewListKey } from "../plugins/caches";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
-import { addReview, listReviews } from "./service";
+import { addReview, listReviews, reviewListKey } from "./service";
 import { addToolReview, listToolReviews, reviewEligibility, toolRatingSummary } from "./tool-reviews";
 
 /** The public read, in a context of its own: revalidation (decision 0013) applies to it alone. */

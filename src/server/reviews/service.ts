@@ -3,7 +3,8 @@ import type { Review, ReviewInput } from "../../contract/schemas";
 import type { AdminReview } from "../../contract/admin-schemas";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
-import { after, cappedCount, decodeCursor, keptCount, splitPage, type Page } from "../db/paging";
+import { after, cappedCount, keptCount, splitPage, type Page } from "../db/paging";
+import { decodeCursor } from "../http/paging";
 import { badQuery } from "../http/errors";
 import { VALIDATION_TEXT } from "../../contract/texts/validation";
 import { orders, reviews, tools, user } from "../db/schema";
@@ -131,3 +132,6 @@ export async function setReviewHidden(tx: Tx, id: string, hidden: boolean): Prom
   const after = (await getAdminReview(tx, id)) as AdminReview;
   return { before, after };
 }
+
+/** The key of a review list page in `app.lists.reviews` (plugins/caches.ts): the API route and the page renderer share it. */
+export const reviewListKey = (q: { page: number; limit: number; cursor?: string | undefined }) => JSON.stringify([q.page, q.limit, q.cursor ?? ""]);
