@@ -1,10 +1,10 @@
 /**
- * The console's API, /api/admin/*. Every route here is for the admin role: the guard is a
- * hook of this whole plugin, so a route added later cannot forget it (and the endpoint × role
- * test enumerates them all from the app).
+ * The console's own routes under /api/admin: tools, orders (their moves, refunds, shipments and
+ * returns), reviews, users, the summary, the audit log and mail. Mounted in the console's scope
+ * (plugins/console.ts) with the other modules' console routes: its guard lets only the admin in,
+ * so a route added later cannot forget it (and the endpoint × role test enumerates them all).
  */
 import { waitingCounts } from "../stock-alerts/service";
-import multipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, orderListQuerySchema } from "../../contract/schemas";
@@ -15,7 +15,6 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { ADMIN_ROLE, CUSTOMER_ROLE } from "../auth/roles";
 import { createAdminTool, deleteOrArchiveTool, getAdminTool, listAdminTools, moveStock, updateAdminTool } from "../catalog/service";
 import { announceChange } from "../db/changes";
-import { PHOTO_MAX_BYTES } from "../../contract/images";
 import { ApiError, conflict, notFound } from "../http/errors";
 import { NOT_ASKED_FOR } from "../../contract/order-lifecycle";
 import { pageHeaders } from "../http/paging";
@@ -41,12 +40,6 @@ import { SHIPMENT_TEXT } from "../../contract/texts/shipments";
 import type { Tx } from "../db/client";
 import { setReviewHidden, listAdminReviews } from "../reviews/service";
 import { listMovements } from "../stock/ledger";
-import { moneyAdminRoutes } from "../pricing/admin-routes";
-import { quoteAdminRoutes } from "../quotes/admin-routes";
-import { accountAdminRoutes } from "../accounts/admin-routes";
-import { refundAdminRoutes } from "../payments/admin-routes";
-import { jobAdminRoutes } from "../jobs";
-import { catalogueAdminRoutes } from "../catalog/admin-routes";
 import { refundOrderLines } from "../payments/line-refunds";
 import { adminReturnListQuerySchema, adminReturnSchema, refundInputSchema, refundResultSchema, returnMoveSchema } from "../../contract/refund-schemas";
 import { LIMITS } from "../../contract/constants";
@@ -61,18 +54,8 @@ const shipmentHeaders = z.object({ "idempotency-key": z.string().trim().min(1).m
 
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  app.addHook("onRequest", app.requireAdmin);
-  // Only the console takes files, and only after the guard has let the caller in.
-  await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 0, parts: 1 } });
+  // Mounted in the console's scope (plugins/console.ts), behind its admin guard, which also takes the photo uploads.
   const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
-  // Tax rates, promotions, delivery and the store's details: a child, so the guard above covers it.
-  await app.register(moneyAdminRoutes);
-  // Quotes: a child too (issue 41).
-  await app.register(quoteAdminRoutes);
-  await app.register(accountAdminRoutes);
-  await app.register(refundAdminRoutes);
-  await app.register(jobAdminRoutes);
-  await app.register(catalogueAdminRoutes);
 
   // ---------------------------------------------------------------- tools
 

@@ -1,6 +1,5 @@
 /** The API under /api: accounts first (its guards are what the feature routes use), then each feature. */
 import fp from "fastify-plugin";
-import { adminRoutes } from "../admin/routes";
 import authPlugin from "../auth/plugin";
 import { cartRoutes } from "../cart/routes";
 import { catalogRoutes } from "../catalog/routes";
@@ -13,6 +12,7 @@ import { quoteRoutes } from "../quotes/routes";
 import { accountRoutes } from "../accounts/routes";
 import { reviewRoutes } from "../reviews/routes";
 import { stockAlertRoutes } from "../stock-alerts/routes";
+import { consoleRoutes } from "./console";
 
 export default fp(
   async (app) => {
@@ -30,7 +30,7 @@ export default fp(
         await api.register(paymentRoutes);
         await api.register(quoteRoutes);
         await api.register(accountRoutes);
-        await api.register(adminRoutes, { prefix: "/admin" });
+        await api.register(consoleRoutes, { prefix: "/admin" });
       },
       { prefix: "/api" },
     );
