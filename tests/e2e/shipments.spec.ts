@@ -8,6 +8,7 @@ import { expect, test } from "@playwright/test";
 import { APP_URL, MONEY_TOOL } from "../support/env";
 import { SHIPMENT_TEXT } from "../../src/contract/texts/shipments";
 import { expectNoSeriousViolations, newAccount, signedInPage, signInAsAdmin } from "../support/e2e-helpers";
+import { pdfText } from "../support/pdf-text";
 import { fetchMail, linkIn } from "../support/smtp";
 
 const origin = { origin: APP_URL };
@@ -51,6 +52,12 @@ test("the owner ships part of an order with a tracking number; the customer sees
   const slip = await page.request.get(`${APP_URL}${(await parcel.getByTestId("packing-slip").getAttribute("href")) ?? ""}`);
   expect(slip.status()).toBe(200);
   expect(slip.headers()["content-type"]).toContain("application/pdf");
+  // The slip lists exactly this parcel's units, and the unit still to come apart from them.
+  const slipText = pdfText(await slip.body());
+  const inParcel = slipText.slice(slipText.indexOf("In this parcel"), slipText.indexOf("Still to come"));
+  expect(inParcel).toContain(MONEY_TOOL.name);
+  expect(inParcel).toMatch(/\b2\b/);
+  expect(slipText.slice(slipText.indexOf("Still to come"))).toMatch(/\b1\b/);
   await expectNoSeriousViolations(page);
 
   // The customer's mail: the parcel's tracking link, and the link to the order's page, followed.
