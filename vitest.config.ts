@@ -29,6 +29,9 @@ export default defineConfig({
           environment: "jsdom",
           include: ["src/web/**/*.test.{ts,tsx}"],
           setupFiles: ["src/web/test-setup.ts"],
+          // A render-and-type test takes ~1 s alone and several times that on a busy machine; the
+          // default 5 s cut some of them off mid-way (seen at load 15: checkout-page, money-pages).
+          testTimeout: 20_000,
         },
       },
     ],
