@@ -12,6 +12,7 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { recordAudit, type AuditActor, type AuditRecord } from "../audit";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
+import { escapeLike } from "../db/like";
 import { after, cappedCount, cappedTotal, keptCount, splitPage, type Page } from "../db/paging";
 import { decodeCursor } from "../http/paging";
 import { brands, orderLines, orders, products, quoteLines, specDefinitions, tools } from "../db/schema";
@@ -85,7 +86,6 @@ export type AdminToolQuery = z.infer<typeof adminToolListQuerySchema>;
 export type StockMovementRequest = z.output<typeof stockMovementInputSchema>;
 
 /** `%` and `_` typed by a customer are literal characters, not wildcards. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The tool list's orders: the columns of each, ending with the id so the order is total. */
 const TOOL_ORDERS = {

@@ -4,6 +4,8 @@
  * module's own business.
  */
 export { orderRoutes } from "./routes";
+export { orderAdminRoutes } from "./admin-routes";
+export { getAdminOrder, listAdminOrders, type AdminOrderQuery } from "./admin-view";
 export { OrderDesk } from "./desk";
 export { lockForPlacement, lockedOf, ordersById, placeOrders, startPayment, type LockedToolJson, type PlacementRequest } from "./placement";
 export { announceMove, getOrder, moveInTransaction, moveOrderStatus, withDetails, type MoveResult, type OrderRow } from "./service";
