@@ -46,15 +46,14 @@ async function openSection(page: Page, name: string) {
 test("brands: a failed list offers a retry; add, rename, a brand in use is refused in the server's words, then deleted", async ({ page }) => {
   await signInAsAdmin(page.request);
   const id = run();
-  // The first answer fails: the list says so and offers a retry, which shows the list.
-  let failed = false;
-  await page.route("**/api/admin/brands", async (route) => {
-    if (failed) return route.fallback();
-    failed = true;
-    return route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "INTERNAL", message: "The brands could not be read." }) });
-  });
+  // The list cannot be read (its retries included): the page says so and offers a retry, which shows the list.
+  const broken = "**/api/admin/brands";
+  await page.route(broken, (route) =>
+    route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "INTERNAL", message: "The brands could not be read." }) }),
+  );
   await openSection(page, "Brands");
   await expect(page.getByRole("alert").filter({ hasText: "The brands could not be read." })).toBeVisible();
+  await page.unroute(broken);
   await page.getByRole("button", { name: "Try again" }).click();
   await expect(page.getByRole("table", { name: "Brands" })).toBeVisible();
 
