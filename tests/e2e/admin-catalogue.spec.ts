@@ -127,6 +127,13 @@ test("categories: add under a parent, reorder by keyboard, move under another, a
   await page.keyboard.press("Enter");
   await expect.poll(() => childrenOf(parent)).toEqual([`e2e-b-${id}`, `e2e-a-${id}`]);
   await expect(page.getByRole("button", { name: `Move Beta ${id} up` })).toBeDisabled();
+  // The focus stays with Beta (on its other button, the first one being disabled now): Enter moves it back down.
+  await expect(page.getByRole("button", { name: `Move Beta ${id} down` })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect.poll(() => childrenOf(parent)).toEqual([`e2e-a-${id}`, `e2e-b-${id}`]);
+  await expect(page.getByRole("button", { name: `Move Beta ${id} up` })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect.poll(() => childrenOf(parent)).toEqual([`e2e-b-${id}`, `e2e-a-${id}`]);
 
   // Alpha moves under Beta; then Beta under Alpha would be a cycle: refused, in the server's words.
   await item(`e2e-a-${id}`).getByLabel(`Move Alpha ${id} under`).selectOption(`e2e-b-${id}`);

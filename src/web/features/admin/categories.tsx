@@ -21,6 +21,19 @@ import { errorAt, Field, FormCard } from "./form-parts";
 const text = CATALOGUE_ADMIN_TEXT.categories;
 const common = CATALOGUE_ADMIN_TEXT.common;
 
+/**
+ * After a move by keyboard the moved category keeps the focus: on the same button, or on the other
+ * one when it reached the end (a disabled button cannot hold it), once the tree shows the new order.
+ */
+function keepFocus(node: CategoryNode, by: -1 | 1, frames = 30) {
+  const labels = by === -1 ? [text.moveUpLabel(node.name), text.moveDownLabel(node.name)] : [text.moveDownLabel(node.name), text.moveUpLabel(node.name)];
+  const buttons = [...document.querySelectorAll<HTMLButtonElement>("button[aria-label]")];
+  const target = labels.map((label) => buttons.find((b) => b.getAttribute("aria-label") === label && !b.disabled)).find(Boolean);
+  // The buttons are disabled while the move is saved: wait (a frame at a time, half a second at most) for them to come back.
+  if (target) target.focus();
+  else if (frames > 0) requestAnimationFrame(() => keepFocus(node, by, frames - 1));
+}
+
 type Editing = { kind: "new"; parentSlug: string } | { kind: "rename"; node: CategoryNode } | null;
 
 export default function CategoriesPage() {
@@ -45,6 +58,7 @@ export default function CategoriesPage() {
         if (node.position !== position) await save.mutateAsync({ current: node.slug, input: { position } });
       }
       toast.success(text.moved);
+      keepFocus(moving, by);
     } catch (error) {
       setProblem(error as Error);
     } finally {
