@@ -267,6 +267,11 @@ test("the tool form: SKU, GTIN, brand, a sub-category, specifications by kind an
 
   // Opened again after a reload, the form shows what was saved.
   await page.reload();
+  // The list shows the category's path, and its filter offers the tree (a sub-category lists its tools).
+  await expect(row).toContainText(`Power Tools › Sub ${id}`);
+  await page.getByLabel("Category").selectOption(sub);
+  await expect.poll(() => new URL(page.url()).searchParams.get("category")).toBe(sub);
+  await expect(row).toHaveCount(1);
   await row.getByRole("button", { name: "Edit" }).click();
   await expect(form.getByLabel("SKU")).toHaveValue(`SKU-${id}`);
   await expect(form.getByLabel("Category")).toHaveValue(sub);

@@ -23,6 +23,8 @@ import { photoSrcSet, PHOTO_MAX_BYTES } from "../../../contract/images";
 import { ApiRequestError } from "../../lib/api";
 import { showServerErrors } from "./form-parts";
 import { CatalogueFields, catalogueDefaults, type ToolFormValues } from "./tool-catalogue-fields";
+import { categoriesQuery } from "./catalogue-api";
+import { flattenTree, indented } from "./catalogue-parts";
 import { ledgerQuery, toolsQuery, useCreateTool, useDeleteTool, useMoveStock, useUpdateTool, useUploadPhoto } from "./api";
 import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
 
@@ -33,6 +35,7 @@ const stockText = ADMIN_TEXT.stock;
 export default function ToolsPage() {
   const { values, page, set } = useFilters(["q", "category", "status"] as const);
   const tools = useQuery(toolsQuery({ ...values, page }));
+  const categories = useQuery(categoriesQuery());
   const search = useDebouncedCallback((q: string) => set("q", q), SEARCH_DEBOUNCE_MS);
   const [editing, setEditing] = useState<AdminTool | "new" | null>(null);
   const [deleting, setDeleting] = useState<AdminTool | null>(null);
@@ -64,11 +67,18 @@ export default function ToolsPage() {
           <span className="label-text">{toolsText.category}</span>
           <select className="select select-bordered" value={values.category} onChange={(e) => set("category", e.target.value)}>
             <option value="">{toolsText.allCategories}</option>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {CATEGORY_LABELS[c]}
-              </option>
-            ))}
+            {/* The tree once it is read (a category lists its descendants' tools too); the four main ones meanwhile. */}
+            {categories.data
+              ? flattenTree(categories.data).map(({ node, depth }) => (
+                  <option key={node.slug} value={node.slug}>
+                    {indented(node.name, depth)}
+                  </option>
+                ))
+              : CATEGORIES.map((c) => (
+                  <option key={c} value={c}>
+                    {CATEGORY_LABELS[c]}
+                  </option>
+                ))}
           </select>
         </label>
         <label className="form-control">
@@ -95,7 +105,7 @@ export default function ToolsPage() {
                 {tool.name}
               </Link>
             </td>
-            <td>{CATEGORY_LABELS[tool.category]}</td>
+            <td>{tool.categoryPath.map((c) => c.name).join(" › ") || CATEGORY_LABELS[tool.category]}</td>
             <td>{formatDollars(tool.price)}</td>
             <td>
               {tool.availableQuantity}
