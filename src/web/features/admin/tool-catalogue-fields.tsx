@@ -81,7 +81,7 @@ export function CatalogueFields({ form, tool }: { form: Form; tool: AdminTool | 
       </Field>
       <SpecFields form={form} />
       <ProductFields form={form} tool={tool} />
-      {tool && <PhotoFields form={form} toolId={tool._id} name={tool.name} />}
+      {tool ? <PhotoFields form={form} toolId={tool._id} name={tool.name} /> : <p className="text-base-content/80 text-sm md:col-span-2">{text.photosLater}</p>}
     </fieldset>
   );
 }
