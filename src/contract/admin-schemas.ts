@@ -101,6 +101,10 @@ export const stockLedgerSchema = z.object({
 });
 export type StockLedger = z.infer<typeof stockLedgerSchema>;
 
+/** POST /api/admin/products/:id/combinations: the tools made for the combinations that had none (issue 50). */
+export const productCombinationsResultSchema = z.object({ created: z.array(adminToolSchema) });
+export type ProductCombinationsResult = z.infer<typeof productCombinationsResultSchema>;
+
 export const deleteToolResultSchema = z.object({ outcome: z.enum(["deleted", "archived"]) });
 export type DeleteToolResult = z.infer<typeof deleteToolResultSchema>;
 

@@ -22,4 +22,5 @@ export const CATALOGUE_API_TEXT = {
   optionsOrphan: "A tool of this product has option values the new options do not offer: change the tool first.",
   defaultToolNotInProduct: "The default must be one of the product's tools.",
   imageMissing: "A tool needs a photo: send image or images.",
+  productHasNoTools: "The product has no tool to copy: add one tool to it first, then create the missing combinations.",
 } as const;

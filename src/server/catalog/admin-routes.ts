@@ -20,6 +20,7 @@ import {
   specDefinitionPatchSchema,
   specDefinitionSchema,
 } from "../../contract/catalogue-schemas";
+import { adminToolSchema, productCombinationsResultSchema } from "../../contract/admin-schemas";
 import { idParamsSchema } from "../../contract/schemas";
 import { errorResponses } from "../http/schemas";
 import {
@@ -41,6 +42,7 @@ import {
   updateCategory,
   updateSpecDefinition,
 } from "./catalogue";
+import { createMissingCombinations, listProductTools } from "./service";
 
 const tags = ["admin"];
 
@@ -149,5 +151,23 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       await deleteProduct(db, request.params.id, actorOf(request));
       return reply.status(204).send(null);
     },
+  );
+  app.get(
+    "/products/:id/tools",
+    { schema: { tags, summary: "A product's tools, archived ones too, in the order of its options' values", params: idParamsSchema, response: { 200: z.array(adminToolSchema), ...errorResponses(400, 401, 403, 404) } } },
+    (request) => listProductTools(db, request.params.id),
+  );
+  app.post(
+    "/products/:id/combinations",
+    {
+      schema: {
+        tags,
+        summary:
+          "Create, in one step, a tool for each combination of the product's option values that has none: copies of its default tool (else its first) with no stock; a product without a tool: 409 PRODUCT_HAS_NO_TOOLS",
+        params: idParamsSchema,
+        response: { 201: productCombinationsResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send({ created: await createMissingCombinations(db, request.params.id, actorOf(request)) }),
   );
 };

@@ -705,3 +705,90 @@ export const toolListKey = (q: {
   variants?: string | undefined;
   spec?: Record<string, string[]> | undefined;
 }) => JSON.stringify([q.category ?? "", q.q ?? "", q.sort ?? "", q.minPrice ?? "", q.maxPrice ?? "", q.page, q.limit, q.cursor ?? "", q.brand ?? [], q.variants ?? "", q.spec ?? {}]);
+
+// ---------------------------------------------------------------- a product's tools and its missing combinations
+
+/** Every combination of a product's options' values, in the options' order (one empty combination without options). */
+export function optionCombinations(options: { name: string; values: string[] }[]): Record<string, string>[] {
+  return options.reduce<Record<string, string>[]>((combos, option) => combos.flatMap((combo) => option.values.map((value) => ({ ...combo, [option.name]: value }))), [{}]);
+}
+
+/** One key for a tool's values however its keys are ordered. */
+const combinationKey = (options: { name: string }[], values: Record<string, string>) => JSON.stringify(options.map((option) => values[option.name] ?? null));
+
+/** Where a tool's values sit among the product's combinations (unknown values last): the console lists them in that order. */
+function combinationRank(options: { name: string; values: string[] }[], values: Record<string, string>): number {
+  return options.reduce((rank, option) => {
+    const index = option.values.indexOf(values[option.name] ?? "");
+    return rank * (option.values.length + 1) + (index === -1 ? option.values.length : index);
+  }, 0);
+}
+
+/** A product's tools, archived ones too, in the order of its options' values (the console's product page). */
+export async function listProductTools(db: Db, productId: string): Promise<AdminTool[]> {
+  const [product] = await db.select().from(products).where(eq(products.id, productId));
+  if (!product) throw notFound(CATALOGUE_API_TEXT.productNotFound);
+  const rows = await db.select().from(tools).where(eq(tools.productId, productId)).orderBy(asc(tools.createdAt), asc(tools.id));
+  rows.sort((a, b) => combinationRank(product.options, a.optionValues) - combinationRank(product.options, b.optionValues));
+  return toAdminToolDtos(db, rows);
+}
+
+/**
+ * Creates, in one transaction, a tool for each combination of the product's option values no tool
+ * of it has yet: each a copy of the product's default tool (else its first) with no stock and a SKU of
+ * its own, named by the product and its values. The product row is locked, so two of these never
+ * race each other; a tool joining with the same values meanwhile is settled by the unique index
+ * (the second of the two is 409 VARIANT_EXISTS; for this call, nothing created). A product without
+ * a tool has nothing to copy: 409 PRODUCT_HAS_NO_TOOLS.
+ */
+export async function createMissingCombinations(db: Db, productId: string, actor: AuditActor): Promise<AdminTool[]> {
+  const created = await skuChecked(undefined, () =>
+    db.transaction(async (tx) => {
+      // `no key update`: two of these for one product wait for each other, while a tool joining it (whose
+      // foreign key takes a key-share lock on the product) does not, so the unique index settles a join
+      // racing this one (VARIANT_EXISTS for the second) instead of the two waiting on each other in a circle.
+      const [product] = await tx.select().from(products).where(eq(products.id, productId)).for("no key update");
+      if (!product) throw notFound(CATALOGUE_API_TEXT.productNotFound);
+      const members = await tx.select().from(tools).where(eq(tools.productId, productId)).orderBy(asc(tools.createdAt), asc(tools.id));
+      const template = members.find((tool) => tool.id === product.defaultToolId) ?? members[0];
+      if (!template) throw conflict("PRODUCT_HAS_NO_TOOLS", CATALOGUE_API_TEXT.productHasNoTools);
+      const present = new Set(members.map((tool) => combinationKey(product.options, tool.optionValues)));
+      const missing = optionCombinations(product.options).filter((combo) => !present.has(combinationKey(product.options, combo)));
+      if (missing.length === 0) return [];
+      const rows = await tx
+        .insert(tools)
+        .values(
+          missing.map((optionValues) => ({
+            name: `${product.name} (${Object.values(optionValues).join(", ")})`.slice(0, 120),
+            category: template.category,
+            categoryId: template.categoryId,
+            brandId: template.brandId,
+            images: template.images,
+            image: template.image,
+            specs: template.specs,
+            productId,
+            optionValues,
+            priceCents: template.priceCents,
+            priceTiers: template.priceTiers,
+            availableQuantity: 0,
+            minimumQuantity: template.minimumQuantity,
+            description: template.description,
+            active: template.active,
+            lowStockThreshold: template.lowStockThreshold,
+            weightGrams: template.weightGrams,
+          })),
+        )
+        .returning();
+      for (const row of rows) await recordAudit(tx, actor, { action: "tool.create", entity: "tool", entityId: row.id, after: toAdminToolDto(row) });
+      await recordAudit(tx, actor, {
+        action: "product.combinations",
+        entity: "product",
+        entityId: productId,
+        after: { fromToolId: template.id, toolIds: rows.map((row) => row.id), optionValues: missing },
+      });
+      return rows;
+    }),
+  );
+  if (created.length > 0) announceChange(db, "tools");
+  return toAdminToolDtos(db, created);
+}

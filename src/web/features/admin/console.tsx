@@ -21,6 +21,7 @@ import { ADMIN_QUOTE_TEXT } from "../../../contract/texts/quotes";
 import { ADMIN_TRADE_TEXT } from "../../../contract/texts/trade";
 import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 import { REFUND_TEXT } from "../../../contract/texts/refunds";
+import { CATALOGUE_ADMIN_TEXT } from "../../../contract/texts/catalogue-admin";
 
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
 const Dashboard = lazy(() => import("./dashboard"));
@@ -39,11 +40,20 @@ const StoreSettingsPage = lazy(() => import("./store-settings"));
 const QuotesSection = lazy(() => import("./quotes"));
 /** Trade accounts (issue 43): a chunk of its own. */
 const AccountsSection = lazy(() => import("./accounts"));
+/** The catalogue's records (issue 50): one chunk each. */
+const BrandsPage = lazy(() => import("./brands"));
+const CategoriesPage = lazy(() => import("./categories"));
+const SpecsPage = lazy(() => import("./specs"));
+const ProductsSection = lazy(() => import("./products"));
 
 const sectionsText = ADMIN_TEXT.sections;
 const SECTIONS = [
   { to: "/admin", label: sectionsText.dashboard, end: true },
   { to: "/admin/tools", label: sectionsText.tools },
+  { to: "/admin/products", label: CATALOGUE_ADMIN_TEXT.sections.products },
+  { to: "/admin/categories", label: CATALOGUE_ADMIN_TEXT.sections.categories },
+  { to: "/admin/brands", label: CATALOGUE_ADMIN_TEXT.sections.brands },
+  { to: "/admin/specs", label: CATALOGUE_ADMIN_TEXT.sections.specs },
   { to: "/admin/orders", label: sectionsText.orders },
   { to: "/admin/reviews", label: sectionsText.reviews },
   { to: "/admin/users", label: sectionsText.users },
@@ -179,6 +189,16 @@ export default function AdminConsole() {
                 </Suspense>
               }
             />
+            {(
+              [
+                ["brands", <BrandsPage key="brands" />],
+                ["categories", <CategoriesPage key="categories" />],
+                ["specs", <SpecsPage key="specs" />],
+                ["products/*", <ProductsSection key="products" />],
+              ] as const
+            ).map(([path, page]) => (
+              <Route key={path} path={path} element={<Suspense fallback={<Spinner />}>{page}</Suspense>} />
+            ))}
             <Route path="*" element={<Navigate to="/admin" replace />} />
           </Routes>
         </div>

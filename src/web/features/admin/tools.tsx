@@ -9,7 +9,6 @@ import {
   adminToolFormSchema,
   stockMovementInputSchema,
   type AdminTool,
-  type AdminToolInput,
   type StockMovementInput,
 } from "../../../contract/admin-schemas";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../contract/constants";
@@ -21,6 +20,11 @@ import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { QueryView } from "../../components/ui/states";
 import { PageTitle } from "../../lib/page-title";
 import { photoSrcSet, PHOTO_MAX_BYTES } from "../../../contract/images";
+import { ApiRequestError } from "../../lib/api";
+import { showServerErrors } from "./form-parts";
+import { CatalogueFields, catalogueDefaults, type ToolFormValues } from "./tool-catalogue-fields";
+import { categoriesQuery } from "./catalogue-api";
+import { flattenTree, indented } from "./catalogue-parts";
 import { ledgerQuery, toolsQuery, useCreateTool, useDeleteTool, useMoveStock, useUpdateTool, useUploadPhoto } from "./api";
 import { AdminList, SEARCH_DEBOUNCE_MS, Table, useDebouncedCallback, useFilters, when } from "./ui";
 
@@ -31,6 +35,7 @@ const stockText = ADMIN_TEXT.stock;
 export default function ToolsPage() {
   const { values, page, set } = useFilters(["q", "category", "status"] as const);
   const tools = useQuery(toolsQuery({ ...values, page }));
+  const categories = useQuery(categoriesQuery());
   const search = useDebouncedCallback((q: string) => set("q", q), SEARCH_DEBOUNCE_MS);
   const [editing, setEditing] = useState<AdminTool | "new" | null>(null);
   const [deleting, setDeleting] = useState<AdminTool | null>(null);
@@ -62,11 +67,18 @@ export default function ToolsPage() {
           <span className="label-text">{toolsText.category}</span>
           <select className="select select-bordered" value={values.category} onChange={(e) => set("category", e.target.value)}>
             <option value="">{toolsText.allCategories}</option>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {CATEGORY_LABELS[c]}
-              </option>
-            ))}
+            {/* The tree once it is read (a category lists its descendants' tools too); the four main ones meanwhile. */}
+            {categories.data
+              ? flattenTree(categories.data).map(({ node, depth }) => (
+                  <option key={node.slug} value={node.slug}>
+                    {indented(node.name, depth)}
+                  </option>
+                ))
+              : CATEGORIES.map((c) => (
+                  <option key={c} value={c}>
+                    {CATEGORY_LABELS[c]}
+                  </option>
+                ))}
           </select>
         </label>
         <label className="form-control">
@@ -93,7 +105,7 @@ export default function ToolsPage() {
                 {tool.name}
               </Link>
             </td>
-            <td>{CATEGORY_LABELS[tool.category]}</td>
+            <td>{tool.categoryPath.map((c) => c.name).join(" › ") || CATEGORY_LABELS[tool.category]}</td>
             <td>{formatDollars(tool.price)}</td>
             <td>
               {tool.availableQuantity}
@@ -144,8 +156,6 @@ export default function ToolsPage() {
   );
 }
 
-type ToolFormValues = Omit<AdminToolInput, "lowStockThreshold"> & { lowStockThreshold?: number | null };
-
 /** Create or edit, with the API's own zod schema. */
 function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void }) {
   const create = useCreateTool();
@@ -164,8 +174,19 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
           lowStockThreshold: tool.lowStockThreshold,
           weightGrams: tool.weightGrams,
           priceTiers: tool.priceTiers,
+          ...catalogueDefaults(tool),
         }
-      : { name: "", category: "hand-tools", description: "", image: "/images/tools/claw-hammer.svg", minimumQuantity: 1, lowStockThreshold: null, active: true, priceTiers: [] },
+      : {
+          name: "",
+          category: "hand-tools",
+          description: "",
+          image: "/images/tools/claw-hammer.svg",
+          minimumQuantity: 1,
+          lowStockThreshold: null,
+          active: true,
+          priceTiers: [],
+          ...catalogueDefaults(null),
+        },
   });
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit((values) => {
@@ -174,9 +195,17 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
         toast.success(tool ? toolsText.saved : toolsText.created);
         onDone();
       },
+      // The server's refusals at their fields: a 400's details (a GTIN, a specification), a taken SKU, a combination another tool has.
+      onError: (error: Error) => {
+        showServerErrors(error, form.setError);
+        if (error instanceof ApiRequestError && error.code === "SKU_TAKEN") form.setError("sku", { type: "server", message: error.message });
+        if (error instanceof ApiRequestError && error.code === "VARIANT_EXISTS") form.setError("optionValues", { type: "server", message: error.message });
+      },
     };
-    if (tool) update.mutate({ id: tool._id, patch: values }, options);
-    else create.mutate(values, options);
+    if (tool) {
+      // The photos are `images` (their first is the image): the old single image is not sent beside them.
+      update.mutate({ id: tool._id, patch: { ...values, image: undefined } }, options);
+    } else create.mutate(values, options);
   });
   const number = (v: unknown) => (v === "" || v === null || Number.isNaN(v) ? undefined : Number(v));
   const field = (name: keyof ToolFormValues, label: string, input: React.ReactNode) => (
@@ -195,17 +224,6 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
       <div className="card-body grid gap-3 md:grid-cols-2">
         <h3 className="card-title md:col-span-2">{tool ? toolFormText.editTitle(tool.name) : toolFormText.newTitle}</h3>
         {field("name", toolFormText.name, <input className="input input-bordered" {...form.register("name")} />)}
-        {field(
-          "category",
-          toolFormText.category,
-          <select className="select select-bordered" {...form.register("category")}>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {CATEGORY_LABELS[c]}
-              </option>
-            ))}
-          </select>,
-        )}
         {field("price", toolFormText.price, <input type="number" step="0.01" className="input input-bordered" {...form.register("price", { setValueAs: number })} />)}
         {field("availableQuantity", toolFormText.stock, <input type="number" className="input input-bordered" {...form.register("availableQuantity", { setValueAs: number })} />)}
         {field("minimumQuantity", toolFormText.minimum, <input type="number" className="input input-bordered" {...form.register("minimumQuantity", { setValueAs: number })} />)}
@@ -219,10 +237,14 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
           ADMIN_MONEY_TEXT.toolWeight,
           <input type="number" step="1" min="0" className="input input-bordered" {...form.register("weightGrams", { setValueAs: number })} />,
         )}
-        {field("image", toolFormText.image, <input className="input input-bordered" aria-describedby="image-hint" {...form.register("image")} />)}
-        <p id="image-hint" className="text-base-content/80 self-end text-sm">
-          {toolFormText.imageHint}
-        </p>
+        {!tool && (
+          <>
+            {field("image", toolFormText.image, <input className="input input-bordered" aria-describedby="image-hint" {...form.register("image")} />)}
+            <p id="image-hint" className="text-base-content/80 self-end text-sm">
+              {toolFormText.imageHint}
+            </p>
+          </>
+        )}
         {!tool && (
           <label className="label cursor-pointer justify-start gap-2 md:col-span-2">
             <input type="checkbox" className="checkbox" {...form.register("active")} />
@@ -230,6 +252,7 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
           </label>
         )}
         <TierFields form={form} number={number} />
+        <CatalogueFields form={form} tool={tool} />
         <div className="md:col-span-2">
           {field("description", toolFormText.description, <textarea className="textarea textarea-bordered w-full" rows={3} {...form.register("description")} />)}
         </div>
