@@ -34,3 +34,30 @@ export const CATALOGUE_IO_TEXT = {
   variantExists: (sku: string) => `The tool ${sku} of this product already has these option values.`,
   writeFailed: "The import could not be written; nothing was changed.",
 } as const;
+
+/** The console's catalogue spreadsheet page (issue 51): the export's download and the import's form and progress. */
+export const CATALOGUE_IO_CONSOLE_TEXT = {
+  section: "Import & export",
+  title: "Catalogue spreadsheet",
+  intro: "Download the whole catalogue as a CSV file, edit it in a spreadsheet, and import it back. Rows are matched by SKU; new SKUs become new tools.",
+  exportTitle: "Export",
+  exportHint: "One row per tool, with its brand, category, product options, price tiers and specifications.",
+  download: "Download catalogue.csv",
+  importTitle: "Import",
+  file: "CSV file (up to 50 MB)",
+  dryRun: "Dry run: check the file and say what it would change, without writing anything",
+  submit: "Import",
+  checking: "Check file",
+  sending: "Uploading…",
+  chooseFile: "Choose a CSV file first.",
+  queued: "Waiting for its turn…",
+  running: (processed: number, rows: number) => (rows > 0 ? `Checking rows: ${processed} of ${rows}` : "Reading the file…"),
+  progress: "Import progress",
+  done: (created: number, updated: number, unchanged: number) => `Imported: ${created} created, ${updated} updated, ${unchanged} unchanged.`,
+  dryDone: (created: number, updated: number, unchanged: number) => `Dry run: it would create ${created}, update ${updated} and leave ${unchanged} unchanged. Nothing was written.`,
+  failed: (count: number) => `Nothing was written: the file has ${count === 1 ? "1 problem" : `${count} problems`}${count >= 100 ? " (the first 100 are shown)" : ""}.`,
+  errorsTable: "Problems in the file",
+  columns: { line: "Line", column: "Column", message: "Problem" },
+  wholeFile: "(the file)",
+  startFailed: "The import could not start:",
+} as const;

@@ -21,12 +21,15 @@ import { ADMIN_QUOTE_TEXT } from "../../../contract/texts/quotes";
 import { ADMIN_TRADE_TEXT } from "../../../contract/texts/trade";
 import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 import { REFUND_TEXT } from "../../../contract/texts/refunds";
+import { CATALOGUE_IO_CONSOLE_TEXT } from "../../../contract/texts/catalogue-io";
 
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
 const Dashboard = lazy(() => import("./dashboard"));
 const MailPage = lazy(() => import("./mail"));
 /** Failed background jobs (decision 0021): a chunk of its own. */
 const JobsPage = lazy(() => import("./jobs"));
+/** The catalogue's spreadsheet (issue 51): export and import, a chunk of its own. */
+const CatalogueIoPage = lazy(() => import("./catalogue-io"));
 /** Refunds (issue 40): the refund worker's jobs, a chunk of its own. */
 const RefundsPage = lazy(() => import("./refunds"));
 const ReturnsPage = lazy(() => import("./returns"));
@@ -44,6 +47,7 @@ const sectionsText = ADMIN_TEXT.sections;
 const SECTIONS = [
   { to: "/admin", label: sectionsText.dashboard, end: true },
   { to: "/admin/tools", label: sectionsText.tools },
+  { to: "/admin/catalogue-io", label: CATALOGUE_IO_CONSOLE_TEXT.section },
   { to: "/admin/orders", label: sectionsText.orders },
   { to: "/admin/reviews", label: sectionsText.reviews },
   { to: "/admin/users", label: sectionsText.users },
@@ -112,6 +116,14 @@ export default function AdminConsole() {
               element={
                 <Suspense fallback={<Spinner />}>
                   <RefundsPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="catalogue-io"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <CatalogueIoPage />
                 </Suspense>
               }
             />
