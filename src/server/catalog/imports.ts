@@ -14,6 +14,7 @@
  *    through the ledger (reason `import`, the file's name as the note).
  */
 import { parse } from "csv-parse/sync";
+import type { FastifyBaseLogger } from "fastify";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { CATALOGUE_COLUMNS, IMPORT_ERRORS_MAX, SPEC_COLUMN_PREFIX, type CatalogueImport, type ImportError } from "../../contract/catalogue-io";
 import { SLUG, validGtin, type SpecValue } from "../../contract/catalogue-schemas";
@@ -525,7 +526,7 @@ async function writePlan(tx: Tx, plan: Plan, note: string, actorId: string | nul
  * transaction with the import's outcome. Run again after a crash, it starts over: nothing of a
  * transaction that did not commit was written.
  */
-export async function runImport(db: Db, importId: string): Promise<void> {
+export async function runImport(db: Db, importId: string, log?: Pick<FastifyBaseLogger, "warn">): Promise<void> {
   const [job] = await db
     .update(catalogueImports)
     .set({ status: "running", processed: 0 })
@@ -618,9 +619,12 @@ export async function runImport(db: Db, importId: string): Promise<void> {
       wrote = outcome.created + outcome.updated > 0;
     });
   } catch (error) {
-    // A row the checks let through that the database refuses (a SKU taken meanwhile): nothing was written.
-    if (isUniqueViolation(error)) return void (await fail([{ line: 1, column: "", message: TEXT.writeFailed }], dataRows));
-    throw error;
+    // Whatever stopped the transaction (a SKU taken meanwhile, a check the database makes), nothing of it
+    // was written: the import says so. If even that cannot be written (the database is away), the runner
+    // tries the job again later.
+    log?.warn({ err: error, importId }, "a catalogue import failed while writing; nothing was written");
+    await fail([{ line: 1, column: "", message: TEXT.writeFailed }], dataRows);
+    return;
   }
   if (problems.count > 0) return void (await fail(problems.list, dataRows));
   if (wrote) announceChange(db, "tools");

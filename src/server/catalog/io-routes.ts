@@ -18,7 +18,8 @@ export const catalogueIoRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
 
   // Each import is one job; a run cut short (a crash) is run again from the start by the runner.
-  app.jobs.define<{ importId: string }>(CATALOGUE_IMPORT_QUEUE, { handle: ({ importId }) => runImport(db, importId), retryLimit: 3 });
+  const log = app.log.child({ module: "catalogue-import" });
+  app.jobs.define<{ importId: string }>(CATALOGUE_IMPORT_QUEUE, { handle: ({ importId }) => runImport(db, importId, log), retryLimit: 3 });
 
   app.get(
     "/catalogue.csv",

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGUE_COLUMNS, catalogueImportSchema, type CatalogueImport } from "../../contract/catalogue-io";
 import type { Tool } from "../../contract/schemas";
@@ -200,6 +201,32 @@ describe.each(drivers())("the catalogue's spreadsheet on %s", (driver) => {
       expect(done.status, name).toBe("failed");
       expect(done.errors[0], name).toMatchObject(where);
       expect(done.errors[0]?.message.length, name).toBeGreaterThan(5);
+    }
+    expect(await exportCsv()).toBe(before);
+  });
+
+  it("writes all or nothing: a failure after the updates, at the last new tool, leaves the catalogue exactly as it was", async () => {
+    const before = await exportCsv();
+    const [head = [], ...records] = parse(before) as string[][];
+    // Every existing tool's price and stock changed, then new tools, the last of which the database refuses.
+    const price = head.indexOf("price");
+    const stock = head.indexOf("stock");
+    const edited = records.map((r) => r.map((v, i) => (i === price ? (Number(v) + 1).toFixed(2) : i === stock ? String(Number(v) + 3) : v)));
+    const boom = `BOOM-${tag}`;
+    const { db } = t.app.store;
+    await db.execute(
+      sql.raw(`create or replace function refuse_boom() returns trigger language plpgsql as $$ begin if new.sku = '${boom}' then raise exception 'refused by the test'; end if; return new; end $$`),
+    );
+    await db.execute(sql.raw("create trigger refuse_boom before insert on tools for each row execute function refuse_boom()"));
+    try {
+      const quote = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+      const added = [...Array.from({ length: 30 }, (_, i) => `ALL-${tag}-${i}`), boom].map((sku) => line(base(sku)));
+      const file = `${[head.join(","), ...edited.map((r) => r.map(quote).join(",")), ...added].join("\n")}\n`;
+      const done = await imported(file);
+      expect(done).toMatchObject({ status: "failed", errors: [{ line: 1, column: "" }] });
+    } finally {
+      await db.execute(sql.raw("drop trigger refuse_boom on tools"));
+      await db.execute(sql.raw("drop function refuse_boom()"));
     }
     expect(await exportCsv()).toBe(before);
   });
