@@ -27,7 +27,7 @@ import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
 import { brands, catalogueImports, categories, products, specDefinitions, tools } from "../db/schema";
 import { conflict } from "../http/errors";
-import { changeStock, recordMovements } from "../stock/ledger";
+import { changeStockInBulk, recordMovements } from "../stock/ledger";
 import { isUniqueViolation } from "./catalogue";
 import { centsText, productsOfTools, slugMaps, specColumn, toolCells, toolColumns, type SheetContext, type SheetTool } from "./spreadsheet";
 
@@ -419,15 +419,15 @@ async function writePlan(tx: Tx, plan: Plan, note: string, actorId: string | nul
     }
     optionsByProduct.set(name, options);
   }
+  const newProducts: { name: string; options: { name: string; values: string[] }[] }[] = [];
   for (const [name, options] of optionsByProduct) {
     const existing = plan.productByName.get(name);
-    if (!existing) {
-      const [created] = await tx.insert(products).values({ name, options }).returning({ id: products.id });
-      if (!created) throw new Error("insert returned no row");
-      productId.set(name, created.id);
-    } else if (JSON.stringify(existing.options) !== JSON.stringify(options)) {
-      await tx.update(products).set({ options }).where(eq(products.id, existing.id));
-    }
+    if (!existing) newProducts.push({ name, options });
+    else if (JSON.stringify(existing.options) !== JSON.stringify(options)) await tx.update(products).set({ options }).where(eq(products.id, existing.id));
+  }
+  for (let i = 0; i < newProducts.length; i += CHUNK) {
+    const created = await tx.insert(products).values(newProducts.slice(i, i + CHUNK)).returning({ id: products.id, name: products.name });
+    for (const p of created) productId.set(p.name, p.id);
   }
 
   const columnsOf = (cells: Cells) => {
@@ -494,7 +494,7 @@ async function writePlan(tx: Tx, plan: Plan, note: string, actorId: string | nul
     const delta = Number(r.merged.stock) - (stockAfter.get(id) ?? 0);
     return delta === 0 ? [] : [{ toolId: id, delta, reason: "import" as const, note, actorId }];
   });
-  if (moves.length > 0) await changeStock(tx, moves);
+  await changeStockInBulk(tx, moves);
 
   // Creates: each new tool's stock is its first movement, reason import.
   const creates = rows.filter((r) => r.change === "created");
