@@ -131,7 +131,8 @@ describe.each(drivers())("the catalogue's facets on %s", (driver) => {
       const power = f.specs.find((s) => s.key === "power_source");
       for (const v of power?.values ?? []) expect(v.count, `${query} power ${String(v.value)}`).toBe(await listTotal(replaced("spec.power_source", String(v.value))));
     }
-  });
+    // A few hundred requests: 20 s on an idle machine, more while other sessions' tests run.
+  }, 180_000);
 
   it("counts a selected brand's siblings without the brand selection, and shows a checked choice that leaves nothing", async () => {
     const all = await facets("");
