@@ -4,7 +4,7 @@
  */
 
 /** Why a tool's stock changed: each change is one movement in the stock ledger. */
-export const STOCK_REASONS = ["initial", "order", "cancel", "restock", "correction", "quote_hold", "quote_release", "return"] as const;
+export const STOCK_REASONS = ["initial", "order", "cancel", "restock", "correction", "quote_hold", "quote_release", "return", "import"] as const;
 export type StockReason = (typeof STOCK_REASONS)[number];
 /** The reasons an admin may give for a movement of their own. */
 export const ADMIN_STOCK_REASONS = ["restock", "correction"] as const;

@@ -157,6 +157,7 @@ const ACCESS: Record<string, Classified> = {
   "GET /api/docs/*": publicGet("/api/docs/logo.svg"),
   "GET /api/tool": publicGet("/api/tool"),
   "GET /api/tool/suggest": publicGet("/api/tool/suggest?q=access"),
+  "GET /api/tool/facets": publicGet("/api/tool/facets"),
   "GET /api/tool/:id": {
     access: "public",
     ok: 200,

@@ -99,7 +99,7 @@ export const ADMIN_TEXT = {
       restock: "Restock",
       correction: "Correction",
       quote_hold: "Held for a quote",
-      quote_release: "Quote hold released", return: "Returned (refund)",
+      quote_release: "Quote hold released", return: "Returned (refund)", import: "Catalogue import",
     },
     note: "Why",
     submit: "Record movement",

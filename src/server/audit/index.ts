@@ -15,7 +15,7 @@ export interface AuditActor {
 
 export interface AuditRecord {
   action: string;
-  entity: "tool" | "order" | "review" | "user" | "stock" | "tax-rate" | "promotion" | "shipping-method" | "settings" | "quote" | "account" | "return" | "job" | "brand" | "category" | "spec" | "product";
+  entity: "tool" | "order" | "review" | "user" | "stock" | "tax-rate" | "promotion" | "shipping-method" | "settings" | "quote" | "account" | "return" | "job" | "brand" | "category" | "spec" | "product" | "catalogue-import";
   entityId: string;
   before?: unknown;
   after?: unknown;

@@ -89,7 +89,9 @@ describe.each(drivers())("catalogue API on %s", (driver) => {
     const docs = await t.app.inject({ method: "GET", url: "/api/docs/json" });
     expect(docs.statusCode).toBe(200);
     const paths = Object.keys(docs.json().paths);
-    expect(paths).toEqual(expect.arrayContaining(["/api/tool", "/api/tool/{id}", "/api/review", "/api/health"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["/api/tool", "/api/tool/{id}", "/api/review", "/api/health", "/api/tool/facets", "/api/admin/catalogue.csv", "/api/admin/catalogue/imports", "/api/admin/catalogue/imports/{id}"]),
+    );
     const ui = await t.app.inject({ method: "GET", url: "/api/docs" });
     expect([200, 302]).toContain(ui.statusCode);
   });

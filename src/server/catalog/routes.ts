@@ -6,6 +6,8 @@ import { idParamsSchema, suggestionSchema, suggestQuerySchema, toolInputSchema, 
 import { notFound } from "../http/errors";
 import { pageHeaders } from "../http/paging";
 import { errorResponses } from "../http/schemas";
+import { facetsSchema } from "../../contract/catalogue-io";
+import { toolFacets } from "./facets";
 import { createTool, getTool, listTools, retireTool, specQueryOf, suggestTools, toolListKey, updateTool } from "./service";
 
 /**
@@ -53,6 +55,26 @@ const catalogReads: FastifyPluginAsyncZod = async (app) => {
       const suggestions = await app.lists.suggestions.get(q.toLowerCase(), () => suggestTools(db, q));
       reply.header("cache-control", "public, max-age=0, must-revalidate");
       return suggestions;
+    },
+  );
+
+  app.get(
+    "/tool/facets",
+    {
+      schema: {
+        tags: ["catalogue"],
+        summary:
+          "The list's filters with counts, for the same query as GET /api/tool (category, brand, spec.<key>, price, q, variants): the category tree, the brands, each filterable specification " +
+          "(values with counts, or a number's range) and the price range; counts are rows of the list (one per product); a selected brand or spec key is counted without its own selection",
+        querystring: toolListQuerySchema,
+        response: { 200: facetsSchema, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      const query = { ...request.query, spec: specQueryOf(request.url) };
+      const facets = await app.lists.facets.get(toolListKey({ ...query, page: 1, limit: 0, sort: undefined, cursor: undefined }), () => toolFacets(db, query));
+      reply.header("cache-control", "public, max-age=0, must-revalidate");
+      return facets;
     },
   );
 

@@ -99,7 +99,7 @@ const TOOL_ORDERS = {
 type KeyedSort = keyof typeof TOOL_ORDERS;
 
 /** The tool's words, kept by a trigger (migration 0003); not in schema.ts so rows never carry it. */
-const searchVector = sql`"tools"."search_vector"`;
+export const searchVector = sql`"tools"."search_vector"`;
 
 /**
  * A customer's search as a full-text query: every word, stemmed as the index is, and the last
@@ -153,11 +153,11 @@ const RANGE = /^(-?\d+(?:\.\d+)?)?\.\.(-?\d+(?:\.\d+)?)?$/;
  * or a value that is not of its kind is a 400 naming it.
  */
 /** The columns of `tools`, or of an alias of it, that the list's conditions read. */
-type ToolColumns = Record<"id" | "active" | "category" | "categoryId" | "priceCents" | "brandId" | "specs" | "productId" | "availableQuantity", AnyPgColumn>;
+export type ToolColumns = Record<"id" | "active" | "category" | "categoryId" | "priceCents" | "brandId" | "specs" | "productId" | "availableQuantity", AnyPgColumn>;
 
-async function specFilter(db: Db, spec: SpecQuery): Promise<(t: ToolColumns) => SQL[]> {
+async function specFilter(db: Db, spec: SpecQuery): Promise<Map<string, (t: ToolColumns) => SQL>> {
   const defs = new Map((await db.select().from(specDefinitions).where(inArray(specDefinitions.key, Object.keys(spec)))).map((d) => [d.key, d]));
-  const perKey: ((t: ToolColumns) => SQL)[] = [];
+  const perKey = new Map<string, (t: ToolColumns) => SQL>();
   for (const [key, values] of Object.entries(spec)) {
     const def = defs.get(key);
     if (!def) throw badQuery(`spec.${key}`, CATALOGUE_API_TEXT.specUnknown(key));
@@ -181,13 +181,13 @@ async function specFilter(db: Db, spec: SpecQuery): Promise<(t: ToolColumns) => 
       const json = JSON.stringify({ [key]: typed });
       return (t) => sql`${t.specs} @> ${json}::jsonb`;
     });
-    perKey.push((t) => or(...alternatives.map((alternative) => alternative(t))) ?? sql`false`);
+    perKey.set(key, (t) => or(...alternatives.map((alternative) => alternative(t))) ?? sql`false`);
   }
-  return (t) => perKey.map((condition) => condition(t));
+  return perKey;
 }
 
 /** Whether any active tool is in a product (the tools_product_idx answers it at once). */
-async function anyProductTools(db: Db): Promise<boolean> {
+export async function anyProductTools(db: Db): Promise<boolean> {
   const [row] = await db.select({ one: sql`1` }).from(tools).where(and(sql`${tools.productId} is not null`, eq(tools.active, true))).limit(1);
   return row !== undefined;
 }
@@ -199,19 +199,22 @@ async function anyProductTools(db: Db): Promise<boolean> {
  * else the cheapest, among its tools that pass the list's filters. Each product has a few tools, read
  * through tools_product_idx, so the list keeps walking the index of its order.
  */
-function productRow(conditionsOn: (t: ToolColumns) => SQL[]): SQL {
+export function productRow(conditionsOn: (t: ToolColumns) => SQL[]): SQL {
   const r = alias(tools, "r");
   return sql`(${tools.productId} is null or ${tools.id} = (select ${r.id} from ${tools} as "r" join ${products} on ${products.id} = ${r.productId}
     where ${r.productId} = ${tools.productId} and ${and(...conditionsOn(r))}
     order by (${r.id} = ${products.defaultToolId}) desc nulls last, (${r.availableQuantity} > 0) desc, ${r.priceCents}, ${r.id} limit 1))`;
 }
 
+/** A filter of the list that the facets leave out when counting that filter's own choices. */
+export type FilterKey = "category" | "brand" | "price" | `spec.${string}`;
+
 /**
- * The shop's tool list. Without a search it reads the index of its order from the first row of
- * the page (a cursor continues where the last page ended); with one it asks the full-text
- * index, ranked, and when the words find nothing, names alike ('chainsw' finds chainsaws).
+ * The list's filters (category, brand, spec.<key>, price), read once: the list and its facets
+ * (facets.ts) build their conditions here, so the rules are written once. `conditionsOn(t, omit)`
+ * gives the conditions on one tool (of `tools` or an alias), without the filter `omit`.
  */
-export async function listTools(db: Db, query: ToolQuery & { spec?: SpecQuery }): Promise<Page<Tool>> {
+export async function listFilters(db: Db, query: Pick<ToolQuery, "category" | "brand" | "minPrice" | "maxPrice"> & { spec?: SpecQuery }) {
   // A root (the spec's four) is the tools' own indexed root column; a sub-category its subtree's ids.
   let rootCategory: Category | undefined;
   let subtree: string[] | undefined;
@@ -224,20 +227,34 @@ export async function listTools(db: Db, query: ToolQuery & { spec?: SpecQuery })
   const brandIds = query.brand && query.brand.length > 0 ? await brandIdsOf(db, query.brand) : undefined;
   const specConditions = query.spec && Object.keys(query.spec).length > 0 ? await specFilter(db, query.spec) : undefined;
   /** The conditions on one tool, for the list's rows and for choosing a product's row among its tools. */
-  const conditionsOn = (t: ToolColumns): SQL[] => {
+  const conditionsOn = (t: ToolColumns, omit?: FilterKey): SQL[] => {
     const conditions: SQL[] = [eq(t.active, true)];
-    if (rootCategory) conditions.push(eq(t.category, rootCategory));
-    if (subtree) conditions.push(inArray(t.categoryId, subtree));
-    if (query.minPrice !== undefined) conditions.push(gte(t.priceCents, dollarsToCents(query.minPrice)));
-    if (query.maxPrice !== undefined) conditions.push(lte(t.priceCents, dollarsToCents(query.maxPrice)));
-    if (brandIds) conditions.push(brandIds.length > 0 ? inArray(t.brandId, brandIds) : sql`false`);
-    if (specConditions) conditions.push(...specConditions(t));
+    if (omit !== "category") {
+      if (rootCategory) conditions.push(eq(t.category, rootCategory));
+      if (subtree) conditions.push(inArray(t.categoryId, subtree));
+    }
+    if (omit !== "price") {
+      if (query.minPrice !== undefined) conditions.push(gte(t.priceCents, dollarsToCents(query.minPrice)));
+      if (query.maxPrice !== undefined) conditions.push(lte(t.priceCents, dollarsToCents(query.maxPrice)));
+    }
+    if (brandIds && omit !== "brand") conditions.push(brandIds.length > 0 ? inArray(t.brandId, brandIds) : sql`false`);
+    if (specConditions) for (const [key, condition] of specConditions) if (omit !== `spec.${key}`) conditions.push(condition(t));
     return conditions;
   };
+  return { rootCategory, subtree, brandIds, specConditions, conditionsOn };
+}
+
+/**
+ * The shop's tool list. Without a search it reads the index of its order from the first row of
+ * the page (a cursor continues where the last page ended); with one it asks the full-text
+ * index, ranked, and when the words find nothing, names alike ('chainsw' finds chainsaws).
+ */
+export async function listTools(db: Db, query: ToolQuery & { spec?: SpecQuery }): Promise<Page<Tool>> {
+  const { rootCategory, subtree, brandIds, specConditions, conditionsOn } = await listFilters(db, query);
   const filters = conditionsOn(tools);
   // One row per product (DESIGN): skipped when asked for every tool, or when no tool is in a product.
   const grouped = query.variants !== "all" && (await anyProductTools(db));
-  if (grouped) filters.push(productRow(conditionsOn));
+  if (grouped) filters.push(productRow((t) => conditionsOn(t)));
   // Anything but a root category and an order: counted by the query, not by the kept counts.
   const priced = query.minPrice !== undefined || query.maxPrice !== undefined || subtree !== undefined || brandIds !== undefined || specConditions !== undefined || grouped;
 

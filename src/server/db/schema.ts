@@ -9,6 +9,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -1245,4 +1246,43 @@ export const shipmentLines = pgTable(
     quantity: integer("quantity").notNull(),
   },
   (t) => [primaryKey({ columns: [t.shipmentId, t.position] }), check("shipment_lines_quantity_positive", sql`${t.quantity} >= 1`)],
+);
+
+// ------------------------------------------------------------------ catalogue imports (issue 51)
+
+/** Raw bytes (an uploaded file): Buffer in, Buffer out on both drivers (PGlite answers a Uint8Array). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * A catalogue import (DESIGN `POST /api/admin/catalogue/imports`): the uploaded file itself, so any
+ * instance's job runner can run it, its progress and its outcome. At most one real import (not a
+ * dry run) is queued or running at a time (the partial unique index): a second is refused, 409
+ * IMPORT_RUNNING.
+ */
+export const catalogueImports = pgTable(
+  "catalogue_imports",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull().default("queued"),
+    dryRun: boolean("dry_run").notNull(),
+    fileName: text("file_name").notNull(),
+    file: bytea("file"),
+    rows: integer("rows").notNull().default(0),
+    processed: integer("processed").notNull().default(0),
+    created: integer("created").notNull().default(0),
+    updated: integer("updated").notNull().default(0),
+    unchanged: integer("unchanged").notNull().default(0),
+    errors: jsonb("errors").$type<{ line: number; column: string; message: string }[]>().notNull().default([]),
+    actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
+    actorEmail: text("actor_email").notNull().default(""),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("catalogue_imports_status", sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
+    uniqueIndex("catalogue_imports_one_running_idx").on(sql`(true)`).where(sql`${t.status} in ('queued', 'running') and not ${t.dryRun}`),
+  ],
 );

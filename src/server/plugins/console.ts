@@ -9,6 +9,7 @@ import { PHOTO_MAX_BYTES } from "../../contract/images";
 import { accountAdminRoutes } from "../accounts/admin-routes";
 import { adminRoutes } from "../admin/routes";
 import { catalogueAdminRoutes } from "../catalog/admin-routes";
+import { catalogueIoRoutes } from "../catalog/io-routes";
 import { jobAdminRoutes } from "../jobs";
 import { orderAdminRoutes } from "../orders";
 import { refundAdminRoutes } from "../payments/admin-routes";
@@ -22,6 +23,7 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
   await app.register(adminRoutes); // tools, users, reviews, the summary, the audit log and mail
   await app.register(orderAdminRoutes); // orders, their moves, shipments and returns
   await app.register(catalogueAdminRoutes); // brands, categories, specifications, products
+  await app.register(catalogueIoRoutes); // the catalogue's export and imports
   await app.register(moneyAdminRoutes); // tax rates, promotions, delivery, the store's details
   await app.register(quoteAdminRoutes);
   await app.register(accountAdminRoutes);

@@ -16,6 +16,8 @@ import type { Transform } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import fp from "fastify-plugin";
 import { PRIVATE_PREFIXES, SITEMAP_PATHS } from "../../contract/routes";
+import { TEXT } from "../../contract/texts/site";
+import { feedFingerprint, productFeed } from "../catalog/feed";
 import { countActiveTools, SITEMAP_URL_LIMIT, sitemapTools, toolKeysEvery, type SitemapTool, type ToolKey } from "../catalog/sitemap";
 import { onChange } from "../db/changes";
 import { TtlCache } from "../http/ttl-cache";
@@ -106,7 +108,8 @@ export default fp<CrawlersOptions>(
 
     app.get("/robots.txt", { schema: { hide: true } }, async (_request, reply) => {
       // `/sitemap.xml` is the index when the catalogue needs more than one file.
-      const lines = ["User-agent: *", ...PRIVATE_PREFIXES.map((prefix) => `Disallow: ${prefix}`), "", `Sitemap: ${base}/sitemap.xml`, ""];
+      // The product feed is RSS 2.0, which sitemaps.org accepts as a sitemap.
+      const lines = ["User-agent: *", ...PRIVATE_PREFIXES.map((prefix) => `Disallow: ${prefix}`), "", `Sitemap: ${base}/sitemap.xml`, `Sitemap: ${base}/feeds/products.xml`, ""];
       return reply.type("text/plain; charset=utf-8").header("cache-control", ONE_HOUR).send(lines.join("\n"));
     });
 
@@ -114,6 +117,14 @@ export default fp<CrawlersOptions>(
       const parts = partsFor(await countActiveTools(db));
       const body = parts > 0 ? await sitemapIndex(parts) : await urlset(await firstFileEntries());
       return reply.type(XML).header("cache-control", ONE_HOUR).send(body);
+    });
+
+    // The product feed (issue 51): streamed; revalidated by its fingerprint, so a change of the catalogue is seen at once.
+    app.get("/feeds/products.xml", { schema: { hide: true } }, async (request, reply) => {
+      const etag = await feedFingerprint(db);
+      reply.header("etag", etag).header("cache-control", "public, max-age=0, must-revalidate");
+      if (request.headers["if-none-match"] === etag) return reply.status(304).send();
+      return reply.type("application/rss+xml; charset=utf-8").send(productFeed(db, base, TEXT.brand, TEXT.meta.description));
     });
 
     app.get<{ Params: { part: string } }>("/sitemap-:part.xml", { schema: { hide: true } }, async (request, reply) => {

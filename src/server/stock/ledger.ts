@@ -101,3 +101,23 @@ export async function ledgerStock(db: Db, toolId: string): Promise<number> {
     .where(eq(stockMovements.toolId, toolId));
   return row?.sum ?? 0;
 }
+
+/** Tools per statement of changeStockInBulk (and movements per insert: Postgres takes at most 65,535 parameters). */
+const BULK = 1_000;
+
+/**
+ * changeStock for thousands of tools at once (a catalogue import): each tool's stock changed by its
+ * delta, a chunk of tools per statement, and each change written as a movement, in the caller's
+ * transaction. The caller holds the tools' locks already (taken in id order, as every transaction
+ * that locks tools takes them), so the statements' own order cannot deadlock. One movement per tool.
+ */
+export async function changeStockInBulk(tx: Tx, movements: Movement[]): Promise<void> {
+  const rows = movements.filter((m) => m.delta !== 0).sort((a, b) => (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0));
+  for (let i = 0; i < rows.length; i += BULK) {
+    const chunk = rows.slice(i, i + BULK);
+    const deltas = JSON.stringify(chunk.map((m) => ({ id: m.toolId, delta: m.delta })));
+    await tx.execute(sql`update ${tools} set available_quantity = ${tools.availableQuantity} + d.delta
+      from jsonb_to_recordset(${deltas}::jsonb) as d(id text, delta integer) where ${tools.id} = d.id`);
+    await recordMovements(tx, chunk);
+  }
+}

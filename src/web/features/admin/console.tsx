@@ -22,12 +22,15 @@ import { ADMIN_TRADE_TEXT } from "../../../contract/texts/trade";
 import { PAYMENT_TEXT } from "../../../contract/texts/payments";
 import { REFUND_TEXT } from "../../../contract/texts/refunds";
 import { CATALOGUE_ADMIN_TEXT } from "../../../contract/texts/catalogue-admin";
+import { CATALOGUE_IO_CONSOLE_TEXT } from "../../../contract/texts/catalogue-io";
 
 /** The dashboard carries the chart library: a chunk of its own, loaded only when it is opened. */
 const Dashboard = lazy(() => import("./dashboard"));
 const MailPage = lazy(() => import("./mail"));
 /** Failed background jobs (decision 0021): a chunk of its own. */
 const JobsPage = lazy(() => import("./jobs"));
+/** The catalogue's spreadsheet (issue 51): export and import, a chunk of its own. */
+const CatalogueIoPage = lazy(() => import("./catalogue-io"));
 /** Refunds (issue 40): the refund worker's jobs, a chunk of its own. */
 const RefundsPage = lazy(() => import("./refunds"));
 const ReturnsPage = lazy(() => import("./returns"));
@@ -54,6 +57,7 @@ const SECTIONS = [
   { to: "/admin/categories", label: CATALOGUE_ADMIN_TEXT.sections.categories },
   { to: "/admin/brands", label: CATALOGUE_ADMIN_TEXT.sections.brands },
   { to: "/admin/specs", label: CATALOGUE_ADMIN_TEXT.sections.specs },
+  { to: "/admin/catalogue-io", label: CATALOGUE_IO_CONSOLE_TEXT.section },
   { to: "/admin/orders", label: sectionsText.orders },
   { to: "/admin/reviews", label: sectionsText.reviews },
   { to: "/admin/users", label: sectionsText.users },
@@ -122,6 +126,14 @@ export default function AdminConsole() {
               element={
                 <Suspense fallback={<Spinner />}>
                   <RefundsPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="catalogue-io"
+              element={
+                <Suspense fallback={<Spinner />}>
+                  <CatalogueIoPage />
                 </Suspense>
               }
             />
