@@ -12,6 +12,7 @@ export const CATALOG_TEXT = {
   search: "Search",
   categoryLabel: "Category",
   allCategories: "All categories",
+  brandLabel: "Brand",
   empty: "No tools match your search.",
   previous: "Previous",
   next: "Next",

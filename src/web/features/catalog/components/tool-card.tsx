@@ -26,6 +26,11 @@ export function ToolCard({ tool, headingLevel = 3, className = "", eager = false
         <img src={tool.image} srcSet={photoSrcSet(tool.image)} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" alt={tool.name} width={640} height={480} loading={eager ? "eager" : "lazy"} fetchPriority={eager ? "high" : "auto"} decoding={eager ? "sync" : "auto"} className="h-full w-full object-cover" />
       </figure>
       <div className="card-body">
+        {tool.brand && (
+          <p className="text-base-content/80 text-xs font-medium tracking-wide uppercase" data-testid="tool-brand">
+            {tool.brand.name}
+          </p>
+        )}
         <Heading className="card-title text-lg">
           <Link to={`/tools/${tool._id}`} className="link-hover">
             {tool.name}
@@ -34,6 +39,12 @@ export function ToolCard({ tool, headingLevel = 3, className = "", eager = false
         <p className="text-primary text-xl font-bold" data-testid="tool-price">
           {formatDollars(tool.price)}
         </p>
+        {tool.variantCount > 1 && (
+          // One card per product: its tools' number, and "from" its cheapest when their prices differ.
+          <p className="text-sm" data-testid="tool-variants">
+            {TEXT.card.variants(tool.variantCount, tool.priceFrom < tool.price || tool.variants.some((v) => v.price !== tool.priceFrom) ? formatDollars(tool.priceFrom) : null)}
+          </p>
+        )}
         <p className="text-sm" data-testid="tool-rating">
           {tool.rating.count > 0 ? (
             <>
