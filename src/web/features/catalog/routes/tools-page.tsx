@@ -5,6 +5,7 @@ import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type Catego
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import { TEXT } from "../../../../contract/texts/site";
 import { QueryView } from "../../../components/ui/states";
+import type { Tool } from "../../../../contract/schemas";
 import { catalogueMenuQuery, toolsQuery, type CatalogueMenu } from "../api";
 import { browseSearch, catalogueQuery, changeBrowse, checkPriceRange, defaultSort, hasNextPage, parseBrowse, sortChosen, type BrowseState } from "../browse-state";
 import { SearchBox } from "../components/search-box";
@@ -41,10 +42,10 @@ export function categoryOptions(menu: CatalogueMenu | undefined): { slug: string
   });
 }
 
-/** A category's name by its slug: the menu's, or a root's own. */
-function categoryName(menu: CatalogueMenu | undefined, slug: string): string | undefined {
+/** A category's name by its slug: a root's own, the menu's, or the one its listed tools' paths give it. */
+function categoryName(menu: CatalogueMenu | undefined, slug: string, tools: Tool[] = []): string | undefined {
   if (slug in CATEGORY_LABELS) return CATEGORY_LABELS[slug as Category];
-  return menu?.categories.find((c) => c.slug === slug)?.name;
+  return menu?.categories.find((c) => c.slug === slug)?.name ?? tools.flatMap((t) => t.categoryPath).find((c) => c.slug === slug)?.name;
 }
 
 /**
@@ -60,7 +61,7 @@ export function ToolsPage() {
   const query = useQuery(toolsQuery(catalogueQuery(params)));
   // The category tree and the brands: rendered with the page by the server (entry-server.tsx).
   const menu = useQuery(catalogueMenuQuery()).data;
-  const heading = (category && categoryName(menu, category)) ?? CATALOG_TEXT.heading;
+  const heading = (category && categoryName(menu, category, query.data?.items)) ?? CATALOG_TEXT.heading;
   const brands = state.brand ?? [];
   const resultsRef = useRef<HTMLParagraphElement>(null);
   /**
@@ -194,7 +195,7 @@ export function ToolsPage() {
               <legend className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.brandLabel}</legend>
               <div className="flex flex-wrap gap-x-4 gap-y-1">
                 {menu.brands.map((b) => (
-                  <label key={b.slug} className="label cursor-pointer gap-2 text-sm">
+                  <label key={b.slug} className="inline-flex cursor-pointer items-center gap-2 text-sm">
                     <input
                       type="checkbox"
                       name="brand"
