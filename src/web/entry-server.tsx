@@ -17,7 +17,7 @@ import { API_TEXT } from "../contract/texts/api";
 import { matchPage as matchIn } from "./app/match-page";
 import { makeQueryClient, Providers } from "./app/providers";
 import { AppRoutes } from "./app/router";
-import { catalogueMenuQuery, catalogueQuery, relatedList, type CatalogueMenu, toolQuery, toolRatingQuery, toolReviewsQuery, toolReviewViewOf, toolsQuery, type ToolReviewView } from "./features/catalog";
+import { catalogueListQuery, catalogueMenuQuery, catalogueQuery, relatedList, type CatalogueMenu, toolQuery, toolRatingQuery, toolReviewsQuery, toolReviewViewOf, toolsQuery, type ToolReviewView } from "./features/catalog";
 import type { ToolRatingSummary, ToolReview } from "../contract/review-schemas";
 import { reviewsQuery } from "./features/reviews";
 import { ApiRequestError } from "./lib/api";
@@ -125,7 +125,7 @@ const PAGE_LOADERS = {
   "/tools": async ({ client, search, loaders }) => {
     const query = catalogueQuery(new URLSearchParams(search));
     const [list] = await Promise.all([
-      seed(client, toolsQuery(query).queryKey, () => loaders.tools(query)),
+      seed(client, catalogueListQuery(query).queryKey, () => loaders.tools(query)),
       // The page is whole without its menu's tree (the roots are in the code): a failure there is not kept.
       seed(client, catalogueMenuQuery().queryKey, () => loaders.catalogueMenu()),
     ]);

@@ -49,8 +49,6 @@ export const TEXT = {
   card: {
     rating: (average: number, count: number) => `Rated ${average.toFixed(1)} out of 5, ${count} ${count === 1 ? "review" : "reviews"}`,
     noRatingYet: "No reviews yet",
-    /** A product's card (issue 50): how many tools it has, and its lowest price when they differ. */
-    variants: (count: number, from: string | null) => `${count} options${from ? ` · from ${from}` : ""}`,
   },
   slides: [
     {

@@ -1,7 +1,6 @@
 import { lazy, useEffect, useRef } from "react";
 import { Outlet, useLocation } from "react-router";
 import { TEXT } from "../../contract/texts/site";
-import { KEEP_SCROLL } from "../lib/keep-scroll";
 import { HydrationPart } from "../lib/responsive";
 import { Navbar } from "./navbar";
 
@@ -11,18 +10,15 @@ import { Navbar } from "./navbar";
  * The page the browser opened is left where the browser put it: a server-rendered page may
  * have been scrolled (and clicked) before the app took it over, and the browser has already
  * scrolled to an anchor it had. Only an anchor still to come (on a page the app renders) is
- * waited for. A move made with KEEP_SCROLL_STATE (lib/keep-scroll.ts) stays where it is.
+ * waited for.
  */
 export function ScrollOnNavigation() {
-  const { pathname, hash, state } = useLocation();
+  const { pathname, hash } = useLocation();
   const opened = useRef<string | null>(`${pathname}${hash}`);
-  // A move that keeps the shopper where they are (a product's option chosen on its page: KEEP_SCROLL).
-  const keep = typeof state === "object" && state !== null && (state as Record<string, unknown>)[KEEP_SCROLL] === true;
   useEffect(() => {
     const first = opened.current === `${pathname}${hash}`;
     if (!first) opened.current = null;
     if (first && (!hash || document.getElementById(decodeURIComponent(hash.slice(1))))) return undefined;
-    if (keep && !hash) return undefined;
     if (!hash) {
       window.scrollTo(0, 0);
       return undefined;
@@ -43,7 +39,7 @@ export function ScrollOnNavigation() {
       observer.disconnect();
       window.clearTimeout(giveUp);
     };
-  }, [pathname, hash, keep]);
+  }, [pathname, hash]);
   return null;
 }
 

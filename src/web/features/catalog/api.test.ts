@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { menuOfFacets, toolListPath } from "./api";
+import { toolListPath } from "./browse-state";
+import { menuOfFacets } from "./menu";
 
 describe("the catalogue's list address", () => {
   it("sends each brand and each specification value as its own parameter, as the API reads them", () => {

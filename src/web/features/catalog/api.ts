@@ -10,62 +10,17 @@ export const toolKeys = {
   one: (id: string) => ["tools", "one", id] as const,
 };
 
-/** The list's address: its fields, each brand as its own `brand=`, each spec value as `spec.<key>=`. */
-export function toolListPath(query: ToolListQuery): string {
-  const { brand, spec, ...rest } = query;
-  const path = withQuery("/api/tool", { ...rest });
-  const extra = new URLSearchParams();
-  for (const slug of brand ?? []) extra.append("brand", slug);
-  for (const [key, values] of Object.entries(spec ?? {})) for (const value of values) extra.append(`spec.${key}`, value);
-  const more = extra.toString();
-  return more ? `${path}${path.includes("?") ? "&" : "?"}${more}` : path;
-}
-
-export const toolsQuery = (query: ToolListQuery) =>
+/**
+ * A list of tools by its plain fields (the home page's, a tool page's related tools). The
+ * catalogue's list, which may also filter by brand and specification, is `catalogueListQuery`
+ * (browse-state.ts): the same key, its own address, and none of it in the home page's download.
+ */
+export const toolsQuery = (query: Omit<ToolListQuery, "brand" | "spec">) =>
   queryOptions({
     queryKey: toolKeys.list(query),
-    queryFn: ({ signal }) => api.list<Tool>(toolListPath(query), signal),
+    queryFn: ({ signal }) => api.list<Tool>(withQuery("/api/tool", { ...query }), signal),
     placeholderData: keepPreviousData,
   });
-
-/** The catalogue's menu: the category tree (parents before children) and the brands, for its filters. */
-export interface CatalogueMenu {
-  categories: { slug: string; name: string; parentSlug: string | null }[];
-  brands: { slug: string; name: string }[];
-}
-
-interface FacetCategory {
-  slug: string;
-  name: string;
-  children?: FacetCategory[];
-}
-
-/** The facets' tree (GET /api/tool/facets, DESIGN API) as the menu's flat list, parents first. */
-export function menuOfFacets(facets: { categories?: FacetCategory[]; brands?: { slug: string; name: string }[] }): CatalogueMenu {
-  const categories: CatalogueMenu["categories"] = [];
-  const walk = (nodes: FacetCategory[], parentSlug: string | null) => {
-    for (const node of nodes) {
-      categories.push({ slug: node.slug, name: node.name, parentSlug });
-      walk(node.children ?? [], node.slug);
-    }
-  };
-  walk(facets.categories ?? [], null);
-  return { categories, brands: (facets.brands ?? []).map(({ slug, name }) => ({ slug, name })) };
-}
-
-/**
- * The menu, once per visit: the server renders /tools with it (entry-server.tsx, from the
- * catalogue's own records); a visit that comes to /tools in the browser reads the facets' tree.
- */
-export const catalogueMenuQuery = () =>
-  queryOptions({
-    queryKey: ["catalogue-menu"] as const,
-    queryFn: async ({ signal }) => menuOfFacets(await api.get<{ categories?: FacetCategory[]; brands?: { slug: string; name: string }[] }>("/api/tool/facets", signal)),
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
-
-
 
 /** How many other tools of its category a tool page shows. */
 export const RELATED_COUNT = 3;

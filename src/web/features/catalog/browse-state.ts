@@ -4,7 +4,11 @@
  * of the URL so that one view has one address.
  */
 import { LIMITS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type ToolSort } from "../../../contract/constants";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { toolListQuerySchema, type ToolListQuery } from "../../../contract/catalog-query";
+import type { Tool } from "../../../contract/schemas";
+import { api, withQuery } from "../../lib/api";
+import { toolKeys } from "./api";
 
 export interface BrowseState {
   /** A category of the tree by its slug (a root's or any sub-category's: a root lists its descendants' tools). */
@@ -129,3 +133,20 @@ export function checkPriceRange(
  * (entry-server.tsx) read the URL so, and so ask for the same list under the same key.
  */
 export const catalogueQuery = (params: URLSearchParams): ToolListQuery => browseApiQuery(parseBrowse(params), PAGE_SIZE_DEFAULT);
+
+/** The list's address: its fields, each brand as its own `brand=`, each spec value as `spec.<key>=`. */
+export function toolListPath({ brand = [], spec = {}, ...query }: ToolListQuery): string {
+  const params = new URLSearchParams(withQuery("", { ...query }).slice(1));
+  for (const slug of brand) params.append("brand", slug);
+  for (const [key, values] of Object.entries(spec)) for (const value of values) params.append(`spec.${key}`, value);
+  const search = params.toString();
+  return search ? `/api/tool?${search}` : "/api/tool";
+}
+
+/** The catalogue page's list, under the same key as any list of tools (toolsQuery), with its brands and specifications. */
+export const catalogueListQuery = (query: ToolListQuery) =>
+  queryOptions({
+    queryKey: toolKeys.list(query),
+    queryFn: ({ signal }) => api.list<Tool>(toolListPath(query), signal),
+    placeholderData: keepPreviousData,
+  });

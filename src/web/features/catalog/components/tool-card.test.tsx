@@ -1,6 +1,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
+import { cardDetails } from "./card-details";
 import { ToolCard } from "./tool-card";
 
 describe("ToolCard", () => {
@@ -48,12 +49,12 @@ describe("ToolCard", () => {
     // Its rating (issue 42): the average to one decimal and how many reviews, said in words too.
     expect(screen.getByTestId("tool-rating")).toHaveTextContent("★ 4.3 (7)");
     expect(screen.getByText("Rated 4.3 out of 5, 7 reviews")).toBeInTheDocument();
-    // A tool in no product says nothing of options; without a brand, no brand line.
+    // No details asked for (the home page), and a tool in no product: nothing of options or brands.
     expect(screen.queryByTestId("tool-variants")).toBeNull();
     expect(screen.queryByTestId("tool-brand")).toBeNull();
   });
 
-  it("shows a product's brand, its number of options and 'from' its lowest price when its tools differ in price", () => {
+  it("shows, with the catalogue's details, a product's brand, its number of options and 'from' its lowest price when that is not the price shown", () => {
     const saw = {
       _id: "saw-18",
       name: 'Petrol Chainsaw 45 cc, 18"',
@@ -83,23 +84,23 @@ describe("ToolCard", () => {
     };
     const { rerender } = render(
       <MemoryRouter>
-        <ToolCard tool={saw} />
+        <ToolCard tool={saw} details={cardDetails} />
       </MemoryRouter>,
     );
     expect(screen.getByTestId("tool-brand")).toHaveTextContent("Timberwolf");
     expect(screen.getByTestId("tool-price")).toHaveTextContent("$349.00");
     expect(screen.getByTestId("tool-variants")).toHaveTextContent("3 options · from $329.00");
-    // The cheapest shown, with dearer ones: still "from".
+    // The cheapest shown: its price is the lowest, no "from".
     rerender(
       <MemoryRouter>
-        <ToolCard tool={{ ...saw, price: 329, variants: saw.variants }} />
+        <ToolCard tool={{ ...saw, price: 329 }} details={cardDetails} />
       </MemoryRouter>,
     );
-    expect(screen.getByTestId("tool-variants")).toHaveTextContent("3 options · from $329.00");
+    expect(screen.getByTestId("tool-variants")).toHaveTextContent(/^3 options$/);
     // All at one price: the number of options only.
     rerender(
       <MemoryRouter>
-        <ToolCard tool={{ ...saw, price: 329, variants: saw.variants.map((v) => ({ ...v, price: 329 })) }} />
+        <ToolCard tool={{ ...saw, price: 329, variants: saw.variants.map((v) => ({ ...v, price: 329 })) }} details={cardDetails} />
       </MemoryRouter>,
     );
     expect(screen.getByTestId("tool-variants")).toHaveTextContent(/^3 options$/);

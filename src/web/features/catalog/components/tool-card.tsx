@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from "react";
+import type { KeyboardEvent, ReactNode } from "react";
 import { photoSrcSet } from "../../../../contract/images";
 import { Link } from "react-router";
 import type { Tool } from "../../../../contract/schemas";
@@ -17,8 +17,10 @@ function pressOnSpace(event: KeyboardEvent<HTMLAnchorElement>) {
 /**
  * `headingLevel`: the card's name is a heading one level below the section it sits in.
  * `eager`: the picture is the page's largest on a phone's first screen: loaded at once, first.
+ * `details`: more lines under the price (the catalogue's brand and options: card-details.tsx,
+ * kept out of the home page's download, whose budget they would pass).
  */
-export function ToolCard({ tool, headingLevel = 3, className = "", eager = false }: { tool: Tool; headingLevel?: 2 | 3; className?: string; eager?: boolean }) {
+export function ToolCard({ tool, headingLevel = 3, className = "", eager = false, details }: { tool: Tool; headingLevel?: 2 | 3; className?: string; eager?: boolean; details?: CardDetails }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className={`card bg-base-100 border-base-300 border shadow-sm transition hover:shadow-md ${className}`} data-testid="tool-card">
@@ -26,11 +28,6 @@ export function ToolCard({ tool, headingLevel = 3, className = "", eager = false
         <img src={tool.image} srcSet={photoSrcSet(tool.image)} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" alt={tool.name} width={640} height={480} loading={eager ? "eager" : "lazy"} fetchPriority={eager ? "high" : "auto"} decoding={eager ? "sync" : "auto"} className="h-full w-full object-cover" />
       </figure>
       <div className="card-body">
-        {tool.brand && (
-          <p className="text-base-content/80 text-xs font-medium tracking-wide uppercase" data-testid="tool-brand">
-            {tool.brand.name}
-          </p>
-        )}
         <Heading className="card-title text-lg">
           <Link to={`/tools/${tool._id}`} className="link-hover">
             {tool.name}
@@ -39,12 +36,7 @@ export function ToolCard({ tool, headingLevel = 3, className = "", eager = false
         <p className="text-primary text-xl font-bold" data-testid="tool-price">
           {formatDollars(tool.price)}
         </p>
-        {tool.variantCount > 1 && (
-          // One card per product: its tools' number, and "from" its cheapest when their prices differ.
-          <p className="text-sm" data-testid="tool-variants">
-            {TEXT.card.variants(tool.variantCount, tool.priceFrom < tool.price || tool.variants.some((v) => v.price !== tool.priceFrom) ? formatDollars(tool.priceFrom) : null)}
-          </p>
-        )}
+        {details?.(tool)}
         <p className="text-sm" data-testid="tool-rating">
           {tool.rating.count > 0 ? (
             <>
@@ -69,13 +61,16 @@ export function ToolCard({ tool, headingLevel = 3, className = "", eager = false
   );
 }
 
+/** What a page adds to each card under its price. */
+export type CardDetails = (tool: Tool) => ReactNode;
+
 /** 1, 2 or 3 columns by screen width (spec §9); `phoneCount`: a phone shows only the first few; `eagerFirst`: the grid opens the page. */
-export function ToolGrid({ tools, headingLevel, phoneCount, eagerFirst }: { tools: Tool[]; headingLevel?: 2 | 3; phoneCount?: number; eagerFirst?: boolean }) {
+export function ToolGrid({ tools, headingLevel, phoneCount, eagerFirst, details }: { tools: Tool[]; headingLevel?: 2 | 3; phoneCount?: number; eagerFirst?: boolean; details?: CardDetails }) {
   return (
     <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="tool-grid">
       {tools.map((tool, i) => (
         <HydrationPart key={tool._id}>
-          <ToolCard tool={tool} headingLevel={headingLevel} className={phoneCount !== undefined && i >= phoneCount ? PHONE_HIDDEN : ""} eager={eagerFirst && i === 0} />
+          <ToolCard tool={tool} headingLevel={headingLevel} className={phoneCount !== undefined && i >= phoneCount ? PHONE_HIDDEN : ""} eager={eagerFirst && i === 0} details={details} />
         </HydrationPart>
       ))}
     </div>

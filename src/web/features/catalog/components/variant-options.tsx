@@ -2,14 +2,14 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import type { Tool } from "../../../../contract/schemas";
 import { TOOL_TEXT } from "../../../../contract/texts/tool";
-import { KEEP_SCROLL_STATE } from "../../../lib/keep-scroll";
 import { toolQuery } from "../api";
 import { optionChoices } from "../product";
 
 /**
  * A product's options as choices (DESIGN "Catalogue"): a labelled group per option, each value a
  * link to the tool that has it (the other options as this tool has them), so it works without
- * JavaScript; with it, the move is the app's own (no reload, the page stays where it is) and the
+ * JavaScript; with it, the move is the app's own (no reload; the page starts at its top, the chosen
+ * tool's photos, as every move does: app/layout.tsx, whose code is the home page's download) and the
  * tool's data is asked for as soon as the shopper points at or focuses a choice. A combination no
  * tool has is shown, marked unavailable, and is no link; a sold-out one says so and still leads
  * to its page (where its stock alert is).
@@ -34,7 +34,6 @@ export function VariantOptions({ tool }: { tool: Tool }) {
                 ) : (
                   <Link
                     to={`/tools/${choice.toolId}`}
-                    state={KEEP_SCROLL_STATE}
                     aria-current={choice.current ? "true" : undefined}
                     onPointerEnter={() => choice.toolId && prefetch(choice.toolId)}
                     onFocus={() => choice.toolId && prefetch(choice.toolId)}

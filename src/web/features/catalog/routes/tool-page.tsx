@@ -11,6 +11,7 @@ import { ErrorState, Spinner } from "../../../components/ui/states";
 import { ApiRequestError } from "../../../lib/api";
 import { AddToCartButton } from "../../cart";
 import { RELATED_COUNT, relatedQuery, toolQuery } from "../api";
+import { cardDetails } from "../components/card-details";
 import { ToolGrid } from "../components/tool-card";
 import { PhotoGallery } from "../components/photo-gallery";
 import { VariantOptions } from "../components/variant-options";
@@ -33,7 +34,7 @@ function RelatedTools({ tool }: { tool: Tool }) {
       <h2 id="related-heading" className="mb-6 text-2xl font-bold">
         {TOOL_TEXT.related}
       </h2>
-      <ToolGrid tools={others} />
+      <ToolGrid tools={others} details={cardDetails} />
     </section>
   );
 }

@@ -6,9 +6,10 @@ import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import { TEXT } from "../../../../contract/texts/site";
 import { QueryView } from "../../../components/ui/states";
 import type { Tool } from "../../../../contract/schemas";
-import { catalogueMenuQuery, toolsQuery, type CatalogueMenu } from "../api";
-import { browseSearch, catalogueQuery, changeBrowse, checkPriceRange, defaultSort, hasNextPage, parseBrowse, sortChosen, type BrowseState } from "../browse-state";
+import { catalogueMenuQuery, type CatalogueMenu } from "../menu";
+import { browseSearch, catalogueListQuery, catalogueQuery, changeBrowse, checkPriceRange, defaultSort, hasNextPage, parseBrowse, sortChosen, type BrowseState } from "../browse-state";
 import { SearchBox } from "../components/search-box";
+import { cardDetails } from "../components/card-details";
 import { ToolGrid } from "../components/tool-card";
 import { PageTitle } from "../../../lib/page-title";
 import { useTypedEarly } from "../../../lib/typed-early";
@@ -58,7 +59,7 @@ export function ToolsPage() {
   const state = parseBrowse(params);
   const { category, q, page } = state;
   // The same list (and query key) the server rendered this URL with (entry-server.tsx).
-  const query = useQuery(toolsQuery(catalogueQuery(params)));
+  const query = useQuery(catalogueListQuery(catalogueQuery(params)));
   // The category tree and the brands: rendered with the page by the server (entry-server.tsx).
   const menu = useQuery(catalogueMenuQuery()).data;
   const heading = (category && categoryName(menu, category, query.data?.items)) ?? CATALOG_TEXT.heading;
@@ -237,7 +238,7 @@ export function ToolsPage() {
               <p ref={resultsRef} tabIndex={-1} className="text-base-content/80 mb-4 text-sm outline-none" aria-live="polite">
                 {CATALOG_TEXT.results(data.total, data.exact)}
               </p>
-              <ToolGrid tools={data.items} headingLevel={2} eagerFirst />
+              <ToolGrid tools={data.items} headingLevel={2} eagerFirst details={cardDetails} />
               {(pages > 1 || page > 1 || next) && (
                 // A GET form: without the app's code, 'Previous' and 'Next' send the page number with the rest of the view.
                 // The app takes the sending over, from the button that sent it: a click that came
