@@ -62,6 +62,8 @@ test.describe("a product's page", () => {
     const saw16 = await chainsaw(request, '16"');
     await page.goto(`/tools/${saw18._id}`);
     await hydrated(page);
+    // The page's own part has been taken over (React hydrates in slices): its gallery's arrows come with the app.
+    await expect(page.getByRole("button", { name: "Next photo" })).toBeVisible();
 
     // A labelled group per option, each value a real link to its tool, the current one marked.
     const group = options(page);

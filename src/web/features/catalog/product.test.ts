@@ -93,7 +93,7 @@ describe("the tool page's schema.org data", () => {
       gtin: "4006381333931",
       name: tool.name,
       brand: { "@type": "Brand", name: "Timberwolf" },
-      image: tool.images,
+      image: tool.image,
       category: "Chainsaws > Petrol Chainsaws",
       offers: { "@type": "Offer", price: "349.00", priceCurrency: "USD", availability: "https://schema.org/InStock", url: "/tools/saw-18" },
     });

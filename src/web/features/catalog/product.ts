@@ -85,14 +85,15 @@ export function productJsonLd(tool: Tool, reviews: ToolReview[] = []): Record<st
       : {};
   const brand = tool.brand ? { brand: { "@type": "Brand", name: tool.brand.name } } : {};
   const category = tool.categoryPath.length > 0 ? tool.categoryPath.map((c) => c.name).join(" > ") : CATEGORY_LABELS[tool.category];
-  const images = tool.images.length > 0 ? tool.images : [tool.image];
+  // The main photo: what the card, the link previews and a search engine's result show.
+  const image = tool.image;
   const own = {
     "@type": "Product",
     sku: tool.sku,
     ...(tool.gtin ? { gtin: tool.gtin } : {}),
     name: tool.name,
     description: tool.description,
-    image: images,
+    image,
     url: toolUrl(tool._id),
     ...brand,
   };
@@ -115,7 +116,7 @@ export function productJsonLd(tool: Tool, reviews: ToolReview[] = []): Record<st
     name: product.name,
     description: tool.description,
     url: toolUrl(tool._id),
-    image: images,
+    image,
     category,
     ...brand,
     variesBy: product.options.map((o) => o.name),
@@ -126,7 +127,7 @@ export function productJsonLd(tool: Tool, reviews: ToolReview[] = []): Record<st
             "@type": "Product",
             sku: variant.sku,
             name: variantName(variant.optionValues),
-            image: images[0],
+            image,
             url: toolUrl(variant._id),
             ...brand,
             additionalProperty: properties(variant.optionValues),
