@@ -270,6 +270,12 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
     expect(decode(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(rootOf(html))?.[1] ?? "")).toBe("Petrol Chainsaws");
     expect(html).toMatch(/<option value="petrol-chainsaws" selected="">(&nbsp;|\u00a0)+Petrol Chainsaws<\/option>/);
     expect(html).toContain('name="brand" value="timberwolf"');
+    // A category or specification that is gone (an old link): no tool matches, said as such.
+    for (const query of ["category=no-such-category", "spec.no_such_key=1"]) {
+      const gone = await get(`/tools?${query}`);
+      expect(gone.status).toBe(200);
+      expect(visibleText(rootOf(gone.html))).toContain("No tools match your search.");
+    }
   });
 
   it("writes a product's JSON-LD as a ProductGroup of its tools, its words never markup", async () => {

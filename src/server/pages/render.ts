@@ -29,6 +29,7 @@ import type * as ServerEntry from "../../web/entry-server";
 import { listBrands, listCategories } from "../catalog/catalogue";
 import { getTool, listTools, toolListKey } from "../catalog/service";
 import { onChange } from "../db/changes";
+import { ApiError } from "../http/errors";
 import { TtlCache } from "../http/ttl-cache";
 import { ENTRY_ON_LOAD_SCRIPT, ENTRY_TEMPLATE_ID } from "./deferred-entry";
 import { listReviews, reviewListKey } from "../reviews/service";
@@ -200,8 +201,14 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     tools: async (query) => {
       // The `spec.<key>` filters are not the schema's (their names vary): passed on as the API's route reads them from the URL.
       const parsed = { ...toolListQuerySchema.parse(query), spec: query.spec ?? {} };
-      const { items, total, exact } = await app.lists.tools.get(toolListKey(parsed), () => listTools(db, parsed));
-      return { items, total, exact };
+      try {
+        const { items, total, exact } = await app.lists.tools.get(toolListKey(parsed), () => listTools(db, parsed));
+        return { items, total, exact };
+      } catch (error) {
+        // A filter the API refuses (a category, brand or specification that is gone: an old link): no tool matches it.
+        if (error instanceof ApiError && error.statusCode === 400) return { items: [], total: 0, exact: true };
+        throw error;
+      }
     },
     tool: (id) => getTool(db, id),
     toolReviews: async (toolId, view) => {

@@ -7,7 +7,7 @@ import { LIMITS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type ToolSort } from "../../../c
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { toolListQuerySchema, type ToolListQuery } from "../../../contract/catalog-query";
 import type { Tool } from "../../../contract/schemas";
-import { api, withQuery } from "../../lib/api";
+import { api, ApiRequestError, withQuery } from "../../lib/api";
 import { toolKeys } from "./api";
 
 export interface BrowseState {
@@ -147,6 +147,12 @@ export function toolListPath({ brand = [], spec = {}, ...query }: ToolListQuery)
 export const catalogueListQuery = (query: ToolListQuery) =>
   queryOptions({
     queryKey: toolKeys.list(query),
-    queryFn: ({ signal }) => api.list<Tool>(toolListPath(query), signal),
+    // A filter the API refuses (a category, brand or specification that is gone: an old link) matches
+    // no tool, as the server's render of the page says (pages/render.ts).
+    queryFn: ({ signal }) =>
+      api.list<Tool>(toolListPath(query), signal).catch((error: unknown) => {
+        if (error instanceof ApiRequestError && error.status === 400) return { items: [] as Tool[], total: 0, exact: true };
+        throw error;
+      }),
     placeholderData: keepPreviousData,
   });
