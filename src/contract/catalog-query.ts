@@ -42,4 +42,9 @@ export const toolListQuerySchema = z
     path: ["maxPrice"],
   });
 /** What a client may ask the tool list for: any of the query's fields (the server applies the defaults). */
-export type ToolListQuery = Partial<Omit<z.infer<typeof toolListQuerySchema>, "brand">>;
+export type ToolListQuery = Partial<Omit<z.infer<typeof toolListQuerySchema>, "brand">> & {
+  /** Brands by slug (`brand=a&brand=b`: either). */
+  brand?: string[];
+  /** `spec.<key>=value` (or `min..max`), read by the server from the URL (`specQueryOf`), not by the schema. */
+  spec?: Record<string, string[]>;
+};

@@ -17,7 +17,7 @@ import { API_TEXT } from "../contract/texts/api";
 import { matchPage as matchIn } from "./app/match-page";
 import { makeQueryClient, Providers } from "./app/providers";
 import { AppRoutes } from "./app/router";
-import { catalogueQuery, relatedList, toolQuery, toolRatingQuery, toolReviewsQuery, toolReviewViewOf, toolsQuery, type ToolReviewView } from "./features/catalog";
+import { catalogueListQuery, catalogueMenuQuery, catalogueQuery, relatedList, type CatalogueMenu, toolQuery, toolRatingQuery, toolReviewsQuery, toolReviewViewOf, toolsQuery, type ToolReviewView } from "./features/catalog";
 import type { ToolRatingSummary, ToolReview } from "../contract/review-schemas";
 import { reviewsQuery } from "./features/reviews";
 import { ApiRequestError } from "./lib/api";
@@ -32,6 +32,8 @@ export interface PageLoaders {
   /** A page of a tool's reviews, as `api.list` gives it. */
   toolReviews(toolId: string, view: ToolReviewView): Promise<{ items: ToolReview[]; total: number; exact: boolean }>;
   toolRating(toolId: string): Promise<ToolRatingSummary>;
+  /** The category tree (parents before children) and the brands, for the catalogue's filters. */
+  catalogueMenu(): Promise<CatalogueMenu>;
 }
 
 export interface RenderedPage {
@@ -120,9 +122,14 @@ const PAGE_LOADERS = {
     ]);
     return results.every(Boolean);
   },
-  "/tools": ({ client, search, loaders }) => {
+  "/tools": async ({ client, search, loaders }) => {
     const query = catalogueQuery(new URLSearchParams(search));
-    return seed(client, toolsQuery(query).queryKey, () => loaders.tools(query));
+    const [list] = await Promise.all([
+      seed(client, catalogueListQuery(query).queryKey, () => loaders.tools(query)),
+      // The page is whole without its menu's tree (the roots are in the code): a failure there is not kept.
+      seed(client, catalogueMenuQuery().queryKey, () => loaders.catalogueMenu()),
+    ]);
+    return list && client.getQueryState(catalogueMenuQuery().queryKey)?.status === "success";
   },
   "/tools/:id": async ({ client, params, search, loaders }) => {
     const id = params.id ?? "";

@@ -12,6 +12,9 @@ export const CATALOG_TEXT = {
   search: "Search",
   categoryLabel: "Category",
   allCategories: "All categories",
+  brandLabel: "Brand",
+  /** A product's card (issue 50): how many tools it has, and its lowest price when that is not the one shown. */
+  variants: (count: number, from: string | null) => `${count} options${from ? ` · from ${from}` : ""}`,
   empty: "No tools match your search.",
   previous: "Previous",
   next: "Next",

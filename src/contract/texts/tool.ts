@@ -15,4 +15,22 @@ export const TOOL_TEXT = {
   notFound: "We could not find this tool. It may have been removed from the catalogue.",
   backToTools: "Browse all tools",
   related: "Related tools",
+  brand: "Brand",
+  breadcrumb: "Breadcrumb",
+  home: "Home",
+  specifications: "Specifications",
+  specName: "Specification",
+  specValue: "Value",
+  yes: "Yes",
+  no: "No",
+  /** A product's choice that no tool of it has (with the other options as chosen). */
+  unavailable: "unavailable",
+  /** A product's choice whose tool is sold out: still a link, to its page. */
+  choiceOutOfStock: "out of stock",
+  /** The photos of a tool with more than one (a strip to swipe, thumbnails, arrows). */
+  photos: (name: string) => `Photos of ${name}`,
+  photoAlt: (name: string, n: number, of: number) => `${name}, photo ${n} of ${of}`,
+  showPhoto: (n: number, of: number) => `Show photo ${n} of ${of}`,
+  previousPhoto: "Previous photo",
+  nextPhoto: "Next photo",
 } as const;

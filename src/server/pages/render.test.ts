@@ -9,7 +9,8 @@ import type { Review, Tool } from "../../contract/schemas";
 import { buildApp } from "../app";
 import { createTool, retireTool, updateTool } from "../catalog/service";
 import { announceChange } from "../db/changes";
-import { reviews as reviewsTable } from "../db/schema";
+import { eq } from "drizzle-orm";
+import { products, reviews as reviewsTable } from "../db/schema";
 import { loadConfig } from "../config";
 import { prepareStore } from "../start-up";
 import { createPostgresDatabase, drivers, harnessOptions } from "../test-support";
@@ -139,7 +140,7 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
 
     const fromApi = (await app.inject({ url: `/api/tool/${tool._id}` })).json<Tool>();
     const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "null") as Record<string, unknown> & { offers: Record<string, unknown> };
-    expect(ld).toMatchObject({ "@context": "https://schema.org", "@type": "Product", name: fromApi.name, description: fromApi.description, image: `${BASE}${fromApi.image}`, sku: fromApi._id });
+    expect(ld).toMatchObject({ "@context": "https://schema.org", "@type": "Product", name: fromApi.name, description: fromApi.description, image: `${BASE}${fromApi.image}`, sku: fromApi.sku });
     expect(ld.offers).toMatchObject({ "@type": "Offer", priceCurrency: "USD", url: `${BASE}/tools/${fromApi._id}` });
     expect(Number(ld.offers.price)).toBe(fromApi.price);
     const expected = fromApi.availableQuantity < Math.max(1, fromApi.minimumQuantity) ? "OutOfStock" : fromApi.availableQuantity <= 10 ? "LimitedAvailability" : "InStock";
@@ -254,6 +255,51 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
     expect(one?.state.data).toMatchObject({ _id: nasty._id, name: nasty.name });
     const ld = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
     expect((JSON.parse(ld) as { name: string }).name).toBe(nasty.name);
+  });
+
+  it("renders the catalogue's brand and specification filters and a sub-category exactly as the API lists them, with the tree in its menu", async () => {
+    for (const query of ["brand=timberwolf&spec.bar_length=12..18", "brand=voltline&brand=greenacre", "spec.power_source=Petrol", "category=petrol-chainsaws"]) {
+      const api = (await app.inject({ url: `/api/tool?${query}&limit=12` })).json<Tool[]>();
+      expect(api.length, query).toBeGreaterThan(0);
+      const { status, html } = await get(`/tools?${query}`);
+      expect(status).toBe(200);
+      const names = [...rootOf(html).matchAll(/<h2 class="card-title[^"]*"><a [^>]*>([^<]*)<\/a><\/h2>/g)].map((m) => decode(m[1] ?? ""));
+      expect(names, query).toEqual(api.map((t) => t.name));
+    }
+    const { html } = await get("/tools?category=petrol-chainsaws");
+    expect(decode(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(rootOf(html))?.[1] ?? "")).toBe("Petrol Chainsaws");
+    expect(html).toMatch(/<option value="petrol-chainsaws" selected="">(&nbsp;|\u00a0)+Petrol Chainsaws<\/option>/);
+    expect(html).toContain('name="brand" value="timberwolf"');
+    // A category or specification that is gone (an old link): no tool matches, said as such.
+    for (const query of ["category=no-such-category", "spec.no_such_key=1"]) {
+      const gone = await get(`/tools?${query}`);
+      expect(gone.status).toBe(200);
+      expect(visibleText(rootOf(gone.html))).toContain("No tools match your search.");
+    }
+  });
+
+  it("writes a product's JSON-LD as a ProductGroup of its tools, its words never markup", async () => {
+    const all = (await app.inject({ url: "/api/tool?variants=all&limit=100" })).json<Tool[]>();
+    const tool = all.find((t) => t.product && t.variants.length > 1);
+    if (!tool?.product) throw new Error("the demo has no product of several tools");
+    const name = `Saw </script><script>alert(1)</script> & "co"`;
+    await app.store.db.update(products).set({ name }).where(eq(products.id, tool.product._id));
+    const { html } = await get(`/tools/${tool._id}`);
+    expect(html).not.toContain("<script>alert(1)");
+    const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "") as {
+      "@type": string;
+      name: string;
+      variesBy: string[];
+      hasVariant: { sku: string; url: string; offers: { url: string } }[];
+    };
+    expect(ld["@type"]).toBe("ProductGroup");
+    expect(ld.name).toBe(name);
+    expect(ld.variesBy).toEqual(tool.product.options.map((o) => o.name));
+    expect(ld.hasVariant.map((v) => v.sku).sort()).toEqual(tool.variants.map((v) => v.sku).sort());
+    for (const variant of ld.hasVariant) {
+      expect(variant.url.startsWith(`${BASE}/tools/`)).toBe(true);
+      expect(variant.offers.url).toBe(variant.url);
+    }
   });
 
   it("writes a name with $ signs as it is (they are not replacement patterns)", async () => {

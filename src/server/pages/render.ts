@@ -26,8 +26,10 @@ import { TEXT } from "../../contract/texts/site";
 import { PAGE_STATE_ID, serializePageState } from "../../web/app/page-state";
 import { PRELOADS_ID } from "../../web/app/preloads";
 import type * as ServerEntry from "../../web/entry-server";
+import { listBrands, listCategories } from "../catalog/catalogue";
 import { getTool, listTools, toolListKey } from "../catalog/service";
 import { onChange } from "../db/changes";
+import { ApiError } from "../http/errors";
 import { TtlCache } from "../http/ttl-cache";
 import { ENTRY_ON_LOAD_SCRIPT, ENTRY_TEMPLATE_ID } from "./deferred-entry";
 import { listReviews, reviewListKey } from "../reviews/service";
@@ -77,11 +79,19 @@ const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "
 /** JSON inside a script element: nothing in it may close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
 
-/** Paths in the page's JSON-LD (its picture and address) made absolute, as schema.org asks. */
-function absoluteJsonLd(jsonLd: Record<string, unknown>, base: string): Record<string, unknown> {
-  const absolute = (value: unknown) => (typeof value === "string" && value.startsWith("/") ? `${base}${value}` : value);
-  const offers = jsonLd.offers as Record<string, unknown> | undefined;
-  return { ...jsonLd, image: absolute(jsonLd.image), url: absolute(jsonLd.url), ...(offers ? { offers: { ...offers, url: absolute(offers.url) } } : {}) };
+/**
+ * Paths in the page's JSON-LD (its pictures and addresses: `image`, `url`, at any depth, such as a
+ * ProductGroup's variants and their offers) made absolute, as schema.org asks.
+ */
+export function absoluteJsonLd(jsonLd: Record<string, unknown>, base: string): Record<string, unknown> {
+  const absolute = (value: unknown): unknown =>
+    typeof value === "string" ? (value.startsWith("/") && !value.startsWith("//") ? `${base}${value}` : value) : Array.isArray(value) ? value.map(absolute) : value;
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === "image" || key === "url" ? absolute(inner) : walk(inner)]));
+  };
+  return walk(jsonLd) as Record<string, unknown>;
 }
 
 /** The canonical address of a page: its path, and of the catalogue's query only what selects other content. */
@@ -189,9 +199,16 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
   const loaders: ServerEntry.PageLoaders = {
     // The API's own parsing of the list query, and its cache of lists.
     tools: async (query) => {
-      const parsed = toolListQuerySchema.parse(query);
-      const { items, total, exact } = await app.lists.tools.get(toolListKey(parsed), () => listTools(db, parsed));
-      return { items, total, exact };
+      // The `spec.<key>` filters are not the schema's (their names vary): passed on as the API's route reads them from the URL.
+      const parsed = { ...toolListQuerySchema.parse(query), spec: query.spec ?? {} };
+      try {
+        const { items, total, exact } = await app.lists.tools.get(toolListKey(parsed), () => listTools(db, parsed));
+        return { items, total, exact };
+      } catch (error) {
+        // A filter the API refuses (a category, brand or specification that is gone: an old link): no tool matches it.
+        if (error instanceof ApiError && error.statusCode === 400) return { items: [], total: 0, exact: true };
+        throw error;
+      }
     },
     tool: (id) => getTool(db, id),
     toolReviews: async (toolId, view) => {
@@ -199,6 +216,10 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       return { items, total, exact: true };
     },
     toolRating: (toolId) => toolRatingSummary(db, toolId),
+    catalogueMenu: async () => {
+      const [categories, brands] = await Promise.all([listCategories(db), listBrands(db)]);
+      return { categories: categories.map(({ slug, name, parentSlug }) => ({ slug, name, parentSlug })), brands };
+    },
     reviews: async (limit) => {
       const { items, total, exact } = await app.lists.reviews.get(reviewListKey({ page: 1, limit }), () => listReviews(db, { page: 1, limit }));
       return { items, total, exact };

@@ -15,6 +15,7 @@ const loaders: PageLoaders = {
   reviews: () => Promise.reject(new Error("connection refused")),
   toolReviews: () => Promise.resolve({ items: [], total: 0, exact: true }),
   toolRating: () => Promise.reject(new Error("not asked for on the home page")),
+  catalogueMenu: () => Promise.reject(new Error("not asked for on the home page")),
 };
 
 /** The page's HTML as the browser gets it: the state in its script tag. */

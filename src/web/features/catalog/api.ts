@@ -10,14 +10,17 @@ export const toolKeys = {
   one: (id: string) => ["tools", "one", id] as const,
 };
 
-export const toolsQuery = (query: ToolListQuery) =>
+/**
+ * A list of tools by its plain fields (the home page's, a tool page's related tools). The
+ * catalogue's list, which may also filter by brand and specification, is `catalogueListQuery`
+ * (browse-state.ts): the same key, its own address, and none of it in the home page's download.
+ */
+export const toolsQuery = (query: Omit<ToolListQuery, "brand" | "spec">) =>
   queryOptions({
     queryKey: toolKeys.list(query),
     queryFn: ({ signal }) => api.list<Tool>(withQuery("/api/tool", { ...query }), signal),
     placeholderData: keepPreviousData,
   });
-
-
 
 /** How many other tools of its category a tool page shows. */
 export const RELATED_COUNT = 3;

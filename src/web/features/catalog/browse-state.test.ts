@@ -25,7 +25,8 @@ describe("the catalogue's URL state", () => {
   });
 
   it("ignores what it cannot use", () => {
-    expect(parse("category=spoons&sort=cheapest&page=-2&minPrice=-5&maxPrice=abc&q=%20%20")).toEqual({
+    // A category is any slug of the tree (the API answers for one it does not know); this is no slug.
+    expect(parse("category=Spoons%21&sort=cheapest&page=-2&minPrice=-5&maxPrice=abc&q=%20%20&brand=Bad%20Brand&spec.%3Cx%3E=1&spec.voltage=")).toEqual({
       category: undefined,
       q: undefined,
       sort: undefined,
@@ -35,6 +36,26 @@ describe("the catalogue's URL state", () => {
     });
     expect(parse("page=x").page).toBe(1);
     expect(parse(`q=${"a".repeat(150)}`).q).toHaveLength(100);
+  });
+
+  it("reads a sub-category, brands and specification filters, and writes them back as the API takes them", () => {
+    const state = parse("spec.voltage=18&brand=voltline&category=drills-and-drivers&brand=ironbark&spec.voltage=36&spec.bar_length=14..20&brand=voltline");
+    expect(state).toEqual({
+      category: "drills-and-drivers",
+      brand: ["voltline", "ironbark"],
+      spec: { voltage: ["18", "36"], bar_length: ["14..20"] },
+      q: undefined,
+      sort: undefined,
+      minPrice: undefined,
+      maxPrice: undefined,
+      page: 1,
+    });
+    expect(browseSearch(state)).toBe("category=drills-and-drivers&brand=voltline&brand=ironbark&spec.voltage=18&spec.voltage=36&spec.bar_length=14..20");
+    expect(parse(browseSearch(state))).toEqual(state);
+    // The list the page and the server's render ask for carries them all.
+    expect(browseApiQuery(state, 12)).toMatchObject({ category: "drills-and-drivers", brand: ["voltline", "ironbark"], spec: { voltage: ["18", "36"], bar_length: ["14..20"] } });
+    // A change of filter starts again at page 1 and keeps the others.
+    expect(browseSearch(changeBrowse({ ...state, page: 3 }, { brand: ["ironbark"] }))).toBe("category=drills-and-drivers&brand=ironbark&spec.voltage=18&spec.voltage=36&spec.bar_length=14..20");
   });
 
   it("takes the select's empty value for the default order of the search, so a new search sent with it is by relevance", () => {

@@ -1,13 +1,22 @@
 /**
- * The catalogue page's state lives in its URL (`/tools?category=&q=&sort=&minPrice=&maxPrice=&page=`),
+ * The catalogue page's state lives in its URL (`/tools?category=&brand=&spec.<key>=&q=&sort=&minPrice=&maxPrice=&page=`),
  * so links, reloads and Back all work. These pure functions read and write it; defaults are left out
  * of the URL so that one view has one address.
  */
-import { CATEGORIES, LIMITS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type Category, type ToolSort } from "../../../contract/constants";
+import { LIMITS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type ToolSort } from "../../../contract/constants";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { toolListQuerySchema, type ToolListQuery } from "../../../contract/catalog-query";
+import type { Tool } from "../../../contract/schemas";
+import { api, ApiRequestError, withQuery } from "../../lib/api";
+import { toolKeys } from "./api";
 
 export interface BrowseState {
-  category?: Category;
+  /** A category of the tree by its slug (a root's or any sub-category's: a root lists its descendants' tools). */
+  category?: string;
+  /** Brands by slug (any of them), in the order the URL names them. */
+  brand?: string[];
+  /** `spec.<key>=value` filters as the API takes them (values of one key OR, keys AND; `min..max` for a number). */
+  spec?: Record<string, string[]>;
   q?: string;
   /** Only a sort the shopper chose that differs from the default for `q`. */
   sort?: ToolSort;
@@ -19,7 +28,13 @@ export interface BrowseState {
 /** The API's default: the spec's order, or relevance when searching. */
 export const defaultSort = (q: string | undefined): ToolSort => (q ? "relevance" : "oldest");
 
-const isCategory = (value: string | null): value is Category => CATEGORIES.includes(value as Category);
+/** A slug of the tree or of a brand, as the API's query schema takes it. */
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const isSlug = (value: string | null): value is string => value !== null && value.length <= 80 && SLUG.test(value);
+/** A specification's key, as the API names it (`spec.<key>`). */
+const SPEC_KEY = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+/** As many brands as the API takes in one query. */
+const MAX_BRANDS = 20;
 const isSort = (value: string | null): value is ToolSort => TOOL_SORTS.includes(value as ToolSort);
 
 /** A price from the URL or a form: dollars ≥ 0, or nothing. */
@@ -34,8 +49,19 @@ export function parseBrowse(params: URLSearchParams): BrowseState {
   const q = params.get("q")?.trim().slice(0, LIMITS.search) || undefined;
   const sort = params.get("sort");
   const page = Number.parseInt(params.get("page") ?? "1", 10);
+  const brand = [...new Set(params.getAll("brand").filter(isSlug))].slice(0, MAX_BRANDS);
+  const spec: Record<string, string[]> = {};
+  for (const [name, value] of params) {
+    const key = name.slice(5);
+    const trimmed = value.trim();
+    if (!name.startsWith("spec.") || !SPEC_KEY.test(key) || trimmed === "" || trimmed.length > 60) continue;
+    const values = (spec[key] ??= []);
+    if (!values.includes(trimmed)) values.push(trimmed);
+  }
   return {
-    category: isCategory(category) ? category : undefined,
+    category: isSlug(category) ? category : undefined,
+    ...(brand.length > 0 ? { brand } : {}),
+    ...(Object.keys(spec).length > 0 ? { spec } : {}),
     q,
     // Relevance means nothing without a search; the default needs no place in the URL.
     sort: isSort(sort) && sort !== defaultSort(q) && !(sort === "relevance" && !q) ? sort : undefined,
@@ -49,6 +75,8 @@ export function parseBrowse(params: URLSearchParams): BrowseState {
 export function browseSearch(state: BrowseState): string {
   const params = new URLSearchParams();
   if (state.category) params.set("category", state.category);
+  for (const brand of state.brand ?? []) params.append("brand", brand);
+  for (const [key, values] of Object.entries(state.spec ?? {})) for (const value of values) params.append(`spec.${key}`, value);
   if (state.q) params.set("q", state.q);
   if (state.sort && state.sort !== defaultSort(state.q) && !(state.sort === "relevance" && !state.q)) params.set("sort", state.sort);
   if (state.minPrice !== undefined) params.set("minPrice", String(state.minPrice));
@@ -66,6 +94,8 @@ export function changeBrowse(state: BrowseState, changes: Partial<Omit<BrowseSta
 export function browseApiQuery(state: BrowseState, limit: number): ToolListQuery {
   return {
     category: state.category,
+    ...(state.brand?.length ? { brand: state.brand } : {}),
+    ...(state.spec && Object.keys(state.spec).length > 0 ? { spec: state.spec } : {}),
     q: state.q,
     page: state.page,
     limit,
@@ -103,3 +133,26 @@ export function checkPriceRange(
  * (entry-server.tsx) read the URL so, and so ask for the same list under the same key.
  */
 export const catalogueQuery = (params: URLSearchParams): ToolListQuery => browseApiQuery(parseBrowse(params), PAGE_SIZE_DEFAULT);
+
+/** The list's address: its fields, each brand as its own `brand=`, each spec value as `spec.<key>=`. */
+export function toolListPath({ brand = [], spec = {}, ...query }: ToolListQuery): string {
+  const params = new URLSearchParams(withQuery("", { ...query }).slice(1));
+  for (const slug of brand) params.append("brand", slug);
+  for (const [key, values] of Object.entries(spec)) for (const value of values) params.append(`spec.${key}`, value);
+  const search = params.toString();
+  return search ? `/api/tool?${search}` : "/api/tool";
+}
+
+/** The catalogue page's list, under the same key as any list of tools (toolsQuery), with its brands and specifications. */
+export const catalogueListQuery = (query: ToolListQuery) =>
+  queryOptions({
+    queryKey: toolKeys.list(query),
+    // A filter the API refuses (a category, brand or specification that is gone: an old link) matches
+    // no tool, as the server's render of the page says (pages/render.ts).
+    queryFn: ({ signal }) =>
+      api.list<Tool>(toolListPath(query), signal).catch((error: unknown) => {
+        if (error instanceof ApiRequestError && error.status === 400) return { items: [] as Tool[], total: 0, exact: true };
+        throw error;
+      }),
+    placeholderData: keepPreviousData,
+  });

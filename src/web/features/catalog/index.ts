@@ -1,5 +1,6 @@
 export { invalidateTools, relatedList, toolKeys, toolQuery, toolsQuery } from "./api";
-export { catalogueQuery } from "./browse-state";
+export { catalogueMenuQuery, type CatalogueMenu } from "./menu";
+export { catalogueListQuery, catalogueQuery } from "./browse-state";
 export { ToolCard, ToolGrid } from "./components/tool-card";
 export { toolRatingQuery, toolReviewsQuery, toolReviewViewOf, type ToolReviewView } from "./tool-reviews-api";
 export { ToolReviewForm } from "./components/write-review";

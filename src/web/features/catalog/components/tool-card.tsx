@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from "react";
+import type { KeyboardEvent, ReactNode } from "react";
 import { photoSrcSet } from "../../../../contract/images";
 import { Link } from "react-router";
 import type { Tool } from "../../../../contract/schemas";
@@ -17,8 +17,10 @@ function pressOnSpace(event: KeyboardEvent<HTMLAnchorElement>) {
 /**
  * `headingLevel`: the card's name is a heading one level below the section it sits in.
  * `eager`: the picture is the page's largest on a phone's first screen: loaded at once, first.
+ * `details`: more lines under the price (the catalogue's brand and options: card-details.tsx,
+ * kept out of the home page's download, whose budget they would pass).
  */
-export function ToolCard({ tool, headingLevel = 3, className = "", eager = false }: { tool: Tool; headingLevel?: 2 | 3; className?: string; eager?: boolean }) {
+export function ToolCard({ tool, headingLevel = 3, className = "", eager = false, details }: { tool: Tool; headingLevel?: 2 | 3; className?: string; eager?: boolean; details?: CardDetails }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className={`card bg-base-100 border-base-300 border shadow-sm transition hover:shadow-md ${className}`} data-testid="tool-card">
@@ -34,6 +36,7 @@ export function ToolCard({ tool, headingLevel = 3, className = "", eager = false
         <p className="text-primary text-xl font-bold" data-testid="tool-price">
           {formatDollars(tool.price)}
         </p>
+        {details?.(tool)}
         <p className="text-sm" data-testid="tool-rating">
           {tool.rating.count > 0 ? (
             <>
@@ -58,13 +61,16 @@ export function ToolCard({ tool, headingLevel = 3, className = "", eager = false
   );
 }
 
+/** What a page adds to each card under its price. */
+export type CardDetails = (tool: Tool) => ReactNode;
+
 /** 1, 2 or 3 columns by screen width (spec §9); `phoneCount`: a phone shows only the first few; `eagerFirst`: the grid opens the page. */
-export function ToolGrid({ tools, headingLevel, phoneCount, eagerFirst }: { tools: Tool[]; headingLevel?: 2 | 3; phoneCount?: number; eagerFirst?: boolean }) {
+export function ToolGrid({ tools, headingLevel, phoneCount, eagerFirst, details }: { tools: Tool[]; headingLevel?: 2 | 3; phoneCount?: number; eagerFirst?: boolean; details?: CardDetails }) {
   return (
     <div className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="tool-grid">
       {tools.map((tool, i) => (
         <HydrationPart key={tool._id}>
-          <ToolCard tool={tool} headingLevel={headingLevel} className={phoneCount !== undefined && i >= phoneCount ? PHONE_HIDDEN : ""} eager={eagerFirst && i === 0} />
+          <ToolCard tool={tool} headingLevel={headingLevel} className={phoneCount !== undefined && i >= phoneCount ? PHONE_HIDDEN : ""} eager={eagerFirst && i === 0} details={details} />
         </HydrationPart>
       ))}
     </div>

@@ -1,10 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
-import { photoSrcSet } from "../../../../contract/images";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link, useParams, useSearchParams } from "react-router";
-import { JSON_LD_REVIEWS } from "../../../../contract/review-constants";
-import type { ToolReview } from "../../../../contract/review-schemas";
 import { STOCK_ALERT_PARAM } from "../../../../contract/stock-alert-links";
-import { CATEGORY_LABELS, LOW_STOCK } from "../../../../contract/constants";
+import { CATEGORY_LABELS } from "../../../../contract/constants";
 import { formatDollars } from "../../../../contract/money";
 import type { Tool } from "../../../../contract/schemas";
 import { TOOL_TEXT } from "../../../../contract/texts/tool";
@@ -14,7 +11,11 @@ import { ErrorState, Spinner } from "../../../components/ui/states";
 import { ApiRequestError } from "../../../lib/api";
 import { AddToCartButton } from "../../cart";
 import { RELATED_COUNT, relatedQuery, toolQuery } from "../api";
+import { cardDetails } from "../components/card-details";
 import { ToolGrid } from "../components/tool-card";
+import { PhotoGallery } from "../components/photo-gallery";
+import { VariantOptions } from "../components/variant-options";
+import { productJsonLd, specText } from "../product";
 import { StockAlertOffer } from "../components/stock-alert";
 import { StockAlertLinkPanel } from "../components/stock-alert-link";
 import { ToolReviews } from "../components/tool-reviews";
@@ -22,53 +23,6 @@ import { TradePrice } from "../components/trade-price";
 import { toolReviewsQuery, toolReviewViewOf } from "../tool-reviews-api";
 import { stockState } from "../stock";
 import { PageTitle, usePageHead } from "../../../lib/page-title";
-
-/** schema.org availability: what a search engine shows beside the price. */
-function availability(tool: Tool): string {
-  if (tool.availableQuantity < Math.max(1, tool.minimumQuantity)) return "https://schema.org/OutOfStock";
-  if (tool.availableQuantity <= LOW_STOCK) return "https://schema.org/LimitedAvailability";
-  return "https://schema.org/InStock";
-}
-
-/**
- * The tool as schema.org `Product` data (the server writes it into the page's head; it makes paths
- * absolute), with its rating and first reviews. Their words are JSON strings, never markup: the
- * server escapes `<` and `>` inside the script element.
- */
-export function productJsonLd(tool: Tool, reviews: ToolReview[] = []): Record<string, unknown> {
-  const rated =
-    tool.rating.count > 0
-      ? {
-          aggregateRating: { "@type": "AggregateRating", ratingValue: tool.rating.average, reviewCount: tool.rating.count, bestRating: 5, worstRating: 1 },
-          review: reviews.slice(0, JSON_LD_REVIEWS).map((r) => ({
-            "@type": "Review",
-            author: { "@type": "Person", name: r.name },
-            datePublished: r.createdAt.slice(0, 10),
-            ...(r.title ? { name: r.title } : {}),
-            reviewBody: r.body,
-            reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5, worstRating: 1 },
-          })),
-        }
-      : {};
-  return {
-    "@context": "https://schema.org",
-    "@type": "Product",
-    sku: tool._id,
-    name: tool.name,
-    description: tool.description,
-    image: tool.image,
-    category: CATEGORY_LABELS[tool.category],
-    url: `/tools/${encodeURIComponent(tool._id)}`,
-    offers: {
-      "@type": "Offer",
-      price: tool.price.toFixed(2),
-      priceCurrency: "USD",
-      availability: availability(tool),
-      url: `/tools/${encodeURIComponent(tool._id)}`,
-    },
-    ...rated,
-  };
-}
 
 /** Other tools of the tool's category; nothing at all while they load or if they fail (the page is whole without them). */
 function RelatedTools({ tool }: { tool: Tool }) {
@@ -80,7 +34,59 @@ function RelatedTools({ tool }: { tool: Tool }) {
       <h2 id="related-heading" className="mb-6 text-2xl font-bold">
         {TOOL_TEXT.related}
       </h2>
-      <ToolGrid tools={others} />
+      <ToolGrid tools={others} details={cardDetails} />
+    </section>
+  );
+}
+
+/** Home, the tool's categories from its root (each its catalogue), the tool: its place in the tree. */
+function Breadcrumbs({ tool }: { tool: Tool }) {
+  const path = tool.categoryPath.length > 0 ? tool.categoryPath : [{ slug: tool.category, name: CATEGORY_LABELS[tool.category] }];
+  return (
+    <nav aria-label={TOOL_TEXT.breadcrumb} className="breadcrumbs mx-auto max-w-6xl px-4 pt-6 text-sm">
+      <ol>
+        <li>
+          <Link to="/">{TOOL_TEXT.home}</Link>
+        </li>
+        {path.map((category) => (
+          <li key={category.slug}>
+            <Link to={`/tools?category=${encodeURIComponent(category.slug)}`}>{category.name}</Link>
+          </li>
+        ))}
+        <li>
+          <span aria-current="page">{tool.name}</span>
+        </li>
+      </ol>
+    </nav>
+  );
+}
+
+/** The tool's specifications, in the definitions' order, each value with its unit. */
+function SpecTable({ tool }: { tool: Tool }) {
+  if (tool.specs.length === 0) return null;
+  return (
+    <section aria-labelledby="specs-heading" className="flex flex-col gap-2">
+      <h2 id="specs-heading" className="text-xl font-bold">
+        {TOOL_TEXT.specifications}
+      </h2>
+      <table className="table-sm table" data-testid="spec-table">
+        <thead className="sr-only">
+          <tr>
+            <th scope="col">{TOOL_TEXT.specName}</th>
+            <th scope="col">{TOOL_TEXT.specValue}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tool.specs.map((spec) => (
+            <tr key={spec.key}>
+              <th scope="row" className="font-medium">
+                {spec.name}
+              </th>
+              <td>{specText(spec)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </section>
   );
 }
@@ -88,7 +94,8 @@ function RelatedTools({ tool }: { tool: Tool }) {
 /** A tool's public page: anyone may read it; 'Book Now' leads to the spec's purchase page. */
 export default function ToolPage() {
   const { id = "" } = useParams();
-  const tool = useQuery(toolQuery(id));
+  // A product's other tool, chosen on this page, shows this one's until its own data has come.
+  const tool = useQuery({ ...toolQuery(id), placeholderData: keepPreviousData });
   const [search] = useSearchParams();
   const reviews = useQuery({ ...toolReviewsQuery(id, toolReviewViewOf(search)), enabled: tool.isSuccess });
   const missing = tool.isError && tool.error instanceof ApiRequestError && (tool.error.status === 404 || tool.error.status === 400);
@@ -133,21 +140,9 @@ export default function ToolPage() {
     <>
       <PageTitle title={data.name} description={data.description.slice(0, 160)} />
       <StockAlertLinkPanel kind={search.get(STOCK_ALERT_PARAM)} token={search.get("token") ?? ""} />
-      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
-        <figure className="bg-base-200 rounded-box overflow-hidden">
-          <img
-            src={data.image}
-            srcSet={photoSrcSet(data.image)}
-            sizes="(min-width: 768px) 50vw, 100vw"
-            alt={data.name}
-            width={640}
-            height={480}
-            fetchPriority="high"
-            // The largest paint: drawn with the first frame it is ready for, not a frame later.
-            decoding="sync"
-            className="w-full"
-          />
-        </figure>
+      <Breadcrumbs tool={data} />
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 pt-4 pb-10 md:grid-cols-2" aria-busy={tool.isPlaceholderData || undefined}>
+        <PhotoGallery key={data._id} name={data.name} images={data.images.length > 0 ? data.images : [data.image]} />
         <div className="flex flex-col gap-4">
           <p className="text-sm">
             <span className="font-medium">{TOOL_TEXT.category}: </span>
@@ -155,7 +150,16 @@ export default function ToolPage() {
               {CATEGORY_LABELS[data.category]}
             </Link>
           </p>
+          {data.brand && (
+            <p className="text-sm">
+              <span className="font-medium">{TOOL_TEXT.brand}: </span>
+              <Link to={`/tools?brand=${data.brand.slug}`} className="link link-primary" data-testid="tool-brand">
+                {data.brand.name}
+              </Link>
+            </p>
+          )}
           <h1 className="text-3xl font-bold">{data.name}</h1>
+          <VariantOptions tool={data} />
           <p className="text-primary text-2xl font-bold" data-testid="tool-price">
             {formatDollars(data.price)}
           </p>
@@ -176,6 +180,7 @@ export default function ToolPage() {
             <AddToCartButton key={data._id} tool={data} quantity={data.minimumQuantity} />
           </div>
           {!stock.orderable && <StockAlertOffer key={data._id} tool={data} />}
+          <SpecTable tool={data} />
         </div>
       </div>
       <ToolReviews tool={data} />

@@ -1,13 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useSearchParams } from "react-router";
-import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS } from "../../../../contract/constants";
+import { CATEGORIES, CATEGORY_LABELS, PAGE_SIZE_DEFAULT, TOOL_SORTS, type Category } from "../../../../contract/constants";
 import { CATALOG_TEXT } from "../../../../contract/texts/catalog";
 import { TEXT } from "../../../../contract/texts/site";
 import { QueryView } from "../../../components/ui/states";
-import { toolsQuery } from "../api";
-import { browseSearch, catalogueQuery, changeBrowse, checkPriceRange, defaultSort, hasNextPage, parseBrowse, sortChosen, type BrowseState } from "../browse-state";
+import type { Tool } from "../../../../contract/schemas";
+import { catalogueMenuQuery, type CatalogueMenu } from "../menu";
+import { browseSearch, catalogueListQuery, catalogueQuery, changeBrowse, checkPriceRange, defaultSort, hasNextPage, parseBrowse, sortChosen, type BrowseState } from "../browse-state";
 import { SearchBox } from "../components/search-box";
+import { cardDetails } from "../components/card-details";
 import { ToolGrid } from "../components/tool-card";
 import { PageTitle } from "../../../lib/page-title";
 import { useTypedEarly } from "../../../lib/typed-early";
@@ -23,10 +25,28 @@ function KeepBrowse({ state, except }: { state: BrowseState; except: (keyof Brow
   return (
     <>
       {[...kept].map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
+        <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
       ))}
     </>
   );
+}
+
+/** The category tree as the menu lists it (parents before children, each with its depth); the four roots while the menu is not there. */
+export function categoryOptions(menu: CatalogueMenu | undefined): { slug: string; name: string; depth: number }[] {
+  if (!menu || menu.categories.length === 0) return CATEGORIES.map((slug) => ({ slug, name: CATEGORY_LABELS[slug], depth: 0 }));
+  const depths = new Map<string, number>();
+  return menu.categories.map(({ slug, name, parentSlug }) => {
+    const depth = parentSlug === null ? 0 : (depths.get(parentSlug) ?? 0) + 1;
+    depths.set(slug, depth);
+    // A root keeps the spec's name for it.
+    return { slug, name: depth === 0 && slug in CATEGORY_LABELS ? CATEGORY_LABELS[slug as Category] : name, depth };
+  });
+}
+
+/** A category's name by its slug: a root's own, the menu's, or the one its listed tools' paths give it. */
+function categoryName(menu: CatalogueMenu | undefined, slug: string, tools: Tool[] = []): string | undefined {
+  if (slug in CATEGORY_LABELS) return CATEGORY_LABELS[slug as Category];
+  return menu?.categories.find((c) => c.slug === slug)?.name ?? tools.flatMap((t) => t.categoryPath).find((c) => c.slug === slug)?.name;
 }
 
 /**
@@ -39,7 +59,11 @@ export function ToolsPage() {
   const state = parseBrowse(params);
   const { category, q, page } = state;
   // The same list (and query key) the server rendered this URL with (entry-server.tsx).
-  const query = useQuery(toolsQuery(catalogueQuery(params)));
+  const query = useQuery(catalogueListQuery(catalogueQuery(params)));
+  // The category tree and the brands: rendered with the page by the server (entry-server.tsx).
+  const menu = useQuery(catalogueMenuQuery()).data;
+  const heading = (category && categoryName(menu, category, query.data?.items)) ?? CATALOG_TEXT.heading;
+  const brands = state.brand ?? [];
   const resultsRef = useRef<HTMLParagraphElement>(null);
   /**
    * One catalogue form before (and without) the app: category, sort, search and price range all
@@ -63,7 +87,7 @@ export function ToolsPage() {
    * it, and a change that follows must not undo it.
    */
   const change = (changes: Parameters<typeof changeBrowse>[1]) => go(changeBrowse(parseBrowse(new URLSearchParams(window.location.search)), changes));
-  const asCategory = (value: string) => (value || undefined) as BrowseState["category"];
+  const asCategory = (value: string) => value || undefined;
   // A category or sort chosen before the app took the page over: both shown now, in one step.
   const filtersRef = useTypedEarly<HTMLFormElement>(
     `${category ?? ""} ${state.sort ?? ""}`,
@@ -92,7 +116,8 @@ export function ToolsPage() {
    * the address when it changes (Back, Forward, links; the sort's options change with the search),
    * not when they mount: they keep what was chosen before the app came, for useTypedEarly above.
    */
-  const viewShown = `${category ?? ""} ${state.sort ?? ""} ${q ?? ""}`;
+  const brandsShown = brands.join(",");
+  const viewShown = `${category ?? ""} ${state.sort ?? ""} ${q ?? ""} ${brandsShown}`;
   const selectsShow = useRef(viewShown);
   useEffect(() => {
     if (selectsShow.current === viewShown) return;
@@ -101,7 +126,15 @@ export function ToolsPage() {
     const [categorySelect, sortSelect] = [select("category"), select("sort")];
     if (categorySelect) categorySelect.value = category ?? "";
     if (sortSelect) sortSelect.value = state.sort ?? "";
-  }, [viewShown, category, state.sort, filtersRef]);
+    const ticked = brandsShown.split(",");
+    for (const box of filtersRef.current?.querySelectorAll<HTMLInputElement>('input[name="brand"]') ?? []) box.checked = ticked.includes(box.value);
+  }, [viewShown, category, state.sort, brandsShown, filtersRef]);
+
+  /** The brands ticked now, in the menu's order: read from the boxes (a box ticked before the app came counts). */
+  const onBrand = () => {
+    const ticked = [...(filtersRef.current?.querySelectorAll<HTMLInputElement>('input[name="brand"]:checked') ?? [])].map((box) => box.value);
+    change({ brand: ticked.length > 0 ? ticked : undefined });
+  };
 
   /** 'Next' and 'Previous' bring the shopper to the top of the new page, and keyboard focus to its results line. */
   const goToPage = (target: number) => {
@@ -112,11 +145,11 @@ export function ToolsPage() {
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
-      <PageTitle title={category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading} />
-      <h1 className="mb-6 text-3xl font-bold">{category ? CATEGORY_LABELS[category] : CATALOG_TEXT.heading}</h1>
+      <PageTitle title={heading} />
+      <h1 className="mb-6 text-3xl font-bold">{heading}</h1>
       <div className="mb-8 flex flex-col gap-4 md:flex-row md:flex-wrap md:items-end">
         <form ref={filtersRef} method="get" action="/tools" className="contents" onSubmit={(e) => e.preventDefault()}>
-          <KeepBrowse state={state} except={["category", "sort"]} />
+          <KeepBrowse state={state} except={["category", "sort", "brand"]} />
           <label className="form-control">
             <span className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.categoryLabel}</span>
             {/* The address is the truth: no value of an earlier visit restored over it (Back). */}
@@ -129,11 +162,14 @@ export function ToolsPage() {
               onChange={(e) => change({ category: asCategory(e.target.value) })}
             >
               <option value="">{CATALOG_TEXT.allCategories}</option>
-              {CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {CATEGORY_LABELS[c]}
+              {categoryOptions(menu).map((c) => (
+                // A sub-category is indented under its parent: a root lists its descendants' tools.
+                <option key={c.slug} value={c.slug}>
+                  {`${"\u00a0\u00a0\u00a0".repeat(c.depth)}${c.name}`}
                 </option>
               ))}
+              {/* A category the address names that the menu does not (yet) list stays chosen. */}
+              {category && !categoryOptions(menu).some((c) => c.slug === category) && <option value={category}>{heading}</option>}
             </select>
           </label>
           <label className="form-control">
@@ -155,6 +191,28 @@ export function ToolsPage() {
               ))}
             </select>
           </label>
+          {menu && menu.brands.length > 0 && (
+            <fieldset className="flex flex-col gap-1" data-testid="brand-filter">
+              <legend className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.brandLabel}</legend>
+              <div className="flex flex-wrap gap-x-4 gap-y-1">
+                {menu.brands.map((b) => (
+                  <label key={b.slug} className="inline-flex cursor-pointer items-center gap-2 text-sm">
+                    <input
+                      type="checkbox"
+                      name="brand"
+                      value={b.slug}
+                      form={oneForm}
+                      autoComplete="off"
+                      className="checkbox checkbox-sm"
+                      defaultChecked={brands.includes(b.slug)}
+                      onChange={onBrand}
+                    />
+                    {b.name}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          )}
           {/* The app sends a change at once; without it, this button does. */}
           <noscript>
             <button type="submit" form={browseId} className="btn">
@@ -167,8 +225,11 @@ export function ToolsPage() {
         </SearchBox>
       </div>
       <PriceRange state={state} formId={oneForm} onApply={(range) => change(range)} />
-      <form id={browseId} method="get" action="/tools" hidden />
-      <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || state.minPrice !== undefined || state.maxPrice !== undefined ? CATALOG_TEXT.empty : TEXT.home.emptyCatalog}>
+      {/* The catalogue's one form before the app: it also carries the specification filters, which no control shows. */}
+      <form id={browseId} method="get" action="/tools" hidden>
+        {Object.entries(state.spec ?? {}).flatMap(([key, values]) => values.map((value) => <input key={`${key}=${value}`} type="hidden" name={`spec.${key}`} value={value} />))}
+      </form>
+      <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || brands.length > 0 || state.spec || state.minPrice !== undefined || state.maxPrice !== undefined ? CATALOG_TEXT.empty : TEXT.home.emptyCatalog}>
         {(data) => {
           const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE_DEFAULT));
           const next = hasNextPage({ page, total: data.total, exact: data.exact, shown: data.items.length, limit: PAGE_SIZE_DEFAULT });
@@ -177,7 +238,7 @@ export function ToolsPage() {
               <p ref={resultsRef} tabIndex={-1} className="text-base-content/80 mb-4 text-sm outline-none" aria-live="polite">
                 {CATALOG_TEXT.results(data.total, data.exact)}
               </p>
-              <ToolGrid tools={data.items} headingLevel={2} eagerFirst />
+              <ToolGrid tools={data.items} headingLevel={2} eagerFirst details={cardDetails} />
               {(pages > 1 || page > 1 || next) && (
                 // A GET form: without the app's code, 'Previous' and 'Next' send the page number with the rest of the view.
                 // The app takes the sending over, from the button that sent it: a click that came
