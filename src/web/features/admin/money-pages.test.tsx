@@ -9,6 +9,7 @@ import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AdminTool } from "../../../contract/admin-schemas";
 import { MONEY_TEXT } from "../../../contract/texts/money";
 import { VALIDATION_TEXT } from "../../../contract/texts/validation";
 import { makeQueryClient } from "../../app/providers";
@@ -353,7 +354,21 @@ describe("the tool form", () => {
       lowStock: false,
       createdAt: "2026-01-01T00:00:00.000Z",
       updatedAt: "2026-01-01T00:00:00.000Z",
-    };
+      priceTiers: [],
+      rating: { average: 0, count: 0 },
+      // The catalogue's fields, as the API sends them for a tool in no product (the list shows its category's path).
+      sku: "TY-MOWER",
+      gtin: null,
+      brand: null,
+      categoryPath: [{ slug: "lawn-mowers", name: "Lawn Mowers" }],
+      images: ["/images/tools/claw-hammer.svg"],
+      specs: [],
+      product: null,
+      optionValues: {},
+      variants: [],
+      priceFrom: 300,
+      variantCount: 1,
+    } satisfies AdminTool;
     const api = standIn({ "GET /api/admin/tools": () => json([tool]), "PATCH /api/admin/tools/t1": (c) => json({ ...tool, ...(c.body as object) }) });
     const user = userEvent.setup();
     show(<ToolsPage />);
