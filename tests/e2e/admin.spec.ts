@@ -98,7 +98,8 @@ test("the admin uploads a photo; the store serves its resized variants with srcs
   await expect(photo).toHaveAttribute("srcset", /-320\.webp 320w, .+-640\.webp 640w, .+-1280\.webp 1280w/);
 
   await page.goto(`/tools/${adminToolId()}`);
-  const img = page.getByRole("img", { name: "Spirit Level, kept for the admin console test" });
+  // The main photo is named after the tool; the gallery names the others "…, photo N of M".
+  const img = page.getByRole("img", { name: "Spirit Level, kept for the admin console test", exact: true });
   await expect(img).toHaveAttribute("srcset", /1280w/);
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
   const src = (await img.getAttribute("src")) ?? "";

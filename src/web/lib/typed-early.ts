@@ -1,4 +1,5 @@
 import { useEffect, useRef, type RefObject } from "react";
+import { useHydrated } from "./hydrated";
 
 /**
  * A form on a server-rendered page can be used before the app has taken the page over (main.tsx
@@ -17,7 +18,12 @@ import { useEffect, useRef, type RefObject } from "react";
  */
 export function useTypedEarly<T extends Element>(shown: string, read: (element: T) => string, take: (value: string) => void): RefObject<T | null> {
   const ref = useRef<T>(null);
+  // Only an element that was the server's HTML can hold what a visitor did before the app came: one
+  // the app rendered itself (a move from another page) shows what the app gave it, and whatever it
+  // reads then (an option the menu has not listed yet) is not a visitor's choice to act on.
+  const fromServer = useRef(!useHydrated());
   useEffect(() => {
+    if (!fromServer.current) return;
     const value = ref.current ? read(ref.current) : undefined;
     if (value !== undefined && value !== shown) take(value);
     // Once: what the visitor did before the app came. Later changes reach the controls' onChange.

@@ -129,6 +129,21 @@ export function ToolsPage() {
     const ticked = brandsShown.split(",");
     for (const box of filtersRef.current?.querySelectorAll<HTMLInputElement>('input[name="brand"]') ?? []) box.checked = ticked.includes(box.value);
   }, [viewShown, category, state.sort, brandsShown, filtersRef]);
+  /**
+   * The tree coming after the page (a move here from another page, before the menu is read): the
+   * address's category was its own stand-in option, which the tree's replaces; the browser then
+   * selects the first option ("All"), so the select is set to the address again.
+   */
+  const optionSlugs = categoryOptions(menu)
+    .map((c) => c.slug)
+    .join(" ");
+  const optionsShown = useRef(optionSlugs);
+  useEffect(() => {
+    if (optionsShown.current === optionSlugs) return;
+    optionsShown.current = optionSlugs;
+    const categorySelect = filtersRef.current?.querySelector<HTMLSelectElement>('select[name="category"]');
+    if (categorySelect) categorySelect.value = category ?? "";
+  }, [optionSlugs, category, filtersRef]);
 
   /** The brands ticked now, in the menu's order: read from the boxes (a box ticked before the app came counts). */
   const onBrand = () => {
