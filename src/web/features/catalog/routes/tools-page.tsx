@@ -131,8 +131,11 @@ export function ToolsPage() {
   }, [viewShown, category, state.sort, brandsShown, filtersRef]);
   /**
    * The tree coming after the page (a move here from another page, before the menu is read): the
-   * address's category was its own stand-in option, which the tree's replaces; the browser then
-   * selects the first option ("All"), so the select is set to the address again.
+   * address's category was its own stand-in option, which the tree's replaces. An uncontrolled
+   * select is not set again by React when its options change, so it is set to the address here
+   * rather than left to what the browser keeps selected (CI once showed "All" after such a move;
+   * the same move with the tree held back did not reproduce it, so this and useTypedEarly's
+   * server-HTML-only rule are both kept).
    */
   const optionSlugs = categoryOptions(menu)
     .map((c) => c.slug)
