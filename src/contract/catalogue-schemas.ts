@@ -36,6 +36,8 @@ export const toolProductSchema = z.object({ _id: z.string(), name: z.string(), o
 export const variantSchema = z.object({
   _id: z.string(),
   sku: z.string(),
+  /** The variant's barcode, as on its own page (null when it has none): a product group's JSON-LD names it per variant. */
+  gtin: z.string().nullable(),
   optionValues: z.record(z.string(), z.string()),
   price: z.number(),
   availableQuantity: z.number().int(),

@@ -367,6 +367,7 @@ export async function checkedSpecs(
 export interface VariantView {
   _id: string;
   sku: string;
+  gtin: string | null;
   optionValues: Record<string, string>;
   price: number;
   availableQuantity: number;
@@ -396,7 +397,7 @@ export async function catalogueView(db: Db | Tx, rows: { brandId: string | null;
   const variants = new Map<string, VariantView[]>();
   for (const variant of productRows.variants) {
     const list = variants.get(variant.productId) ?? [];
-    list.push({ _id: variant.id, sku: variant.sku, optionValues: variant.optionValues, price: centsToDollars(variant.priceCents), availableQuantity: variant.availableQuantity });
+    list.push({ _id: variant.id, sku: variant.sku, gtin: variant.gtin, optionValues: variant.optionValues, price: centsToDollars(variant.priceCents), availableQuantity: variant.availableQuantity });
     variants.set(variant.productId, list);
   }
   return {
@@ -413,7 +414,7 @@ async function productsOf(db: Db | Tx, ids: string[]) {
   const [productRows, variants] = await Promise.all([
     db.select({ id: products.id, name: products.name, options: products.options }).from(products).where(inArray(products.id, ids)),
     db
-      .select({ id: tools.id, productId: tools.productId, sku: tools.sku, optionValues: tools.optionValues, priceCents: tools.priceCents, availableQuantity: tools.availableQuantity })
+      .select({ id: tools.id, productId: tools.productId, sku: tools.sku, gtin: tools.gtin, optionValues: tools.optionValues, priceCents: tools.priceCents, availableQuantity: tools.availableQuantity })
       .from(tools)
       .where(and(inArray(tools.productId, ids), eq(tools.active, true)))
       .orderBy(asc(tools.priceCents), asc(tools.id)),

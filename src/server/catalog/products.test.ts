@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolSchema, type Tool } from "../../contract/schemas";
+import { validGtin } from "../../contract/catalogue-schemas";
 import { Client, drivers, startTestApp, type TestApp } from "../test-support";
 
 const ADMIN = "products-admin@toolyard.example";
@@ -82,7 +83,12 @@ describe.each(drivers())("products and the list's filters on %s", (driver) => {
     expect((await patch(`/api/admin/tools/${twin._id}`, { productId: "no-such-product", optionValues: { "Bar length": "16 in" } })).statusCode).toBe(400);
     expect((await t.app.inject({ method: "GET", url: `/api/tool/${twin._id}` })).json()).toMatchObject({ product: null, optionValues: {}, name: twin.name });
 
+    // A variant's barcode travels with it (the product group's JSON-LD names each variant's).
+    const gtin = `400638${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}`;
+    const barcode = [..."0123456789"].map((digit) => gtin + digit).find(validGtin);
+    expect((await patch(`/api/admin/tools/${s16._id}`, { gtin: barcode })).statusCode).toBe(200);
     const one = toolSchema.parse((await t.app.inject({ method: "GET", url: `/api/tool/${s18._id}` })).json());
+    expect(Object.fromEntries(one.variants.map((v) => [v._id, v.gtin]))).toEqual({ [s16._id]: barcode, [s18._id]: null, [s20._id]: null });
     expect(one.product).toEqual({ _id: product._id, name: "Forstmann MS 400", options: [{ name: "Bar length", values: ["16 in", "18 in", "20 in"] }] });
     expect(one.optionValues).toEqual({ "Bar length": "18 in" });
     expect(one.variants.map((v) => [v._id, v.optionValues["Bar length"], v.price, v.availableQuantity]).sort()).toEqual(

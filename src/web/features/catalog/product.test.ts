@@ -25,9 +25,9 @@ const base: Tool = {
   product: { _id: "p1", name: "Timberwolf Petrol Chainsaw 45 cc", options: [{ name: "Bar length", values: ['16"', '18"', '20"'] }] },
   optionValues: { "Bar length": '18"' },
   variants: [
-    { _id: "saw-16", sku: "TW-45-16", optionValues: { "Bar length": '16"' }, price: 329, availableQuantity: 0 },
-    { _id: "saw-18", sku: "TW-45-18", optionValues: { "Bar length": '18"' }, price: 349, availableQuantity: 20 },
-    { _id: "saw-20", sku: "TW-45-20", optionValues: { "Bar length": '20"' }, price: 369, availableQuantity: 12 },
+    { _id: "saw-16", sku: "TW-45-16", gtin: "4006381333924", optionValues: { "Bar length": '16"' }, price: 329, availableQuantity: 0 },
+    { _id: "saw-18", sku: "TW-45-18", gtin: "4006381333931", optionValues: { "Bar length": '18"' }, price: 349, availableQuantity: 20 },
+    { _id: "saw-20", sku: "TW-45-20", gtin: null, optionValues: { "Bar length": '20"' }, price: 369, availableQuantity: 12 },
   ],
   priceFrom: 329,
   variantCount: 3,
@@ -54,9 +54,9 @@ describe("a product's options as choices", () => {
       product: { _id: "p2", name: "Drill", options: [{ name: "Voltage", values: ["18 V", "36 V"] }, { name: "Kit", values: ["Bare", "Kit"] }] },
       optionValues: { Voltage: "18 V", Kit: "Bare" },
       variants: [
-        { _id: "d-18-bare", sku: "a", optionValues: { Voltage: "18 V", Kit: "Bare" }, price: 89, availableQuantity: 3 },
-        { _id: "d-18-kit", sku: "b", optionValues: { Voltage: "18 V", Kit: "Kit" }, price: 129, availableQuantity: 3 },
-        { _id: "d-36-kit", sku: "c", optionValues: { Voltage: "36 V", Kit: "Kit" }, price: 199, availableQuantity: 3 },
+        { _id: "d-18-bare", sku: "a", gtin: null, optionValues: { Voltage: "18 V", Kit: "Bare" }, price: 89, availableQuantity: 3 },
+        { _id: "d-18-kit", sku: "b", gtin: null, optionValues: { Voltage: "18 V", Kit: "Kit" }, price: 129, availableQuantity: 3 },
+        { _id: "d-36-kit", sku: "c", gtin: null, optionValues: { Voltage: "36 V", Kit: "Kit" }, price: 199, availableQuantity: 3 },
       ],
     };
     const [voltage, kit] = optionChoices(drill);
@@ -122,7 +122,23 @@ describe("the tool page's schema.org data", () => {
       expect(variant.offers).toMatchObject({ "@type": "Offer", priceCurrency: "USD" });
     }
     expect(variants[0]?.offers).toMatchObject({ price: "329.00", availability: "https://schema.org/OutOfStock" });
-    // The page's own tool carries its GTIN.
-    expect(variants[1]).toMatchObject({ gtin: "4006381333931" });
+    // Each variant carries its own GTIN, and none where it has none.
+    expect(variants.map((v) => v.gtin)).toEqual(["4006381333924", "4006381333931", undefined]);
+    expect(variants[0]).toMatchObject({ additionalProperty: [{ "@type": "PropertyValue", name: "Bar length", value: '16"' }] });
+  });
+
+  it("varies by schema.org's own property where an option is one, and names any other option as it is", () => {
+    const options = [{ name: "Colour", values: ["Orange", "Green"] }, { name: "Bar length", values: ['16"'] }];
+    const data = productJsonLd({
+      ...base,
+      product: { _id: "p1", name: "Saw", options },
+      optionValues: { Colour: "Orange", "Bar length": '16"' },
+      variants: [
+        { _id: "saw-18", sku: "o", gtin: null, optionValues: { Colour: "Orange", "Bar length": '16"' }, price: 1, availableQuantity: 1 },
+        { _id: "g", sku: "g", gtin: null, optionValues: { Colour: "Green", "Bar length": '16"' }, price: 1, availableQuantity: 1 },
+      ],
+    });
+    expect(data.variesBy).toEqual(["https://schema.org/color", "Bar length"]);
+    expect((data.hasVariant as Record<string, unknown>[]).map((v) => v.color)).toEqual(["Orange", "Green"]);
   });
 });

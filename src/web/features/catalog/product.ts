@@ -61,6 +61,15 @@ const offer = (id: string, price: number, stock: number, minimum: number) => ({
 });
 
 /**
+ * The schema.org property an option is, when it is one Google reads for a product group's `variesBy`
+ * (https://developers.google.com/search/docs/appearance/structured-data/product-variants): a
+ * "Colour" option is `color`. A tool's usual options (bar length, voltage, kit) are none of them:
+ * `variesBy` then names the option as it is, and the variants say its value in `additionalProperty`.
+ */
+const SCHEMA_PROPERTIES: Record<string, string> = { color: "color", colour: "color", size: "size", material: "material", pattern: "pattern" };
+const schemaPropertyOf = (option: string): string | undefined => SCHEMA_PROPERTIES[option.trim().toLowerCase()];
+
+/**
  * The tool as schema.org data (the server writes it into the page's head; it makes paths
  * absolute): a `Product`, or for a tool of a product of several tools a `ProductGroup` whose
  * `hasVariant` are its tools (each a `Product` with its own SKU, offer and address) and whose
@@ -108,7 +117,12 @@ export function productJsonLd(tool: Tool, reviews: ToolReview[] = []): Record<st
     };
   }
   const variantName = (values: Record<string, string>) => `${product.name} (${product.options.map((o) => values[o.name] ?? "").join(", ")})`;
-  const properties = (values: Record<string, string>) => product.options.map((o) => ({ "@type": "PropertyValue", name: o.name, value: values[o.name] ?? "" }));
+  // Each option as a property: schema.org's own where the option is one (a variant then carries it, `color: "Red"`),
+  // and always as an additionalProperty, the only place a bar length or a kit can go.
+  const properties = (values: Record<string, string>) => ({
+    ...Object.fromEntries(product.options.flatMap((o) => (schemaPropertyOf(o.name) ? [[schemaPropertyOf(o.name), values[o.name] ?? ""]] : []))),
+    additionalProperty: product.options.map((o) => ({ "@type": "PropertyValue", name: o.name, value: values[o.name] ?? "" })),
+  });
   return {
     "@context": "https://schema.org",
     "@type": "ProductGroup",
@@ -119,18 +133,19 @@ export function productJsonLd(tool: Tool, reviews: ToolReview[] = []): Record<st
     image,
     category,
     ...brand,
-    variesBy: product.options.map((o) => o.name),
+    variesBy: product.options.map((o) => (schemaPropertyOf(o.name) ? `https://schema.org/${schemaPropertyOf(o.name)}` : o.name)),
     hasVariant: tool.variants.map((variant) =>
       variant._id === tool._id
-        ? { ...own, name: variantName(tool.optionValues), additionalProperty: properties(tool.optionValues), offers: offer(tool._id, tool.price, tool.availableQuantity, tool.minimumQuantity) }
+        ? { ...own, name: variantName(tool.optionValues), ...properties(tool.optionValues), offers: offer(tool._id, tool.price, tool.availableQuantity, tool.minimumQuantity) }
         : {
             "@type": "Product",
             sku: variant.sku,
+            ...(variant.gtin ? { gtin: variant.gtin } : {}),
             name: variantName(variant.optionValues),
             image,
             url: toolUrl(variant._id),
             ...brand,
-            additionalProperty: properties(variant.optionValues),
+            ...properties(variant.optionValues),
             // A variant's minimum is its own page's; one unit is what the list knows of it.
             offers: offer(variant._id, variant.price, variant.availableQuantity, 1),
           },

@@ -75,9 +75,9 @@ describe("ToolCard", () => {
       product: { _id: "p1", name: "Saw", options: [{ name: "Bar length", values: ['16"', '18"', '20"'] }] },
       optionValues: { "Bar length": '18"' },
       variants: [
-        { _id: "saw-16", sku: "a", optionValues: { "Bar length": '16"' }, price: 329, availableQuantity: 3 },
-        { _id: "saw-18", sku: "b", optionValues: { "Bar length": '18"' }, price: 349, availableQuantity: 3 },
-        { _id: "saw-20", sku: "c", optionValues: { "Bar length": '20"' }, price: 369, availableQuantity: 3 },
+        { _id: "saw-16", sku: "a", gtin: null, optionValues: { "Bar length": '16"' }, price: 329, availableQuantity: 3 },
+        { _id: "saw-18", sku: "b", gtin: null, optionValues: { "Bar length": '18"' }, price: 349, availableQuantity: 3 },
+        { _id: "saw-20", sku: "c", gtin: null, optionValues: { "Bar length": '20"' }, price: 369, availableQuantity: 3 },
       ],
       priceFrom: 329,
       variantCount: 3,
