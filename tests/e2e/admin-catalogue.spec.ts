@@ -353,5 +353,14 @@ test("products: add one with options, a tool joins it in the tool form, its page
   await expect(tools.nth(0)).toContainText("Archived");
   await expect(page.getByTestId("missing-combinations")).toHaveText("Every combination has a tool.");
   await expect(page.getByRole("button", { name: "Create missing combinations" })).toHaveCount(0);
+
+  // The tool the catalogue's card shows: chosen here, one default at a time.
+  await expect(tools.getByText("Default", { exact: true })).toHaveCount(0);
+  await page.getByRole("button", { name: `Make ${name} the product's default tool` }).click();
+  await expect(page.getByText(`${name} is now the default: the catalogue's card shows it.`)).toBeVisible();
+  await expect(tools.nth(1).getByText("Default", { exact: true })).toBeVisible();
+  await expect(tools.getByText("Default", { exact: true })).toHaveCount(1);
+  await expect(tools.nth(1).getByRole("button", { name: /Make .* default tool/ })).toHaveCount(0);
+  await expect(tools.getByRole("button", { name: /Make .* default tool/ })).toHaveCount(2);
   await api(page.request, "delete", `/api/admin/tools/${twin._id}`);
 });

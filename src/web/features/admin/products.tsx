@@ -160,6 +160,7 @@ function ProductPage() {
   const product = useQuery(productQuery(id));
   const tools = useQuery(productToolsQuery(id));
   const combine = useCreateCombinations();
+  const save = useSaveProduct();
   return (
     <div>
       <PageTitle title={product.data?.name ?? null} />
@@ -175,7 +176,9 @@ function ProductPage() {
             <h3 className="mb-2 text-xl font-semibold" id="product-tools">
               {text.tools}
             </h3>
+            <p className="text-base-content/80 mb-2 text-sm">{text.defaultHint}</p>
             <Problem error={combine.error} onDismiss={() => combine.reset()} />
+            <Problem error={save.error} onDismiss={() => save.reset()} />
             <QueryView query={tools} isEmpty={(list) => list.length === 0} empty={text.toolsEmpty}>
               {(list) => {
                 const present = new Set(list.map((tool) => JSON.stringify(p.options.map((o) => tool.optionValues[o.name] ?? null))));
@@ -192,7 +195,20 @@ function ProductPage() {
                             <Link className="link" to={`/admin/tools/${tool._id}`}>
                               {tool.name}
                             </Link>
-                            {tool._id === p.defaultToolId && <span className="badge badge-outline ml-2">{text.isDefault}</span>}
+                            {tool._id === p.defaultToolId ? (
+                              <span className="badge badge-outline ml-2">{text.isDefault}</span>
+                            ) : (
+                              // An archived tool too: the owner may choose before the product goes on sale.
+                              <button
+                                type="button"
+                                className="btn btn-ghost btn-xs ml-2"
+                                aria-label={text.makeDefaultLabel(tool.name)}
+                                disabled={save.isPending}
+                                onClick={() => save.mutate({ current: p._id, input: { defaultToolId: tool._id } }, { onSuccess: () => toast.success(text.defaultSet(tool.name)) })}
+                              >
+                                {text.makeDefault}
+                              </button>
+                            )}
                           </td>
                           {p.options.map((o) => (
                             <td key={o.name}>{tool.optionValues[o.name] ?? ""}</td>
