@@ -287,6 +287,57 @@ test("the tool form: SKU, GTIN, brand, a sub-category, specifications by kind an
   await api(page.request, "delete", `/api/admin/categories/${sub}`);
 });
 
+test("a new tool, once saved, stays open for its photos; a form opened for another tool starts from that tool", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signInAsAdmin(page.request);
+  const id = run();
+  const name = `New tool ${id}`;
+  await page.goto("/admin/tools");
+  await page.getByRole("button", { name: "Add a tool" }).click();
+  const form = page.getByRole("form", { name: "Add a tool" });
+  await expect(form.getByText("Photos are added once the tool is saved: the form then stays open to upload, reorder or remove them.")).toBeVisible();
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("Price (dollars)").fill("12");
+  await form.getByLabel("Stock", { exact: true }).fill("3");
+  await form.getByLabel("Minimum order quantity").fill("1");
+  await form.getByLabel("Description").fill("A tool for the new tool's photos test.");
+  await form.getByLabel(/In the store at once/).uncheck();
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Tool added.")).toBeVisible();
+
+  const edit = page.getByRole("form", { name: `Edit ${name}` });
+  const photos = edit.getByTestId("form-photo");
+  await expect(photos).toHaveCount(1);
+  const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 40, g: 120, b: 60 } } }).png().toBuffer();
+  await edit.getByLabel("Add a photo").setInputFiles({ name: "new.png", mimeType: "image/png", buffer: png });
+  await expect(photos).toHaveCount(2);
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Tool saved.")).toBeVisible();
+  await expect(edit).toHaveCount(0);
+  await page.getByLabel("Search tools").fill(id);
+  const created = page.getByTestId("admin-tool-row").filter({ hasText: name });
+  await expect(created).toHaveCount(1);
+  const createdId = decodeURIComponent((await created.getByRole("link", { name }).getAttribute("href"))?.split("/").pop() ?? "");
+  const saved = (await api(page.request, "get", `/api/admin/tools/${createdId}`)) as { tool: { images: string[] } };
+  expect(saved.tool.images).toHaveLength(2);
+  expect(saved.tool.images[0]).toMatch(/^\/uploads\/tools\//);
+
+  // Edit one tool, then another without closing: the form shows (and would save) the second one's values.
+  const otherName = `Second tool ${id}`;
+  const other = await archivedTool(page.request, otherName, { price: 77 });
+  await page.reload();
+  await page.getByRole("button", { name: "Edit" }).first().waitFor();
+  await page.getByTestId("admin-tool-row").filter({ hasText: name }).getByRole("button", { name: "Edit" }).click();
+  await expect(page.getByRole("form", { name: `Edit ${name}` }).getByLabel("Price (dollars)")).toHaveValue("12");
+  await page.getByTestId("admin-tool-row").filter({ hasText: otherName }).getByRole("button", { name: "Edit" }).click();
+  const otherForm = page.getByRole("form", { name: `Edit ${otherName}` });
+  await expect(otherForm.getByLabel("Name", { exact: true })).toHaveValue(otherName);
+  await expect(otherForm.getByLabel("Price (dollars)")).toHaveValue("77");
+  await otherForm.getByRole("button", { name: "Cancel" }).click();
+  await api(page.request, "delete", `/api/admin/tools/${createdId}`);
+  await api(page.request, "delete", `/api/admin/tools/${other._id}`);
+});
+
 test("products: add one with options, a tool joins it in the tool form, its page makes the missing combinations", async ({ page }) => {
   test.setTimeout(90_000);
   await signInAsAdmin(page.request);

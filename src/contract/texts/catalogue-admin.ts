@@ -132,7 +132,7 @@ export const CATALOGUE_ADMIN_TEXT = {
     noSpecs: "No specification is defined yet.",
     yes: "Yes",
     photos: "Photos",
-    photosLater: "More photos are added once the tool is saved: open it again with Edit to upload, reorder or remove them.",
+    photosLater: "Photos are added once the tool is saved: the form then stays open to upload, reorder or remove them.",
     photosHint: "The first is the main photo, on the tool's card. JPEG, PNG or WebP, at most 5 MB.",
     photoAlt: (n: number) => `Photo ${n}`,
     addPhoto: "Add a photo",

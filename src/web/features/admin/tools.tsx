@@ -57,7 +57,8 @@ export default function ToolsPage() {
           {toolsText.add}
         </button>
       </div>
-      {editing && <ToolForm tool={editing === "new" ? null : editing} onDone={() => setEditing(null)} />}
+      {/* Keyed: a form opened for another tool starts from that tool's values, never the last one's. */}
+      {editing && <ToolForm key={editing === "new" ? "new" : editing._id} tool={editing === "new" ? null : editing} onDone={() => setEditing(null)} onCreated={setEditing} />}
       <div className="mb-4 flex flex-wrap gap-3">
         <label className="form-control">
           <span className="label-text">{toolsText.search}</span>
@@ -157,7 +158,8 @@ export default function ToolsPage() {
 }
 
 /** Create or edit, with the API's own zod schema. */
-function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void }) {
+/** A new tool, once saved, stays open as that tool's form: its photos are uploaded there (they need its id). */
+function ToolForm({ tool, onDone, onCreated }: { tool: AdminTool | null; onDone: () => void; onCreated: (created: AdminTool) => void }) {
   const create = useCreateTool();
   const update = useUpdateTool();
   const form = useForm<ToolFormValues>({
@@ -191,9 +193,10 @@ function ToolForm({ tool, onDone }: { tool: AdminTool | null; onDone: () => void
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit((values) => {
     const options = {
-      onSuccess: () => {
+      onSuccess: (saved: AdminTool) => {
         toast.success(tool ? toolsText.saved : toolsText.created);
-        onDone();
+        if (tool) onDone();
+        else onCreated(saved);
       },
       // The server's refusals at their fields: a 400's details (a GTIN, a specification), a taken SKU, a combination another tool has.
       onError: (error: Error) => {
