@@ -10,7 +10,16 @@ import { api } from "../../lib/api";
 export interface CatalogueMenu {
   categories: { slug: string; name: string; parentSlug: string | null }[];
   brands: { slug: string; name: string }[];
+  /**
+   * Every value the catalogue has of each filterable specification that is a choice, as the URL
+   * names it (`spec.<key>=value`): a value the shopper's other filters leave nothing of is still
+   * shown, disabled (issue 51), so the filters say what the catalogue has.
+   */
+  specs?: { key: string; values: string[] }[];
 }
+
+/** A specification's value as the URL and the form name it (`true`, `18`, `petrol`). */
+export const specValueParam = (value: string | number | boolean): string => String(value);
 
 interface FacetCategory {
   slug: string;
@@ -18,8 +27,18 @@ interface FacetCategory {
   children?: FacetCategory[];
 }
 
+interface FacetSpecValues {
+  key: string;
+  kind: string;
+  values?: { value: string | number | boolean }[];
+}
+
+/** The choices' values of the facets' specifications, as the menu keeps them. */
+export const menuSpecsOf = (specs: FacetSpecValues[] = []): NonNullable<CatalogueMenu["specs"]> =>
+  specs.filter((s) => s.kind === "choice").map((s) => ({ key: s.key, values: (s.values ?? []).map((v) => specValueParam(v.value)) }));
+
 /** The facets' tree (GET /api/tool/facets, DESIGN API) as the menu's flat list, parents first. */
-export function menuOfFacets(facets: { categories?: FacetCategory[]; brands?: { slug: string; name: string }[] }): CatalogueMenu {
+export function menuOfFacets(facets: { categories?: FacetCategory[]; brands?: { slug: string; name: string }[]; specs?: FacetSpecValues[] }): CatalogueMenu {
   const categories: CatalogueMenu["categories"] = [];
   const walk = (nodes: FacetCategory[], parentSlug: string | null) => {
     for (const node of nodes) {
@@ -28,7 +47,7 @@ export function menuOfFacets(facets: { categories?: FacetCategory[]; brands?: { 
     }
   };
   walk(facets.categories ?? [], null);
-  return { categories, brands: (facets.brands ?? []).map(({ slug, name }) => ({ slug, name })) };
+  return { categories, brands: (facets.brands ?? []).map(({ slug, name }) => ({ slug, name })), specs: menuSpecsOf(facets.specs) };
 }
 
 /**
@@ -38,7 +57,7 @@ export function menuOfFacets(facets: { categories?: FacetCategory[]; brands?: { 
 export const catalogueMenuQuery = () =>
   queryOptions({
     queryKey: ["catalogue-menu"] as const,
-    queryFn: async ({ signal }) => menuOfFacets(await api.get<{ categories?: FacetCategory[]; brands?: { slug: string; name: string }[] }>("/api/tool/facets", signal)),
+    queryFn: async ({ signal }) => menuOfFacets(await api.get<Parameters<typeof menuOfFacets>[0]>("/api/tool/facets", signal)),
     staleTime: 5 * 60_000,
     retry: false,
   });
