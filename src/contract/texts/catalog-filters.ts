@@ -10,6 +10,8 @@ export const CATALOG_FILTERS_TEXT = {
   /** How many filters are chosen, on the phone's button ("Filters (2)"). */
   filtersChosen: (count: number) => (count > 0 ? `Filters (${formatWhole(count)})` : "Filters"),
   closeFilters: "Close",
+  /** Without JavaScript, the filters' own button: sends the catalogue's one form (as "Show" does beside the selects). */
+  applyFilters: "Apply filters",
   categories: "Categories",
   allCategories: "All tools",
   /** A choice with how many rows of the list it leaves: "Stihl (12)". */

@@ -140,6 +140,9 @@ describe("the filters a form chooses", () => {
     expect(filtersKey(chosen)).toBe(filtersKey(parse("spec.bar_length=12..&brand=greenacre&spec.power_source=petrol&brand=voltline")));
     expect(filtersKey(chosen)).not.toBe(filtersKey(parse("brand=greenacre")));
     expect(filtersOfFields([])).toEqual({ brand: undefined, spec: undefined });
+    // The key reads back as the same choice, whatever its values hold.
+    const odd = { brand: ["b"], spec: { power_source: ["Petrol & Oil"] } };
+    expect(filtersOfFields(new URLSearchParams(filtersKey(odd)))).toEqual(odd);
   });
 
   it("counts what is chosen for the phone's button", () => {

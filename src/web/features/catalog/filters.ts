@@ -11,20 +11,24 @@ import { CATALOG_FILTERS_TEXT as TEXT } from "../../../contract/texts/catalog-fi
 import { api, ApiRequestError } from "../../lib/api";
 import { toolKeys } from "./api";
 import { parseBrowse, splitRange, toolListPath, type BrowseState } from "./browse-state";
-import { specValueParam, type CatalogueMenu } from "./menu";
+import { NO_FACETS, specValueParam } from "./facet-values";
+import type { CatalogueMenu } from "./menu";
 
 /** What the facets are asked for: the list's filters, without its page and order. */
 export type FacetsQuery = Omit<ToolListQuery, "page" | "limit" | "sort" | "cursor">;
 
-export function facetsQueryOf({ page: _page, limit: _limit, sort: _sort, cursor: _cursor, ...query }: ToolListQuery): FacetsQuery {
-  return query;
+export function facetsQueryOf(query: ToolListQuery): FacetsQuery {
+  const facets: FacetsQuery & Partial<Pick<ToolListQuery, "page" | "limit" | "sort" | "cursor">> = { ...query };
+  delete facets.page;
+  delete facets.limit;
+  delete facets.sort;
+  delete facets.cursor;
+  return facets;
 }
 
 /** `GET /api/tool/facets` with the list's filters, as the list sends them (toolListPath). */
 export const facetsPath = (query: FacetsQuery): string => toolListPath(query).replace(/^\/api\/tool/, "/api/tool/facets");
 
-/** Facets that count nothing: what a filter the API refuses (an old link's gone brand or specification) leaves, as the list says (no tool). */
-export const NO_FACETS: Facets = { total: 0, categories: [], brands: [], specs: [], price: { min: null, max: null } };
 
 /** The facets of the list's query, under the catalogue's keys (a change of stock or prices fetches them again). */
 export const catalogueFacetsQuery = (query: FacetsQuery) =>
@@ -113,10 +117,14 @@ export function filtersOfFields(fields: Iterable<[string, string]>): Pick<Browse
   return { brand, spec };
 }
 
-/** One string for a choice of brands and specifications, whatever their order: to tell whether two are the same. */
+/**
+ * One query string for a choice of brands and specifications, whatever their order: to tell
+ * whether two are the same, and read back with `filtersOfFields(new URLSearchParams(key))`.
+ */
 export function filtersKey({ brand = [], spec = {} }: Pick<BrowseState, "brand" | "spec">): string {
-  const parts = [...brand.map((b) => `brand=${b}`), ...Object.entries(spec).flatMap(([key, values]) => values.map((v) => `spec.${key}=${v}`))];
-  return parts.sort().join("&");
+  const pairs: [string, string][] = [...brand.map((b): [string, string] => ["brand", b]), ...Object.entries(spec).flatMap(([key, values]) => values.map((v): [string, string] => [`spec.${key}`, v]))];
+  pairs.sort(([nameA, a], [nameB, b]) => nameA.localeCompare(nameB) || a.localeCompare(b));
+  return new URLSearchParams(pairs).toString();
 }
 
 /** How many filters are chosen: each brand, each specification value, the category and the price range (the phone's button says it). */

@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "../../lib/api";
+import { menuSpecsOf, type FacetSpecValues } from "./facet-values";
 
 /*
  * The catalogue page's menu, apart from api.ts: the home page's download (the app's chunk, with
@@ -18,24 +19,12 @@ export interface CatalogueMenu {
   specs?: { key: string; values: string[] }[];
 }
 
-/** A specification's value as the URL and the form name it (`true`, `18`, `petrol`). */
-export const specValueParam = (value: string | number | boolean): string => String(value);
-
 interface FacetCategory {
   slug: string;
   name: string;
   children?: FacetCategory[];
 }
 
-interface FacetSpecValues {
-  key: string;
-  kind: string;
-  values?: { value: string | number | boolean }[];
-}
-
-/** The choices' values of the facets' specifications, as the menu keeps them. */
-export const menuSpecsOf = (specs: FacetSpecValues[] = []): NonNullable<CatalogueMenu["specs"]> =>
-  specs.filter((s) => s.kind === "choice").map((s) => ({ key: s.key, values: (s.values ?? []).map((v) => specValueParam(v.value)) }));
 
 /** The facets' tree (GET /api/tool/facets, DESIGN API) as the menu's flat list, parents first. */
 export function menuOfFacets(facets: { categories?: FacetCategory[]; brands?: { slug: string; name: string }[]; specs?: FacetSpecValues[] }): CatalogueMenu {
