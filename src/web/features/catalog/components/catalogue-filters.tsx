@@ -65,6 +65,8 @@ export function CatalogueFilters({ state, menu, facets, categories, formId, onFi
       box.checked = box.name === "brand" ? (state.brand ?? []).includes(box.value) : (spec[box.name.slice(5)] ?? []).includes(box.value);
     }
     for (const field of panel.querySelectorAll<HTMLInputElement>('input[type="number"]')) {
+      // Not the field being typed in: leaving the other end sent the range, and this one is still the shopper's.
+      if (field === document.activeElement) continue;
       const [, key = "", end] = /^spec\.(.+)\.(min|max)$/.exec(field.name) ?? [];
       const range = (spec[key] ?? []).map(splitRange).find(Boolean);
       field.value = end === "min" ? (range?.min ?? "") : (range?.max ?? "");
