@@ -64,7 +64,6 @@ test.describe("the catalogue's filters without JavaScript", () => {
     const bar = whole.specs.find((s) => s.key === "bar_length");
     expect(bar?.kind).toBe("range");
     const range = page.getByTestId("spec-filter-bar_length");
-    await expect(range.getByRole("group", { name: "Bar length (in)" })).toHaveCount(0); // the fieldset is the test id itself
     await expect(page.getByRole("group", { name: "Bar length (in)" })).toBeVisible();
     await expect(range.getByLabel("From")).toHaveAttribute("placeholder", String(bar?.min));
 

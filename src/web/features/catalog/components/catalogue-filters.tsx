@@ -160,8 +160,14 @@ export function CatalogueFilters({ state, menu, facets, categories, formId, onFi
                     className="input input-bordered input-sm w-24"
                     defaultValue={end === "min" ? spec.min : spec.max}
                     placeholder={end === "min" ? spec.low : spec.high}
-                    // A range is sent when the shopper leaves the field (or presses Enter: the form's submit).
+                    // A range is sent when the shopper leaves the field or presses Enter (the panel has no
+                    // submit button once the app runs, and several number fields: Enter would send nothing).
                     onBlur={apply}
+                    onKeyDown={(event) => {
+                      if (event.key !== "Enter") return;
+                      event.preventDefault();
+                      apply();
+                    }}
                   />
                 </label>
               ))}
