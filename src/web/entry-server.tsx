@@ -20,6 +20,8 @@ import { AppRoutes } from "./app/router";
 import { catalogueListQuery, catalogueMenuQuery, catalogueQuery, relatedList, type CatalogueMenu, toolQuery, toolRatingQuery, toolReviewsQuery, toolReviewViewOf, toolsQuery, type ToolReviewView } from "./features/catalog";
 import type { ToolRatingSummary, ToolReview } from "../contract/review-schemas";
 import { reviewsQuery } from "./features/reviews";
+import { catalogueFacetsQuery, facetsQueryOf, type FacetsQuery } from "./features/catalog";
+import type { Facets } from "../contract/catalogue-io";
 import { ApiRequestError } from "./lib/api";
 import { PageHeadContext, type PageHead, type PageHeadRecorder } from "./lib/page-title";
 
@@ -34,6 +36,8 @@ export interface PageLoaders {
   toolRating(toolId: string): Promise<ToolRatingSummary>;
   /** The category tree (parents before children) and the brands, for the catalogue's filters. */
   catalogueMenu(): Promise<CatalogueMenu>;
+  /** The facets of the catalogue's query (GET /api/tool/facets): the filters' counts. */
+  facets(query: FacetsQuery): Promise<Facets>;
 }
 
 export interface RenderedPage {
@@ -124,12 +128,15 @@ const PAGE_LOADERS = {
   },
   "/tools": async ({ client, search, loaders }) => {
     const query = catalogueQuery(new URLSearchParams(search));
-    const [list] = await Promise.all([
+    const facets = facetsQueryOf(query);
+    const [list, counts] = await Promise.all([
       seed(client, catalogueListQuery(query).queryKey, () => loaders.tools(query)),
+      // The filters' counts, in the HTML: a visitor without JavaScript sees them.
+      seed(client, catalogueFacetsQuery(facets).queryKey, () => loaders.facets(facets)),
       // The page is whole without its menu's tree (the roots are in the code): a failure there is not kept.
       seed(client, catalogueMenuQuery().queryKey, () => loaders.catalogueMenu()),
     ]);
-    return list && client.getQueryState(catalogueMenuQuery().queryKey)?.status === "success";
+    return list && counts && client.getQueryState(catalogueMenuQuery().queryKey)?.status === "success";
   },
   "/tools/:id": async ({ client, params, search, loaders }) => {
     const id = params.id ?? "";

@@ -125,6 +125,28 @@ test.describe("an action taken while the page wakes up takes effect exactly once
       expect(loads).toHaveLength(1);
     });
 
+    test(`brand filter: ticked ${moment.name}`, async ({ page, request }) => {
+      // A brand of the catalogue's filters (issue 51), by its label with its count ("Voltline (3)").
+      const facets = (await (await request.get("/api/tool/facets")).json()) as { brands: { slug: string; name: string; count: number }[] };
+      const brand = facets.brands.find((b) => b.count > 0);
+      if (!brand) throw new Error("the demo has no brand with tools");
+      const listed = (await (await request.get(`/api/tool?brand=${brand.slug}&limit=12`)).json()) as { name: string }[];
+      const loads = catalogueLoads(page, (p) => p.getAll("brand").join() === brand.slug);
+      const takesOver = moment.send(page);
+      await page.goto("/tools", { waitUntil: "commit" });
+      const box = page.getByTestId("brand-filter").getByLabel(`${brand.name} (${brand.count})`, { exact: true });
+      await expect(box).toBeVisible();
+      const before = await historyLength(page);
+      await takesOver;
+      await box.check();
+      await expect.poll(() => params(page).getAll("brand")).toEqual([brand.slug]);
+      await expect(cards(page).getByRole("heading")).toHaveText(listed.map((t) => t.name));
+      await expect(page.getByTestId("brand-filter").getByLabel(new RegExp(`^${brand.name} \\(\\d+\\)$`))).toBeChecked();
+      await appTakesOver(page);
+      expect(await historyLength(page)).toBe(before + 1);
+      expect(loads).toHaveLength(1);
+    });
+
     test(`'Book Now' on a tool's page: clicked ${moment.name}`, async ({ page, request }) => {
       const [tool] = await listTools(request, 1);
       if (!tool) throw new Error("the catalogue is empty");

@@ -7,7 +7,7 @@ import { renderPage, type PageLoaders } from "../../web/entry-server";
  * error state, and says it is not complete (render.ts then does not keep it for the next visitor).
  */
 const down = () => Promise.reject(new Error("connection refused"));
-const failing: PageLoaders = { tools: down, tool: down, reviews: down, toolReviews: down, toolRating: down, catalogueMenu: down };
+const failing: PageLoaders = { tools: down, tool: down, reviews: down, toolReviews: down, toolRating: down, catalogueMenu: down, facets: down };
 
 describe("a server-rendered page whose data fails to load", () => {
   it.each(["/", "/tools?category=Chainsaws", "/tools/6f1f7a7e-5d2c-4c1e-9a51-0c2b8f0d3e11"])("%s renders its error state", async (url) => {

@@ -1,3 +1,4 @@
+import type { Facets } from "../../contract/catalogue-io";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -275,6 +276,17 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
       const gone = await get(`/tools?${query}`);
       expect(gone.status).toBe(200);
       expect(visibleText(rootOf(gone.html))).toContain("No tools match your search.");
+    }
+  });
+
+  it("renders the filters' counts with the page, as GET /api/tool/facets answers them for its query (issue 51)", async () => {
+    for (const query of ["", "brand=timberwolf", "category=chainsaws&spec.power_source=Petrol"]) {
+      const facets = (await app.inject({ url: `/api/tool/facets${query ? `?${query}` : ""}` })).json<Facets>();
+      const text = visibleText(rootOf((await get(`/tools${query ? `?${query}` : ""}`)).html));
+      expect(facets.brands.length, query).toBeGreaterThan(0);
+      // Each brand with its count in its label; a checked brand's siblings keep theirs.
+      for (const brand of facets.brands) expect(text, query).toContain(`${brand.name} (${brand.count})`);
+      for (const spec of facets.specs) for (const value of spec.values ?? []) expect(text, `${query} ${spec.key}`).toContain(`${String(value.value)} (${value.count})`);
     }
   });
 

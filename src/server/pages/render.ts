@@ -25,9 +25,11 @@ import { toolListQuerySchema } from "../../contract/schemas";
 import { TEXT } from "../../contract/texts/site";
 import { PAGE_STATE_ID, serializePageState } from "../../web/app/page-state";
 import { PRELOADS_ID } from "../../web/app/preloads";
+import { menuSpecsOf, NO_FACETS } from "../../web/features/catalog/facet-values";
 import type * as ServerEntry from "../../web/entry-server";
 import { listBrands, listCategories } from "../catalog/catalogue";
 import { getTool, listTools, toolListKey } from "../catalog/service";
+import { toolFacets } from "../catalog/facets";
 import { onChange } from "../db/changes";
 import { ApiError } from "../http/errors";
 import { TtlCache } from "../http/ttl-cache";
@@ -216,9 +218,26 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       return { items, total, exact: true };
     },
     toolRating: (toolId) => toolRatingSummary(db, toolId),
+    // The facets of the list's query, from the API's own cache of them (GET /api/tool/facets): the filters' counts, server-rendered.
+    facets: async (query) => {
+      const parsed = { ...toolListQuerySchema.parse(query), spec: query.spec ?? {} };
+      try {
+        return await app.lists.facets.get(toolListKey({ ...parsed, page: 1, limit: 0, sort: undefined, cursor: undefined }), () => toolFacets(db, parsed));
+      } catch (error) {
+        // A filter the API refuses (an old link): no tool matches it, as the list says.
+        if (error instanceof ApiError && error.statusCode === 400) return NO_FACETS;
+        throw error;
+      }
+    },
     catalogueMenu: async () => {
-      const [categories, brands] = await Promise.all([listCategories(db), listBrands(db)]);
-      return { categories: categories.map(({ slug, name, parentSlug }) => ({ slug, name, parentSlug })), brands };
+      const whole = toolListQuerySchema.parse({});
+      const [categories, brands, facets] = await Promise.all([
+        listCategories(db),
+        listBrands(db),
+        // Every value of each choice specification (the facets of the whole catalogue): one the shopper's filters leave nothing of is shown disabled.
+        app.lists.facets.get(toolListKey({ ...whole, spec: {}, page: 1, limit: 0, sort: undefined, cursor: undefined }), () => toolFacets(db, { ...whole, spec: {} })),
+      ]);
+      return { categories: categories.map(({ slug, name, parentSlug }) => ({ slug, name, parentSlug })), brands, specs: menuSpecsOf(facets.specs) };
     },
     reviews: async (limit) => {
       const { items, total, exact } = await app.lists.reviews.get(reviewListKey({ page: 1, limit }), () => listReviews(db, { page: 1, limit }));

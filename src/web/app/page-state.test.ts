@@ -16,6 +16,7 @@ const loaders: PageLoaders = {
   toolReviews: () => Promise.resolve({ items: [], total: 0, exact: true }),
   toolRating: () => Promise.reject(new Error("not asked for on the home page")),
   catalogueMenu: () => Promise.reject(new Error("not asked for on the home page")),
+  facets: () => Promise.reject(new Error("not asked for on the home page")),
 };
 
 /** The page's HTML as the browser gets it: the state in its script tag. */

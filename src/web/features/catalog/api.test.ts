@@ -29,6 +29,21 @@ describe("the catalogue's menu from the facets", () => {
         { slug: "hand-tools", name: "Hand Tools", parentSlug: null },
       ],
       brands: [{ slug: "timberwolf", name: "Timberwolf" }],
+      specs: [],
     });
+  });
+
+  it("keeps every value of each choice specification, as the address names it, and no range", () => {
+    const menu = menuOfFacets({
+      specs: [
+        { key: "cordless", kind: "choice", values: [{ value: true }, { value: false }] },
+        { key: "power_source", kind: "choice", values: [{ value: "petrol" }] },
+        { key: "bar_length", kind: "range" },
+      ],
+    });
+    expect(menu.specs).toEqual([
+      { key: "cordless", values: ["true", "false"] },
+      { key: "power_source", values: ["petrol"] },
+    ]);
   });
 });

@@ -33,6 +33,28 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const isSlug = (value: string | null): value is string => value !== null && value.length <= 80 && SLUG.test(value);
 /** A specification's key, as the API names it (`spec.<key>`). */
 const SPEC_KEY = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+/** A range's end as a form sends it: `spec.<key>.min` or `spec.<key>.max`. */
+const RANGE_FIELD = /^(.+)\.(min|max)$/;
+/** A number as a range's end: what the API's `min..max` takes. */
+const RANGE_END = /^-?\d+(?:\.\d+)?$/;
+
+/** A number specification's range as the API takes it (`12..18`, `12..`, `..18`), or nothing when neither end is a number. */
+export function rangeValue(min: string | undefined, max: string | undefined): string | undefined {
+  const low = min?.trim() ?? "";
+  const high = max?.trim() ?? "";
+  const lowOk = RANGE_END.test(low);
+  const highOk = RANGE_END.test(high);
+  if (!lowOk && !highOk) return undefined;
+  return `${lowOk ? low : ""}..${highOk ? high : ""}`;
+}
+
+/** A `min..max` value's two ends (each "" when open), or nothing for a value that is no range. */
+export function splitRange(value: string): { min: string; max: string } | undefined {
+  const match = /^(-?\d+(?:\.\d+)?)?\.\.(-?\d+(?:\.\d+)?)?$/.exec(value);
+  if (!match || (match[1] === undefined && match[2] === undefined)) return undefined;
+  return { min: match[1] ?? "", max: match[2] ?? "" };
+}
+
 /** As many brands as the API takes in one query. */
 const MAX_BRANDS = 20;
 const isSort = (value: string | null): value is ToolSort => TOOL_SORTS.includes(value as ToolSort);
@@ -51,12 +73,26 @@ export function parseBrowse(params: URLSearchParams): BrowseState {
   const page = Number.parseInt(params.get("page") ?? "1", 10);
   const brand = [...new Set(params.getAll("brand").filter(isSlug))].slice(0, MAX_BRANDS);
   const spec: Record<string, string[]> = {};
+  const add = (key: string, value: string) => {
+    const values = (spec[key] ??= []);
+    if (!values.includes(value)) values.push(value);
+  };
+  // A number's range as a form without JavaScript sends it (`spec.<key>.min`, `spec.<key>.max`: filters.ts), read as `min..max`.
+  const ranges = new Map<string, { min?: string; max?: string }>();
   for (const [name, value] of params) {
     const key = name.slice(5);
     const trimmed = value.trim();
-    if (!name.startsWith("spec.") || !SPEC_KEY.test(key) || trimmed === "" || trimmed.length > 60) continue;
-    const values = (spec[key] ??= []);
-    if (!values.includes(trimmed)) values.push(trimmed);
+    if (!name.startsWith("spec.") || trimmed === "" || trimmed.length > 60) continue;
+    const end = RANGE_FIELD.exec(key);
+    if (end?.[1] && end[2] && SPEC_KEY.test(end[1])) {
+      const range = ranges.get(end[1]) ?? {};
+      range[end[2] as "min" | "max"] ??= trimmed;
+      ranges.set(end[1], range);
+    } else if (SPEC_KEY.test(key)) add(key, trimmed);
+  }
+  for (const [key, { min, max }] of ranges) {
+    const range = rangeValue(min, max);
+    if (range) add(key, range);
   }
   return {
     category: isSlug(category) ? category : undefined,

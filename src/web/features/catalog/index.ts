@@ -4,3 +4,4 @@ export { catalogueListQuery, catalogueQuery } from "./browse-state";
 export { ToolCard, ToolGrid } from "./components/tool-card";
 export { toolRatingQuery, toolReviewsQuery, toolReviewViewOf, type ToolReviewView } from "./tool-reviews-api";
 export { ToolReviewForm } from "./components/write-review";
+export { catalogueFacetsQuery, facetsQueryOf, type FacetsQuery } from "./filters";

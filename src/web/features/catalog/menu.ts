@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "../../lib/api";
+import { menuSpecsOf, type FacetSpecValues } from "./facet-values";
 
 /*
  * The catalogue page's menu, apart from api.ts: the home page's download (the app's chunk, with
@@ -10,6 +11,12 @@ import { api } from "../../lib/api";
 export interface CatalogueMenu {
   categories: { slug: string; name: string; parentSlug: string | null }[];
   brands: { slug: string; name: string }[];
+  /**
+   * Every value the catalogue has of each filterable specification that is a choice, as the URL
+   * names it (`spec.<key>=value`): a value the shopper's other filters leave nothing of is still
+   * shown, disabled (issue 51), so the filters say what the catalogue has.
+   */
+  specs?: { key: string; values: string[] }[];
 }
 
 interface FacetCategory {
@@ -18,8 +25,9 @@ interface FacetCategory {
   children?: FacetCategory[];
 }
 
+
 /** The facets' tree (GET /api/tool/facets, DESIGN API) as the menu's flat list, parents first. */
-export function menuOfFacets(facets: { categories?: FacetCategory[]; brands?: { slug: string; name: string }[] }): CatalogueMenu {
+export function menuOfFacets(facets: { categories?: FacetCategory[]; brands?: { slug: string; name: string }[]; specs?: FacetSpecValues[] }): CatalogueMenu {
   const categories: CatalogueMenu["categories"] = [];
   const walk = (nodes: FacetCategory[], parentSlug: string | null) => {
     for (const node of nodes) {
@@ -28,7 +36,7 @@ export function menuOfFacets(facets: { categories?: FacetCategory[]; brands?: { 
     }
   };
   walk(facets.categories ?? [], null);
-  return { categories, brands: (facets.brands ?? []).map(({ slug, name }) => ({ slug, name })) };
+  return { categories, brands: (facets.brands ?? []).map(({ slug, name }) => ({ slug, name })), specs: menuSpecsOf(facets.specs) };
 }
 
 /**
@@ -38,7 +46,7 @@ export function menuOfFacets(facets: { categories?: FacetCategory[]; brands?: { 
 export const catalogueMenuQuery = () =>
   queryOptions({
     queryKey: ["catalogue-menu"] as const,
-    queryFn: async ({ signal }) => menuOfFacets(await api.get<{ categories?: FacetCategory[]; brands?: { slug: string; name: string }[] }>("/api/tool/facets", signal)),
+    queryFn: async ({ signal }) => menuOfFacets(await api.get<Parameters<typeof menuOfFacets>[0]>("/api/tool/facets", signal)),
     staleTime: 5 * 60_000,
     retry: false,
   });

@@ -14,6 +14,9 @@ import { ToolGrid } from "../components/tool-card";
 import { PageTitle } from "../../../lib/page-title";
 import { useTypedEarly } from "../../../lib/typed-early";
 import { useHydrated } from "../../../lib/hydrated";
+import { CATALOG_FILTERS_TEXT } from "../../../../contract/texts/catalog-filters";
+import { catalogueFacetsQuery, chosenCount, facetsQueryOf } from "../filters";
+import { CatalogueFilters, FiltersSheet, usePhone } from "../components/catalogue-filters";
 
 /**
  * Hidden fields carrying the rest of the view, so that each of the page's forms, sent without
@@ -62,6 +65,8 @@ export function ToolsPage() {
   const query = useQuery(catalogueListQuery(catalogueQuery(params)));
   // The category tree and the brands: rendered with the page by the server (entry-server.tsx).
   const menu = useQuery(catalogueMenuQuery()).data;
+  // The filters' counts for the same query: rendered with the page by the server too (entry-server.tsx).
+  const facets = useQuery(catalogueFacetsQuery(facetsQueryOf(catalogueQuery(params)))).data;
   const heading = (category && categoryName(menu, category, query.data?.items)) ?? CATALOG_TEXT.heading;
   const brands = state.brand ?? [];
   const resultsRef = useRef<HTMLParagraphElement>(null);
@@ -73,6 +78,9 @@ export function ToolsPage() {
   const browseId = useId();
   const hydrated = useHydrated();
   const oneForm = hydrated ? undefined : browseId;
+  // On a phone, once the app runs, the filters open as a sheet; before (and without) it they are in the page.
+  const sheet = usePhone() && hydrated;
+  const filtersHeadingId = useId();
 
   const go = (next: BrowseState) => {
     const search = new URLSearchParams(browseSearch(next));
@@ -116,8 +124,7 @@ export function ToolsPage() {
    * the address when it changes (Back, Forward, links; the sort's options change with the search),
    * not when they mount: they keep what was chosen before the app came, for useTypedEarly above.
    */
-  const brandsShown = brands.join(",");
-  const viewShown = `${category ?? ""} ${state.sort ?? ""} ${q ?? ""} ${brandsShown}`;
+  const viewShown = `${category ?? ""} ${state.sort ?? ""} ${q ?? ""}`;
   const selectsShow = useRef(viewShown);
   useEffect(() => {
     if (selectsShow.current === viewShown) return;
@@ -126,9 +133,7 @@ export function ToolsPage() {
     const [categorySelect, sortSelect] = [select("category"), select("sort")];
     if (categorySelect) categorySelect.value = category ?? "";
     if (sortSelect) sortSelect.value = state.sort ?? "";
-    const ticked = brandsShown.split(",");
-    for (const box of filtersRef.current?.querySelectorAll<HTMLInputElement>('input[name="brand"]') ?? []) box.checked = ticked.includes(box.value);
-  }, [viewShown, category, state.sort, brandsShown, filtersRef]);
+  }, [viewShown, category, state.sort, filtersRef]);
   /**
    * The tree coming after the page (a move here from another page, before the menu is read): the
    * address's category was its own stand-in option, which the tree's replaces. An uncontrolled
@@ -148,11 +153,6 @@ export function ToolsPage() {
     if (categorySelect) categorySelect.value = category ?? "";
   }, [optionSlugs, category, filtersRef]);
 
-  /** The brands ticked now, in the menu's order: read from the boxes (a box ticked before the app came counts). */
-  const onBrand = () => {
-    const ticked = [...(filtersRef.current?.querySelectorAll<HTMLInputElement>('input[name="brand"]:checked') ?? [])].map((box) => box.value);
-    change({ brand: ticked.length > 0 ? ticked : undefined });
-  };
 
   /** 'Next' and 'Previous' bring the shopper to the top of the new page, and keyboard focus to its results line. */
   const goToPage = (target: number) => {
@@ -160,6 +160,17 @@ export function ToolsPage() {
     window.scrollTo({ top: 0, left: 0, behavior: "instant" });
     resultsRef.current?.focus({ preventScroll: true });
   };
+
+  const filters = (
+    <CatalogueFilters state={state} menu={menu} facets={facets} categories={categoryOptions(menu)} formId={oneForm} onFilters={(chosen) => change(chosen)}>
+      {/* The app sends a choice at once; without it, this button (or "Show" beside the selects) sends the one form. */}
+      <noscript>
+        <button type="submit" form={browseId} className="btn">
+          {CATALOG_FILTERS_TEXT.applyFilters}
+        </button>
+      </noscript>
+    </CatalogueFilters>
+  );
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
@@ -209,28 +220,6 @@ export function ToolsPage() {
               ))}
             </select>
           </label>
-          {menu && menu.brands.length > 0 && (
-            <fieldset className="flex flex-col gap-1" data-testid="brand-filter">
-              <legend className="label-text mb-1 block text-sm font-medium">{CATALOG_TEXT.brandLabel}</legend>
-              <div className="flex flex-wrap gap-x-4 gap-y-1">
-                {menu.brands.map((b) => (
-                  <label key={b.slug} className="inline-flex cursor-pointer items-center gap-2 text-sm">
-                    <input
-                      type="checkbox"
-                      name="brand"
-                      value={b.slug}
-                      form={oneForm}
-                      autoComplete="off"
-                      className="checkbox checkbox-sm"
-                      defaultChecked={brands.includes(b.slug)}
-                      onChange={onBrand}
-                    />
-                    {b.name}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-          )}
           {/* The app sends a change at once; without it, this button does. */}
           <noscript>
             <button type="submit" form={browseId} className="btn">
@@ -242,56 +231,79 @@ export function ToolsPage() {
           <KeepBrowse state={state} except={["q"]} />
         </SearchBox>
       </div>
-      <PriceRange state={state} formId={oneForm} onApply={(range) => change(range)} />
-      {/* The catalogue's one form before the app: it also carries the specification filters, which no control shows. */}
-      <form id={browseId} method="get" action="/tools" hidden>
-        {Object.entries(state.spec ?? {}).flatMap(([key, values]) => values.map((value) => <input key={`${key}=${value}`} type="hidden" name={`spec.${key}`} value={value} />))}
-      </form>
-      <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || brands.length > 0 || state.spec || state.minPrice !== undefined || state.maxPrice !== undefined ? CATALOG_TEXT.empty : TEXT.home.emptyCatalog}>
-        {(data) => {
-          const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE_DEFAULT));
-          const next = hasNextPage({ page, total: data.total, exact: data.exact, shown: data.items.length, limit: PAGE_SIZE_DEFAULT });
-          return (
-            <>
-              <p ref={resultsRef} tabIndex={-1} className="text-base-content/80 mb-4 text-sm outline-none" aria-live="polite">
-                {CATALOG_TEXT.results(data.total, data.exact)}
-              </p>
-              <ToolGrid tools={data.items} headingLevel={2} eagerFirst details={cardDetails} />
-              {(pages > 1 || page > 1 || next) && (
-                // A GET form: without the app's code, 'Previous' and 'Next' send the page number with the rest of the view.
-                // The app takes the sending over, from the button that sent it: a click that came
-                // while React was still taking the page over reaches this form's submit all the same.
-                <form
-                  method="get"
-                  action="/tools"
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    const { submitter } = e.nativeEvent as SubmitEvent;
-                    if (submitter instanceof HTMLButtonElement) goToPage(Number(submitter.value));
-                  }}
-                >
-                  <KeepBrowse state={state} except={[]} />
-                  <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
-                    <button type="submit" name="page" value={page - 1} className="btn" disabled={page <= 1}>
-                      {CATALOG_TEXT.previous}
-                    </button>
-                    <span>{data.exact ? CATALOG_TEXT.page(page, pages) : CATALOG_TEXT.pageOfMany(page, pages)}</span>
-                    <button type="submit" name="page" value={page + 1} className="btn" disabled={!next}>
-                      {CATALOG_TEXT.next}
-                    </button>
-                  </nav>
-                </form>
-              )}
-            </>
-          );
-        }}
-      </QueryView>
+      {/* The catalogue's one form before the app: its fields are the page's controls (their `form` attribute). */}
+      <form id={browseId} method="get" action="/tools" hidden />
+      <div className="md:grid md:grid-cols-[14rem_minmax(0,1fr)] md:gap-8">
+        {sheet ? (
+          <FiltersSheet label={CATALOG_FILTERS_TEXT.filtersChosen(chosenCount(state))}>{filters}</FiltersSheet>
+        ) : (
+          <section aria-labelledby={filtersHeadingId} className="mb-8 md:mb-0">
+            <h2 id={filtersHeadingId} className="mb-4 text-lg font-bold">
+              {CATALOG_FILTERS_TEXT.filters}
+            </h2>
+            {filters}
+          </section>
+        )}
+        <div>
+          <PriceRange state={state} formId={oneForm} range={facets?.price} onApply={(range) => change(range)} />
+          <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={q || category || brands.length > 0 || state.spec || state.minPrice !== undefined || state.maxPrice !== undefined ? CATALOG_TEXT.empty : TEXT.home.emptyCatalog}>
+            {(data) => {
+              const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE_DEFAULT));
+              const next = hasNextPage({ page, total: data.total, exact: data.exact, shown: data.items.length, limit: PAGE_SIZE_DEFAULT });
+              return (
+                <>
+                  <p ref={resultsRef} tabIndex={-1} className="text-base-content/80 mb-4 text-sm outline-none" aria-live="polite">
+                    {CATALOG_TEXT.results(data.total, data.exact)}
+                  </p>
+                  <ToolGrid tools={data.items} headingLevel={2} eagerFirst details={cardDetails} />
+                  {(pages > 1 || page > 1 || next) && (
+                    // A GET form: without the app's code, 'Previous' and 'Next' send the page number with the rest of the view.
+                    // The app takes the sending over, from the button that sent it: a click that came
+                    // while React was still taking the page over reaches this form's submit all the same.
+                    <form
+                      method="get"
+                      action="/tools"
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        const { submitter } = e.nativeEvent as SubmitEvent;
+                        if (submitter instanceof HTMLButtonElement) goToPage(Number(submitter.value));
+                      }}
+                    >
+                      <KeepBrowse state={state} except={[]} />
+                      <nav aria-label={TEXT.a11y.pages} className="mt-8 flex items-center justify-center gap-4">
+                        <button type="submit" name="page" value={page - 1} className="btn" disabled={page <= 1}>
+                          {CATALOG_TEXT.previous}
+                        </button>
+                        <span>{data.exact ? CATALOG_TEXT.page(page, pages) : CATALOG_TEXT.pageOfMany(page, pages)}</span>
+                        <button type="submit" name="page" value={page + 1} className="btn" disabled={!next}>
+                          {CATALOG_TEXT.next}
+                        </button>
+                      </nav>
+                    </form>
+                  )}
+                </>
+              );
+            }}
+          </QueryView>
+        </div>
+      </div>
     </div>
   );
 }
 
 /** Min and max price, checked with the API's own rule before the URL changes. */
-function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (range: Pick<BrowseState, "minPrice" | "maxPrice">) => void; formId: string | undefined }) {
+function PriceRange({
+  state,
+  onApply,
+  formId,
+  range,
+}: {
+  state: BrowseState;
+  onApply: (range: Pick<BrowseState, "minPrice" | "maxPrice">) => void;
+  formId: string | undefined;
+  /** The prices the list's other filters leave (the facets'): the fields' placeholders. */
+  range?: { min: number | null; max: number | null };
+}) {
   const fromUrl = `${state.minPrice ?? ""}|${state.maxPrice ?? ""}`;
   const [shown, setShown] = useState(fromUrl);
   const inUrl = (price: number | undefined) => (price === undefined ? "" : String(price));
@@ -335,7 +347,7 @@ function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (
     onApply({ minPrice: result.minPrice, maxPrice: result.maxPrice });
   };
 
-  const field = (name: "minPrice" | "maxPrice", label: string, value: string, invalid: boolean, ref: RefObject<HTMLInputElement | null>) => (
+  const field = (name: "minPrice" | "maxPrice", label: string, value: string, invalid: boolean, ref: RefObject<HTMLInputElement | null>, placeholder: number | null | undefined) => (
     <label className="form-control">
       <span className="label-text mb-1 block text-sm font-medium">{label}</span>
       <input
@@ -349,6 +361,7 @@ function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (
         step="any"
         className="input input-bordered w-36"
         defaultValue={value}
+        placeholder={placeholder === null || placeholder === undefined ? undefined : String(placeholder)}
         aria-invalid={invalid || undefined}
         aria-describedby={invalid ? errorId : undefined}
       />
@@ -360,8 +373,8 @@ function PriceRange({ state, onApply, formId }: { state: BrowseState; onApply: (
     <>
       <form method="get" action="/tools" aria-label={CATALOG_TEXT.priceRange} noValidate onSubmit={onSubmit} className="mb-8 flex flex-wrap items-end gap-2">
         <KeepBrowse state={state} except={["minPrice", "maxPrice"]} />
-        {field("minPrice", CATALOG_TEXT.minPrice, inUrl(state.minPrice), error?.field === "minPrice", minRef)}
-        {field("maxPrice", CATALOG_TEXT.maxPrice, inUrl(state.maxPrice), error?.field === "maxPrice", maxRef)}
+        {field("minPrice", CATALOG_TEXT.minPrice, inUrl(state.minPrice), error?.field === "minPrice", minRef, range?.min)}
+        {field("maxPrice", CATALOG_TEXT.maxPrice, inUrl(state.maxPrice), error?.field === "maxPrice", maxRef, range?.max)}
         <button type="submit" form={formId} className="btn">
           {CATALOG_TEXT.applyPrice}
         </button>
