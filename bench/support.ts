@@ -29,6 +29,8 @@ export async function startBenchServer(env: Record<string, string> = {}) {
   return {
     ...ready,
     databaseUrl: pgDb?.url,
+    /** The server's process id (its memory is read from /proc). */
+    pid: child.pid,
     /** CPU seconds the server process has used so far (user + system). */
     cpuSeconds: () => cpuSecondsOf(child.pid),
     close: async () => {

@@ -13,7 +13,7 @@ import { centsToDollars } from "../../contract/money";
 import type { Facets, FacetCategory, FacetSpec } from "../../contract/catalogue-io";
 import type { SpecValue } from "../../contract/catalogue-schemas";
 import type { Db } from "../db/client";
-import { brands, categories, specDefinitions, tools } from "../db/schema";
+import { brands, catalogueVersion, categories, keptFacets, specDefinitions, tools } from "../db/schema";
 import { anyProductTools, listFilters, productRow, searchVector, searchWords, type FilterKey, type SpecQuery, type ToolQuery } from "./service";
 
 type FacetQuery = Pick<ToolQuery, "category" | "brand" | "minPrice" | "maxPrice" | "q" | "variants"> & { spec?: SpecQuery };
@@ -35,7 +35,52 @@ async function searchCondition(db: Db, q: string, listWhere: SQL[]): Promise<SQL
   return sql`${q} <% ${tools.name}`;
 }
 
+/**
+ * A category page's key (or the whole catalogue's) when the query is only that: no search, brand,
+ * spec, price or `variants`. Those pages are few (one per category) and the most visited, and
+ * counting one took seconds at 100,000 tools (decision 0024), so their answers are kept.
+ */
+function categoryPageKey(query: FacetQuery): string | undefined {
+  const filtered =
+    Boolean(query.q) ||
+    (query.brand?.length ?? 0) > 0 ||
+    Object.keys(query.spec ?? {}).length > 0 ||
+    query.minPrice !== undefined ||
+    query.maxPrice !== undefined ||
+    query.variants !== undefined;
+  return filtered ? undefined : `category:${query.category ?? ""}`;
+}
+
+const currentVersion = async (db: Db) => (await db.select({ n: catalogueVersion.n }).from(catalogueVersion))[0]?.n ?? 0;
+
+/**
+ * The list's facets. A category page's are served from `kept_facets` while the catalogue version
+ * they were counted at is still the current one (one statement); otherwise counted, and kept when
+ * no catalogue write committed while they were counted (the version read before and after is the
+ * same, and every write raises it in its own transaction, so what was counted is that version's).
+ */
 export async function toolFacets(db: Db, query: FacetQuery): Promise<Facets> {
+  const key = categoryPageKey(query);
+  if (!key) return countFacets(db, query);
+  const [kept] = await db
+    .select({ answer: keptFacets.answer })
+    .from(keptFacets)
+    .innerJoin(catalogueVersion, eq(catalogueVersion.n, keptFacets.version))
+    .where(eq(keptFacets.key, key));
+  if (kept) return kept.answer as Facets;
+  const before = await currentVersion(db);
+  const answer = await countFacets(db, query);
+  if ((await currentVersion(db)) === before) {
+    await db
+      .insert(keptFacets)
+      .values({ key, version: before, answer })
+      .onConflictDoUpdate({ target: keptFacets.key, set: { version: before, answer }, setWhere: sql`${keptFacets.version} < ${before}` });
+  }
+  return answer;
+}
+
+/** The facets counted on the list's own conditions. */
+async function countFacets(db: Db, query: FacetQuery): Promise<Facets> {
   const filters = await listFilters(db, query);
   const everyTool = query.variants === "all";
   // A row of the list: the product, or the tool itself when it is in none (or when every tool is listed).

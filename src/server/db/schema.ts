@@ -542,6 +542,32 @@ export const listCounts = pgTable("list_counts", {
   n: bigint("n", { mode: "number" }).notNull(),
 });
 
+/**
+ * The catalogue's version for its facets (migration 0039): one row, raised by statement triggers
+ * on every write that can change a facet count or its labels (tools' active, category, brand,
+ * specs, product and price; categories; brands; specification definitions), never by a stock
+ * change, so checkouts do not touch it.
+ */
+export const catalogueVersion = pgTable(
+  "catalogue_version",
+  {
+    id: smallint("id").primaryKey().default(1),
+    n: bigint("n", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [check("catalogue_version_one_row", sql`${t.id} = 1`)],
+);
+
+/**
+ * The facets of a category page (no search, no other filter; catalog/facets.ts), kept with the
+ * catalogue version they were counted at: served only while that is still the version, so they
+ * are exact; any catalogue write makes them stale at once, on every instance.
+ */
+export const keptFacets = pgTable("kept_facets", {
+  key: text("key").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull(),
+  answer: jsonb("answer").notNull(),
+});
+
 // ------------------------------------------------------------------ mail
 
 export const mailStatus = pgEnum("mail_status", ["pending", "sent", "failed"]);
@@ -1108,6 +1134,8 @@ export const schema = {
   storeSettings,
   documentCounters,
   listCounts,
+  catalogueVersion,
+  keptFacets,
   user,
   session,
   account,
