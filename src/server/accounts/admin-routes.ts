@@ -24,7 +24,7 @@ import {
   statementSchema,
   tradeAccountSchema,
 } from "../../contract/trade";
-import { recordAudit } from "../audit";
+import { actorOf, recordAudit } from "../audit";
 import { errorResponses } from "../http/schemas";
 import { addMember, createAccount, getAccount, listAccounts, listApplications, patchAccount, removeMember } from "./service";
 import { addExemption, expiringExemptions, listExemptions, recordPayment, removeExemption, statementOf } from "./ledger";
@@ -35,7 +35,6 @@ const tags = ["admin"];
 
 export const accountAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
 
   app.get(
     "/accounts",

@@ -13,8 +13,7 @@ import type { Db } from "../db/client";
 import { orders, tradeAccounts, user } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 import type { OrderMail } from "../mail/outbox";
-import { announceMove, approveWaiting, moveInTransaction, withDetails, type OrderRow } from "../orders";
-import { dueDateOf } from "./policy";
+import { announceMove, approveWaiting, dueDateOf, moveInTransaction, withDetails, type OrderRow } from "../orders";
 import { membershipOf } from "./service";
 
 /** The account's orders for this member: every member's for approvers and admins, their own for a buyer; newest first. */

@@ -8,7 +8,9 @@
  *   the same page; the key with other invoices is 409 IDEMPOTENCY_KEY_REUSED. A key is its
  *   member's, as on every keyed route (`idempotency_keys` is per user): another member sending
  *   the same key gets their own payment, never the first member's row, page or amount (issue 49).
- * - `applyInvoicePaymentEvent` runs in the webhook event's transaction (the event's id is
+ * - `startInvoicePaymentPage` opens the provider's page through payments/ (which knows no trade
+ *   account) and writes where it is on the row.
+ * - `applyInvoicePaymentEvent` (handed to payments/ at start: accounts/routes.ts) runs in the webhook event's transaction (the event's id is
  *   written in it, so a replay changes nothing). Paid: an account payment of what was captured,
  *   applied to the invoices named that are still open, the rest to the oldest (what is left
  *   stays on the account, as the owner's recorded payments do). A second payment of the same
@@ -23,6 +25,7 @@ import { accountCardPayments } from "../db/schema";
 import { API_TEXT } from "../../contract/texts/api";
 import { ApiError, conflict } from "../http/errors";
 import type { PaymentEvent } from "../payments/provider";
+import type { Payments } from "../payments/service";
 import { openInvoices, recordPaymentIn } from "./ledger";
 import { membershipOf } from "./service";
 
@@ -80,10 +83,26 @@ export async function openInvoicePayment(db: Db, userId: string, invoiceNumbers:
 }
 
 /** Where the provider's page was opened for the row (a retry after an unknown outcome opens the same one). */
-export async function recordInvoicePaymentPage(db: Db, id: string, page: { sessionId: string; url: string }): Promise<InvoicePaymentRow> {
+async function recordInvoicePaymentPage(db: Db, id: string, page: { sessionId: string; url: string }): Promise<InvoicePaymentRow> {
   const [row] = await db.update(accountCardPayments).set(page).where(eq(accountCardPayments.id, id)).returning();
   if (!row) throw new Error("an invoice payment's row vanished");
   return row;
+}
+
+/**
+ * The card provider's page for the row: the one it already has, else opened now with the row's
+ * own parameters (payments' openInvoicePage: 400 without a card provider, 503 without an answer).
+ */
+export async function startInvoicePaymentPage(db: Db, payments: Pick<Payments, "openInvoicePage">, row: InvoicePaymentRow): Promise<InvoicePaymentRow> {
+  if (row.status !== "open" || row.url) return row;
+  const page = await payments.openInvoicePage({
+    id: row.id,
+    label: TRADE_TEXT.invoicePaymentLabel(row.invoiceNumbers),
+    amountCents: row.amountCents,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+  });
+  return recordInvoicePaymentPage(db, row.id, page);
 }
 
 /** A verified provider event about a member's invoice payment, in the event's transaction: "ignored" when it names none the store has. */

@@ -2,7 +2,7 @@
  * A trade account's money (DESIGN "Trade accounts"): payments the owner records against its
  * invoices (oldest first unless named), its statement (invoices, payments and credit notes with a
  * running balance, and the open invoices' ageing: current, 1–30, 31–60, over 60 days past due; what an
- * invoice still owes: balance.ts, its refunds' credit notes on the statement), and
+ * invoice still owes: orders/balance.ts, its refunds' credit notes on the statement), and
  * its exemption certificates. Only terms orders are on the account: every other order is paid
  * otherwise (on delivery, by transfer, by card).
  */
@@ -14,8 +14,7 @@ import type { AccountPaymentInput, Statement } from "../../contract/trade";
 import type { Db, Tx } from "../db/client";
 import { accountExemptions, accountPayments, orders, refunds, tradeAccounts } from "../db/schema";
 import { ApiError, notFound } from "../http/errors";
-import { payInvoices } from "../orders";
-import { openCents, openCentsSql } from "./balance";
+import { openCents, openCentsSql, payInvoices } from "../orders";
 
 type PaymentRow = typeof accountPayments.$inferSelect;
 
@@ -41,10 +40,10 @@ const paymentView = (row: PaymentRow): PaymentView => {
 };
 
 const ORDERS = sql.raw(`"orders"`);
-/** What an invoice of the select below still owes (balance.ts). */
+/** What an invoice of the select below still owes (orders/balance.ts). */
 const openCentsOfOrders = sql<string>`${openCentsSql(ORDERS)}`.mapWith(Number);
 
-/** The account's terms invoices not cancelled and not paid in full (their `openCents`: balance.ts), oldest first. */
+/** The account's terms invoices not cancelled and not paid in full (their `openCents`: orders/balance.ts), oldest first. */
 export const openInvoices = (tx: Db | Tx, accountId: string) =>
   tx
     .select({

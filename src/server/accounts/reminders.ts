@@ -1,5 +1,5 @@
 /**
- * Reminders of unpaid terms invoices (DESIGN "Trade accounts"; what is owed: balance.ts, so an
+ * Reminders of unpaid terms invoices (DESIGN "Trade accounts"; what is owed: orders/balance.ts, so an
  * invoice refunded whole is reminded of no more): at the due date, 7 and 30 days
  * after, to the buyer and the account's admins, through the mail outbox. Every instance runs the
  * sweep; each reminder is claimed by its row in `invoice_reminders` (the invoice and the step, the
@@ -14,7 +14,7 @@ import { REMINDER_DAYS } from "../../contract/trade";
 import type { Db } from "../db/client";
 import { mailOutbox } from "../db/schema";
 import { render, storeLink } from "../mail/templates";
-import { openCentsSql } from "./balance";
+import { openCentsSql } from "../orders";
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 

@@ -29,7 +29,7 @@ import { errorResponses } from "../http/schemas";
 import { render, storeLink } from "../mail/templates";
 import { getOrder, startPayment } from "../orders";
 import { approveOrder, listAccountOrders, rejectOrder } from "./approvals";
-import { invoicePaymentView, openInvoicePayment } from "./card-payments";
+import { applyInvoicePaymentEvent, invoicePaymentView, openInvoicePayment, startInvoicePaymentPage } from "./card-payments";
 import { memberAddedMail } from "./mail";
 import { addMember, applyForAccount, leaveAccount, membershipOf, myAccount, removeMember, requireAccountAdmin } from "./service";
 import { openInvoices, statementOf } from "./ledger";
@@ -48,6 +48,9 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
                       union select unnest(${`{${app.config.adminEmails.map((e) => `"${e.replace(/["\\]/g, "")}"`).join(",")}}`}::text[]))`;
 
   const tellAdded = memberAddedMail(app.config.publicUrl);
+
+  // The provider's events about members' invoice payments are applied here (payments/ knows no trade account).
+  app.payments.handleInvoicePayments(applyInvoicePaymentEvent);
 
   // The reminders' sweep is a job (decision 0021): one instance a period runs it.
   const log = app.log.child({ module: "accounts" });
@@ -232,7 +235,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const row = await openInvoicePayment(db, request.viewer.id, request.body.invoiceNumbers, request.headers["idempotency-key"], app.clock());
-      return reply.status(201).send(invoicePaymentView(await app.payments.startInvoicePayment(row)));
+      return reply.status(201).send(invoicePaymentView(await startInvoicePaymentPage(db, app.payments, row)));
     },
   );
 

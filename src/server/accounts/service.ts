@@ -1,7 +1,7 @@
 /**
  * Trade accounts (DESIGN "Trade accounts", issue 43): the owner's accounts and members, a
  * customer's application, a member's view of their account, and the account's admin managing
- * members. Credit used and "on hold" are computed from the account's terms orders (policy.ts holds
+ * members. Credit used and "on hold" are computed from the account's terms orders (orders/trade-policy.ts holds
  * the SQL the placement uses too), never stored, so they cannot drift from the orders.
  */
 import { and, asc, desc, eq, ilike, inArray, sql } from "drizzle-orm";
@@ -12,7 +12,7 @@ import type { AccountInput, AccountPatch, AccountRole, ApplicationInput, MemberI
 import type { Db, Tx } from "../db/client";
 import { accountApplications, accountMembers, tradeAccounts, user } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
-import { creditUsedSql, overdueSql } from "./policy";
+import { creditUsedSql, overdueSql } from "../orders";
 
 type AccountRow = typeof tradeAccounts.$inferSelect;
 

@@ -21,7 +21,7 @@ import { errorResponses } from "../http/schemas";
 import { listMail } from "../mail/admin";
 import { setReviewHidden, listAdminReviews } from "../reviews/service";
 import { listMovements } from "../stock/ledger";
-import { listAudit, recordAudit } from "../audit";
+import { actorOf, listAudit, recordAudit } from "../audit";
 import { BadPhotoError, removeFiles, sniffImageType, storePhoto } from "./photos";
 import { listUsers, setUserRole, summary } from "./service";
 
@@ -30,7 +30,6 @@ const tags = ["admin"];
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   // Mounted in the console's scope (plugins/console.ts), behind its admin guard, which also takes the photo uploads.
-  const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
 
   // ---------------------------------------------------------------- tools
 

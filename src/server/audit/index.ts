@@ -13,6 +13,9 @@ export interface AuditActor {
   email: string;
 }
 
+/** Who acts in a console request: the signed-in admin (the one definition every console route module uses). */
+export const actorOf = (request: { viewer: { id: string; email: string } }): AuditActor => ({ id: request.viewer.id, email: request.viewer.email });
+
 export interface AuditRecord {
   action: string;
   entity: "tool" | "order" | "review" | "user" | "stock" | "tax-rate" | "promotion" | "shipping-method" | "settings" | "quote" | "account" | "return" | "job" | "brand" | "category" | "spec" | "product" | "catalogue-import";

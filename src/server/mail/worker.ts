@@ -12,7 +12,12 @@
  * - A message's documents (an order's invoice) are rendered when it is sent, not when it is
  *   written: the order's transaction stays short, and the outbox keeps a reference, not a PDF.
  *   A rendering that fails fails the attempt (retried like a refused send); an order that has no
- *   such document any more is sent without it, and the log says so.
+ *   such document any more is sent without it, and the log says so. Invoices and credit notes are
+ *   rendered by invoices/; a module whose mail attaches documents of its own hands the worker their
+ *   renderer at start (quotes/routes.ts: a quote's revision), so mail/ imports no module that
+ *   writes mail. A kind with no renderer fails the attempt, as a failed rendering does.
+ * - Mail that falls due by itself (the back-in-stock alerts) is written at the start of each round
+ *   by what its module hands the worker at start (stock-alerts/routes.ts).
  */
 import { sql } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
@@ -21,7 +26,6 @@ import type { MailSettings } from "../config";
 import type { Db } from "../db/client";
 import { mailOutbox } from "../db/schema";
 import { invoiceFile, refundCreditNoteFile } from "../invoices/pdf";
-import { quoteFile } from "../quotes/pdf";
 import type { Attachment } from "./outbox";
 
 const BATCH = 50;
@@ -41,10 +45,19 @@ interface Claimed {
 
 type Send = (message: Claimed) => Promise<void>;
 
+/** A document attached to a message, rendered when it is sent; undefined when it no longer exists. */
+export type AttachmentFile = { filename: string; content: Buffer };
+export type AttachmentKind = Attachment["kind"];
+export type RenderAttachment<K extends AttachmentKind> = (attachment: Extract<Attachment, { kind: K }>) => Promise<AttachmentFile | undefined>;
+
 export interface MailWorker {
   /** Runs one round now (tests; the timer does this every MAIL_POLL_MS). Returns how many were handled. */
   runOnce(): Promise<number>;
   stop(): Promise<void>;
+  /** How attachments of `kind` are rendered (the module that owns the document hands it over at start). */
+  renderAttachments<K extends AttachmentKind>(kind: K, render: RenderAttachment<K>): void;
+  /** Writes mail that fell due at the start of every round (as `produce` does). */
+  beforeEachRound(produce: () => Promise<unknown>): void;
 }
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
@@ -54,6 +67,7 @@ export interface MailWorkerOptions {
   /**
    * Writes mail that is due to the outbox at the start of each round (the back-in-stock alerts:
    * stock-alerts/service.ts), so this round sends it. A failure is logged and the round goes on.
+   * The app's worker is handed it at start (beforeEachRound); tests pass it here.
    */
   produce?: () => Promise<unknown>;
 }
@@ -62,6 +76,12 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
   // nodemailer is loaded with the first message, not at start-up.
   let transport: Promise<Transporter> | undefined;
   const { smtpUrl } = settings;
+  const renderers = new Map<AttachmentKind, (attachment: Attachment) => Promise<AttachmentFile | undefined>>();
+  const register = <K extends AttachmentKind>(kind: K, render: RenderAttachment<K>) =>
+    renderers.set(kind, (a) => render(a as Extract<Attachment, { kind: K }>)); // the map is keyed by the kind it is called with
+  register("invoice", (a) => invoiceFile(db, a.orderId, "invoice"));
+  register("credit_note", (a) => refundCreditNoteFile(db, a.refundId));
+  const producers = options.produce ? [options.produce] : [];
   const send: Send | undefined = smtpUrl
     ? async (m) => {
         transport ??= import("nodemailer").then(({ default: nodemailer }) =>
@@ -76,8 +96,9 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
         );
         const attachments = [];
         for (const a of m.attachments ?? []) {
-          const file =
-            a.kind === "quote" ? await quoteFile(db, a.quoteId, a.revision) : a.kind === "credit_note" ? await refundCreditNoteFile(db, a.refundId) : await invoiceFile(db, a.orderId, "invoice");
+          const render = renderers.get(a.kind);
+          if (!render) throw new Error(`no renderer for a ${a.kind} attachment`);
+          const file = await render(a);
           const missing = a.kind === "quote" ? `quote ${a.quoteId} has no revision ${a.revision}` : a.kind === "credit_note" ? `refund ${a.refundId} has no credit note` : `order ${a.orderId} has no invoice`;
           if (file) attachments.push({ filename: file.filename, content: file.content, contentType: "application/pdf" });
           else log.warn({ mail: { id: m.id }, attachment: a }, `mail ${m.id}: ${missing} to attach; sending without it`);
@@ -105,8 +126,8 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
       await db.execute(sql`update ${mailOutbox} set next_attempt_at = now(), attempts = 0 where status = 'pending' and last_error = ${NO_SMTP_NOTE}`);
       revived = true;
     }
-    if (options.produce) {
-      await options.produce().catch((error: unknown) => log.warn({ err: error }, "mail worker: writing due mail failed; trying again next round"));
+    for (const produce of producers) {
+      await produce().catch((error: unknown) => log.warn({ err: error }, "mail worker: writing due mail failed; trying again next round"));
     }
     const batch = await claim();
     if (batch.length === 0) return 0;
@@ -166,6 +187,10 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
 
   return {
     runOnce,
+    renderAttachments: register,
+    beforeEachRound(produce) {
+      producers.push(produce);
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

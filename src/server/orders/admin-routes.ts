@@ -14,7 +14,7 @@ import { adminReturnListQuerySchema, adminReturnSchema, returnMoveSchema } from 
 import { shipmentInputSchema, shipmentMoveSchema } from "../../contract/shipment-schemas";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { SHIPMENT_TEXT } from "../../contract/texts/shipments";
-import { recordAudit } from "../audit";
+import { actorOf, recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import { conflict, notFound } from "../http/errors";
 import { pageHeaders } from "../http/paging";
@@ -31,7 +31,6 @@ const shipmentHeaders = z.object({ "idempotency-key": z.string().trim().min(1).m
 
 export const orderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
 
   // ---------------------------------------------------------------- orders
 

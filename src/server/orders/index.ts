@@ -11,5 +11,7 @@ export { lockForPlacement, lockedOf, ordersById, placeOrders, startPayment, type
 export { announceMove, getOrder, moveInTransaction, moveOrderStatus, withDetails, type MoveResult, type OrderRow } from "./service";
 export { createShipment, deliverEverything, leftToShip, moveShipment, settleShipping, shipEverythingLeft, shipmentOrderId } from "./shipments";
 export { renderPackingSlip } from "./packing-slip";
+export { openCents, openCentsSql } from "./balance";
+export { creditUsedSql, dueDateOf, overdueSql } from "./trade-policy";
 export { checkReturnForRefund, listAdminReturns, moveReturn, settleReturn } from "./returns";
 export { approveWaiting, flagPayment, forgetCustomer, noteOrder, numberPaidInvoice, payInvoices, type Approval, type PaymentProblem } from "./transitions";

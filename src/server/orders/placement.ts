@@ -38,7 +38,7 @@ import type { OrderMail } from "../mail/outbox";
 import { loadPromotions, placesJson, pricingContextOf, type LoadedPromotion, type PricingContext } from "../pricing/context";
 import { exemptionFor, pricingInput } from "../pricing/input";
 import { storeDate } from "../../contract/store-calendar";
-import { dueDateOf, TradePolicy, type TradeDecision } from "../accounts/policy";
+import { dueDateOf, TradePolicy, type TradeDecision } from "./trade-policy";
 import { price, type Priced } from "../pricing/price";
 import { pricingRefusal } from "../pricing/problems";
 import { allocateLines, type ToolState } from "./allocate-lines";
@@ -188,7 +188,7 @@ export async function placeOrders(tx: Tx, requests: PlacementRequest[], locked: 
   const codes = requests.flatMap((r) => (r.promoCode ? [r.promoCode] : []));
   const promotionsByCode: Map<string, LoadedPromotion> = codes.length > 0 ? await loadPromotions(tx, codes, requests.map((r) => r.userId), true) : new Map();
   for (const policy of options.policies ?? []) await policy.prepare?.(tx, requests);
-  // A trade account's rules (accounts/policy.ts): its accounts locked after the tools and codes.
+  // A trade account's rules (trade-policy.ts): its accounts locked after the tools and codes.
   const trade = new TradePolicy(ctx, now);
   await trade.prepare(tx, requests.map(policyRequestOf));
 

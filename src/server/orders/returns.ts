@@ -188,7 +188,9 @@ export async function checkReturnForRefund(tx: Tx, orderId: string, returnId: st
     .for("update");
   if (!row) throw notFound(REFUND_TEXT.returnNotFound);
   if (row.status !== "received") throw conflict("RETURN_NOT_RECEIVED", REFUND_TEXT.returnNotReceived);
-  const [held, given] = await Promise.all([tx.select().from(returnLines).where(eq(returnLines.returnId, returnId)), refundedOfReturns(tx, [returnId], "not failed")]);
+  // One statement at a time: a transaction is one client, which takes one query at a time (pg 9 refuses a second).
+  const held = await tx.select().from(returnLines).where(eq(returnLines.returnId, returnId));
+  const given = await refundedOfReturns(tx, [returnId], "not failed");
   for (const l of lines) {
     const mine = held.find((h) => h.toolId === l.toolId);
     if (!mine || l.quantity > mine.quantity - (given.get(`${returnId}:${mine.position}`) ?? 0)) throw conflict("RETURN_NOT_COVERED", REFUND_TEXT.returnNotCovered);
@@ -203,7 +205,9 @@ export async function checkReturnForRefund(tx: Tx, orderId: string, returnId: st
 export async function settleReturn(tx: Tx, returnId: string, refundId: string | null): Promise<void> {
   const [row] = await tx.select().from(returns).where(eq(returns.id, returnId)).for("update");
   if (!row || (row.status !== "received" && row.status !== "refunded")) return;
-  const [held, given] = await Promise.all([tx.select().from(returnLines).where(eq(returnLines.returnId, returnId)), refundedOfReturns(tx, [returnId], "settled")]);
+  // One statement at a time: a transaction is one client, which takes one query at a time (pg 9 refuses a second).
+  const held = await tx.select().from(returnLines).where(eq(returnLines.returnId, returnId));
+  const given = await refundedOfReturns(tx, [returnId], "settled");
   const all = held.every((h) => (given.get(`${returnId}:${h.position}`) ?? 0) >= h.quantity);
   if (all && row.status === "received" && refundId) {
     await tx.update(returns).set({ status: "refunded", refundId, updatedAt: sql`now()` }).where(eq(returns.id, returnId));

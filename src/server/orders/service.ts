@@ -17,7 +17,7 @@ import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import { returnToStock } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
 import type { OrderMail } from "../mail/outbox";
-import { openCents } from "../accounts/balance";
+import { openCents } from "./balance";
 import { canMove, returnsStock, type OrderActor, type OrderStatus } from "../../contract/order-lifecycle";
 import { badQuery, conflict, notFound } from "../http/errors";
 import { VALIDATION_TEXT } from "../../contract/texts/validation";
@@ -145,7 +145,7 @@ export function withRefunds(order: Order, rows: RefundRowOf[] | undefined, lines
   for (const l of lines ?? []) if (succeeded.has(l.refundId)) units.set(l.toolId, (units.get(l.toolId) ?? 0) + l.quantity);
   return {
     ...order,
-    // What a terms invoice still owes is less what its refunds gave back (accounts/balance.ts).
+    // What a terms invoice still owes is less what its refunds gave back (balance.ts).
     ...(order.balanceDue !== undefined ? { balanceDue: centsToDollars(openCents(dollarsToCents(order.balanceDue), 0, refunded)) } : {}),
     refundedTotal: centsToDollars(refunded),
     refunds: sorted.map((r) => toRefundDto(r, linesOf.get(r.id))),

@@ -61,21 +61,20 @@ interface ShippingState {
 }
 
 async function shippingState(tx: Tx, orderId: string): Promise<ShippingState> {
-  const [lines, parcels, shippedRows, refunded, [order]] = await Promise.all([
-    tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.position)),
-    tx.select().from(shipments).where(eq(shipments.orderId, orderId)),
-    tx
-      .select({ position: shipmentLines.position, quantity: shipmentLines.quantity })
-      .from(shipmentLines)
-      .innerJoin(shipments, eq(shipments.id, shipmentLines.shipmentId))
-      .where(and(eq(shipments.orderId, orderId), ne(shipments.status, "cancelled"))),
-    tx
-      .select({ position: refundLines.position, quantity: refundLines.quantity, unshipped: refundLines.unshipped })
-      .from(refundLines)
-      .innerJoin(refunds, eq(refunds.id, refundLines.refundId))
-      .where(and(eq(refunds.orderId, orderId), ne(refunds.status, "failed"))),
-    tx.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)),
-  ]);
+  // One statement at a time: a transaction is one client, which takes one query at a time (pg 9 refuses a second).
+  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.position));
+  const parcels = await tx.select().from(shipments).where(eq(shipments.orderId, orderId));
+  const shippedRows = await tx
+    .select({ position: shipmentLines.position, quantity: shipmentLines.quantity })
+    .from(shipmentLines)
+    .innerJoin(shipments, eq(shipments.id, shipmentLines.shipmentId))
+    .where(and(eq(shipments.orderId, orderId), ne(shipments.status, "cancelled")));
+  const refunded = await tx
+    .select({ position: refundLines.position, quantity: refundLines.quantity, unshipped: refundLines.unshipped })
+    .from(refundLines)
+    .innerJoin(refunds, eq(refunds.id, refundLines.refundId))
+    .where(and(eq(refunds.orderId, orderId), ne(refunds.status, "failed")));
+  const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
   const legacy = shippedBeforeShipments(order?.status ?? "", parcels.length);
   const left = new Map(
     lines.map((l) => {

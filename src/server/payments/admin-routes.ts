@@ -21,12 +21,12 @@ import { announceChange } from "../db/changes";
 import type { Tx } from "../db/client";
 import { announceMove, checkReturnForRefund, getAdminOrder, settleShipping } from "../orders";
 import { refundOrderLines } from "./line-refunds";
+import { actorOf } from "../audit";
 
 const refundHeaders = z.object({ "idempotency-key": z.string().trim().min(1).max(LIMITS.idempotencyKey) });
 
 export const refundAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
   app.get(
     "/refunds",
     {

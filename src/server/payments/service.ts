@@ -39,8 +39,6 @@ import { REFUND_TEXT } from "../../contract/texts/refunds";
 import { hasLineRefunds } from "./line-refunds";
 import { applyProviderRefunds, paymentRefunded, queueRefund, startRefundWorker, type RefundWorker } from "./refunds";
 import { sessionExpiry } from "./stripe";
-import { applyInvoicePaymentEvent, recordInvoicePaymentPage, type InvoicePaymentRow } from "../accounts/card-payments";
-import { TRADE_TEXT } from "../../contract/texts/trade";
 
 const STORE = { id: null, role: "store" as const };
 const money = (cents: number) => formatDollars(centsToDollars(cents));
@@ -48,6 +46,22 @@ const money = (cents: number) => formatDollars(centsToDollars(cents));
 const PAID_STATUSES = new Set(["paid", "shipped", "delivered", "refunding"]);
 
 export type EventOutcome = "applied" | "duplicate" | "ignored";
+
+/** A payment of something other than an order (a trade account's invoices), as the provider's page needs it. */
+export interface InvoicePage {
+  id: string;
+  label: string;
+  amountCents: number;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Applies a verified event about an invoice payment (one that names `invoicePaymentId`) in the
+ * event's transaction. The module that owns those payments (accounts/) hands it over at start,
+ * so payments/ knows no trade account.
+ */
+export type InvoicePaymentHandler = (tx: Tx, event: PaymentEvent) => Promise<"applied" | "ignored">;
 
 export interface PaymentsOptions {
   publicUrl: string;
@@ -63,6 +77,7 @@ export class Payments {
   private readonly providers = new Map<PaymentMethod, PaymentProvider>();
   readonly refundWorker: RefundWorker;
   private readonly log: FastifyBaseLogger | undefined;
+  private invoicePayments: InvoicePaymentHandler | undefined;
 
   constructor(
     private readonly db: Db,
@@ -154,14 +169,17 @@ export class Payments {
     return { url: started.url };
   }
 
+  /** Who applies the events of invoice payments (accounts/, at start). */
+  handleInvoicePayments(handler: InvoicePaymentHandler): void {
+    this.invoicePayments = handler;
+  }
+
   /**
-   * The card provider's page for a member's payment of trade invoices (issue 43): the one the
-   * payment's row already has, else opened now with the row's own parameters (a retry after an
-   * unknown outcome gets the page the first call made). 400 where no card provider is set up;
-   * 503 when the provider does not answer.
+   * Opens the card provider's page for a payment of trade invoices (issue 43) with the payment's
+   * own parameters (a retry after an unknown outcome gets the page the first call made). 400
+   * where no card provider is set up; 503 when the provider does not answer.
    */
-  async startInvoicePayment(row: InvoicePaymentRow): Promise<InvoicePaymentRow> {
-    if (row.status !== "open" || row.url) return row;
+  async openInvoicePage(row: InvoicePage): Promise<{ sessionId: string; url: string }> {
     const provider = this.provider("card");
     if (!provider?.startInvoicePayment) {
       throw new ApiError(400, "VALIDATION", PAYMENT_TEXT.cardUnavailable, { details: [{ path: "body.invoiceNumbers", message: PAYMENT_TEXT.cardUnavailable }] });
@@ -170,7 +188,7 @@ export class Payments {
     let started;
     try {
       started = await provider.startInvoicePayment(
-        { id: row.id, label: TRADE_TEXT.invoicePaymentLabel(row.invoiceNumbers), amountCents: row.amountCents },
+        { id: row.id, label: row.label, amountCents: row.amountCents },
         { success: `${back}?payment=return`, cancel: `${back}?payment=cancelled` },
         new Date(sessionExpiry(row.createdAt, row.expiresAt) * 1000),
       );
@@ -178,7 +196,7 @@ export class Payments {
       this.log?.warn({ err: error, invoicePayment: row.id }, `invoice payment ${row.id} not started`);
       throw new ApiError(503, "PAYMENT_UNAVAILABLE", PAYMENT_TEXT.providerUnsure, {}, { "retry-after": "5" });
     }
-    return recordInvoicePaymentPage(this.db, row.id, { sessionId: started.sessionId, url: started.url });
+    return { sessionId: started.sessionId, url: started.url };
   }
 
   /** A card order whose page the provider refused: cancelled, its lines back in the cart, its checkout key free for a retry. */
@@ -207,7 +225,10 @@ export class Payments {
       if (event.invoicePaymentId) {
         // A member's payment of trade invoices (issue 43), not an order's.
         const [fresh] = await tx.insert(paymentEvents).values({ id: event.id, type: event.type, orderId: null }).onConflictDoNothing().returning({ id: paymentEvents.id });
-        return fresh ? applyInvoicePaymentEvent(tx, event) : "duplicate";
+        if (!fresh) return "duplicate";
+        // Nothing is written without the module that owns the payment: the event's id goes back and the provider sends it again.
+        if (!this.invoicePayments) throw new Error("an invoice payment's event came before accounts/ handed over its handler");
+        return this.invoicePayments(tx, event);
       }
       const orderId = await this.orderOf(tx, event);
       const [fresh] = await tx

@@ -22,6 +22,7 @@ import {
   TAX_RATE_CSV_COLUMNS,
 } from "../../contract/money-schemas";
 import { idParamsSchema } from "../../contract/schemas";
+import { actorOf } from "../audit";
 import { errorResponses } from "../http/schemas";
 import {
   createPromotion,
@@ -49,7 +50,6 @@ const deleted = z.object({ deleted: z.literal(true) });
 
 export const moneyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
   // Only this plugin reads CSV bodies; the content-type parser stays in its scope.
   app.addContentTypeParser("text/csv", { parseAs: "string", bodyLimit: CSV_BODY_LIMIT }, (_request, body, done) => done(null, body));
 

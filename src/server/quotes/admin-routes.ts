@@ -8,7 +8,7 @@ import { z } from "zod";
 import { adminQuoteListQuerySchema, adminQuoteSchema, quotePdfQuerySchema, quoteRevisionInputSchema, quoteRevisionSchema } from "../../contract/quote-schemas";
 import { idParamsSchema } from "../../contract/schemas";
 import { QUOTE_API_TEXT } from "../../contract/texts/quotes";
-import { recordAudit } from "../audit";
+import { actorOf, recordAudit } from "../audit";
 import { notFound } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import { quoteMail } from "./mail";
@@ -20,7 +20,6 @@ const tags = ["admin"];
 export const quoteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const mail = quoteMail(app.config.publicUrl, app.config.adminEmails);
-  const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
 
   app.get(
     "/quotes",

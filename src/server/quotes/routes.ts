@@ -29,6 +29,8 @@ export const QUOTE_EXPIRY_SWEEP = "quote-expiry-sweep";
 export const quoteRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const mail = quoteMail(app.config.publicUrl, app.config.adminEmails);
+  // A quote's mail attaches its revision's PDF, rendered when the message is sent.
+  app.mail.worker.renderAttachments("quote", (a) => quoteFile(db, a.quoteId, a.revision));
   const acceptance = new QuoteAcceptance(db, { holdMs: app.config.paymentHoldMs, mail: app.mail.orders, clock: app.clock });
 
   // The expiry sweep is a job (decision 0021): one instance a period runs it.

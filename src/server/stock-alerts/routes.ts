@@ -16,7 +16,7 @@ import { memoryLimiter, redisLimiter, type Limiter } from "../auth/limiter";
 import { ApiError } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import { z } from "zod";
-import { alertableTool, confirmAlert, endOwn, ownAlert, requestAlert, subscribeOwn, unsubscribe, unsubscribePreview, type AlertSettings } from "./service";
+import { alertableTool, alertRound, confirmAlert, endOwn, ownAlert, requestAlert, subscribeOwn, unsubscribe, unsubscribePreview, type AlertSettings } from "./service";
 
 /** Confirmation mails per client address, and per e-mail address, per hour. */
 export const STOCK_ALERT_LIMITS = { perClient: 20, perEmail: 3, windowMs: 3600_000 } as const;
@@ -32,6 +32,8 @@ export const stockAlertRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const { config, redis } = app;
   const settings: AlertSettings = { publicUrl: config.publicUrl, secret: config.authSecret };
+  // Each mail round first deletes the unconfirmed alerts whose link expired and writes the ones that fell due (once across instances).
+  app.mail.worker.beforeEachRound(() => alertRound(db, settings));
   const limiter = (name: string, max: number) =>
     redis ? redisLimiter(redis, `${config.redisKeyPrefix}${name}:`, max, STOCK_ALERT_LIMITS.windowMs) : memoryLimiter(max, STOCK_ALERT_LIMITS.windowMs);
   const byClient = limiter("stock-alert-ip", STOCK_ALERT_LIMITS.perClient);

@@ -275,7 +275,7 @@ export async function deleteExpiredPending(db: Db): Promise<number> {
   return deleted.length;
 }
 
-/** What the mail worker's round writes or clears first (mail/plugin.ts): expired unconfirmed rows go, due alerts are written. */
+/** What the mail worker's round writes or clears first (handed to it in routes.ts): expired unconfirmed rows go, due alerts are written. */
 export async function alertRound(db: Db, settings: AlertSettings): Promise<number> {
   await deleteExpiredPending(db);
   return flushDueAlerts(db, settings);

@@ -4,7 +4,8 @@
  * recorded as given back at once), never below 0; nothing once the order is cancelled (its
  * credit note takes it all back). The one definition: the credit in use, the overdue hold, the
  * open invoices, the statement's ageing, the reminders, the members' card payments and an
- * order's `balanceDue` all read it, in SQL or here.
+ * order's `balanceDue` all read it, in SQL or here. An invoice is an order's document, so this
+ * lives in the orders module; accounts/ reads it through the module's index.
  */
 import { sql, type SQL } from "drizzle-orm";
 

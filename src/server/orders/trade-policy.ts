@@ -1,7 +1,9 @@
 /**
  * A trade account's order policy (DESIGN "Trade accounts", issue 43), asked by the one placement
- * (orders/placement.ts) about every request on every path: the cart's checkout, the purchase page
- * and a quote's acceptance, so a request that skips the UI gets the same answer.
+ * (placement.ts) about every request on every path: the cart's checkout, the purchase page
+ * and a quote's acceptance, so a request that skips the UI gets the same answer. It is a rule of
+ * placing orders, so it lives in the orders module; accounts/ reads its credit and hold sums
+ * through the module's index (accounts/ asks orders/, never the other way round).
  *
  * - `terms` only for a member of an account with terms (400 on body.paymentMethod);
  * - a PO number where the account requires one (400 on body.poNumber);
