@@ -23,6 +23,7 @@ import {
 import { adminToolSchema, productCombinationsResultSchema } from "../../contract/admin-schemas";
 import { idParamsSchema } from "../../contract/schemas";
 import { errorResponses } from "../http/schemas";
+import { actorOf } from "../audit";
 import {
   createBrand,
   createCategory,
@@ -48,7 +49,6 @@ const tags = ["admin"];
 
 export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
-  const actorOf = (request: { viewer: { id: string; email: string } }) => ({ id: request.viewer.id, email: request.viewer.email });
 
   // ---------------------------------------------------------------- brands
   app.get("/brands", { schema: { tags, summary: "Every brand, by name", response: { 200: z.array(brandSchema), ...errorResponses(401, 403) } } }, () => listBrands(db));
