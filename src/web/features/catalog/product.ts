@@ -117,10 +117,11 @@ export function productJsonLd(tool: Tool, reviews: ToolReview[] = []): Record<st
     };
   }
   const variantName = (values: Record<string, string>) => `${product.name} (${product.options.map((o) => values[o.name] ?? "").join(", ")})`;
+  const optionProperties = product.options.map((o) => ({ name: o.name, property: schemaPropertyOf(o.name) }));
   // Each option as a property: schema.org's own where the option is one (a variant then carries it, `color: "Red"`),
   // and always as an additionalProperty, the only place a bar length or a kit can go.
   const properties = (values: Record<string, string>) => ({
-    ...Object.fromEntries(product.options.flatMap((o) => (schemaPropertyOf(o.name) ? [[schemaPropertyOf(o.name), values[o.name] ?? ""]] : []))),
+    ...Object.fromEntries(optionProperties.flatMap(({ name, property }) => (property ? [[property, values[name] ?? ""]] : []))),
     additionalProperty: product.options.map((o) => ({ "@type": "PropertyValue", name: o.name, value: values[o.name] ?? "" })),
   });
   return {
@@ -133,7 +134,7 @@ export function productJsonLd(tool: Tool, reviews: ToolReview[] = []): Record<st
     image,
     category,
     ...brand,
-    variesBy: product.options.map((o) => (schemaPropertyOf(o.name) ? `https://schema.org/${schemaPropertyOf(o.name)}` : o.name)),
+    variesBy: optionProperties.map(({ name, property }) => (property ? `https://schema.org/${property}` : name)),
     hasVariant: tool.variants.map((variant) =>
       variant._id === tool._id
         ? { ...own, name: variantName(tool.optionValues), ...properties(tool.optionValues), offers: offer(tool._id, tool.price, tool.availableQuantity, tool.minimumQuantity) }
