@@ -293,7 +293,7 @@ describe.each(drivers())("invoices on %s", (driver) => {
       await db.update(orders).set({ taxCents: 0, taxExemptCertificate: "NY-EX-4711", userId: null }).where(eq(orders.id, order._id));
       const data = await loadInvoiceData(db, order._id);
       if (!data) throw new Error("no data");
-      const text = pdfText(await renderInvoicePdf(data, "invoice", { compress: false }));
+      const text = pdfText(await renderInvoicePdf(data, { compress: false }));
       expect(text).toContain(MONEY_TEXT.taxExempt("NY-EX-4711"));
       expect(text).toContain(INVOICE_TEXT.accountDeleted);
       // The customer is gone: only an admin may still download it.
@@ -306,14 +306,14 @@ describe.each(drivers())("invoices on %s", (driver) => {
       const order = await place(c);
       const data = await loadInvoiceData(t.app.store.db, order._id);
       if (!data) throw new Error("no data");
-      expect(pdfText(await renderInvoicePdf(data, "invoice", { compress: false }))).toContain(ORDER_TEXT.paymentMethod[order.paymentMethod]);
+      expect(pdfText(await renderInvoicePdf(data, { compress: false }))).toContain(ORDER_TEXT.paymentMethod[order.paymentMethod]);
       const card = { ...data, order: { ...data.order, paymentMethod: "card" as const, status: "paid" as const }, payment: { status: "paid" as const } };
-      const text = pdfText(await renderInvoicePdf(card, "invoice", { compress: false }));
+      const text = pdfText(await renderInvoicePdf(card, { compress: false }));
       expect(text).toContain(ORDER_TEXT.paymentMethod.card);
       expect(text).toContain(PAYMENT_TEXT.status.paid);
       // Placed and not paid yet (before its payment's row exists, too): waiting.
       const waiting = { ...card, order: { ...card.order, status: "awaiting_payment" as const }, payment: null };
-      expect(pdfText(await renderInvoicePdf(waiting, "invoice", { compress: false }))).toContain(PAYMENT_TEXT.status.open);
+      expect(pdfText(await renderInvoicePdf(waiting, { compress: false }))).toContain(PAYMENT_TEXT.status.open);
     });
 
     it("runs onto more pages for many lines, each page numbered", async () => {
@@ -323,7 +323,7 @@ describe.each(drivers())("invoices on %s", (driver) => {
       const line = data?.lines[0];
       if (!data || !line) throw new Error("no data");
       data.lines = Array.from({ length: 70 }, (_, i) => ({ ...line, position: i, toolName: `Line ${i + 1}` }));
-      const text = pdfText(await renderInvoicePdf(data, "invoice", { compress: false }));
+      const text = pdfText(await renderInvoicePdf(data, { compress: false }));
       expect(text).toContain("Line 70");
       expect(text).toContain(INVOICE_TEXT.page(3, 3));
     });

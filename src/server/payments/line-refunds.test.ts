@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminOrderSchema, type AdminOrder } from "../../contract/admin-schemas";
 import { refundResultSchema, type RefundResult } from "../../contract/refund-schemas";
 import { checkoutResultSchema, orderSchema, type Tool } from "../../contract/schemas";
-import { mailOutbox, refunds, stockMovements, tools } from "../db/schema";
+import { creditNotes, mailOutbox, refunds, stockMovements, tools } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { startStripeStandIn, type StripeStandIn } from "../../../tests/support/stripe";
 import { lineShippingTax } from "../pricing/price";
@@ -366,7 +366,10 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     const { refund: r } = await refunded(order._id, { lines: [{ toolId: order.lines[0]?.toolId, quantity: 1 }], reason: "wrong size" });
     const mails = await db().select().from(mailOutbox).where(like(mailOutbox.subject, `A refund for your order #${order.number}%`));
     expect(mails).toHaveLength(1);
-    expect(mails[0]?.attachments).toEqual([{ kind: "credit_note", refundId: r._id }]);
+    // The mail names the credit note, the refund's own document (issue 49).
+    const [note] = await db().select().from(creditNotes).where(eq(creditNotes.refundId, r._id));
+    expect(note).toMatchObject({ number: r.creditNoteNumber, orderId: order._id, totalCents: cents(r.amount) });
+    expect(mails[0]?.attachments).toEqual([{ kind: "credit_note", creditNoteId: note?.id }]);
     expect(mails[0]?.text).toContain(r.creditNoteNumber);
     const url = `/api/order/${order._id}/invoice?document=credit-note&refund=${r._id}`;
     for (const who of [c, admin]) {
