@@ -13,10 +13,10 @@ import { API_TEXT } from "../../contract/texts/api";
 import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
-import { documentCounters, orderLines, orders, storeSettings } from "../db/schema";
+import { creditNotes, documentCounters, orderLines, orders, storeSettings } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { documentNumberSql, formatDocumentNumber, reserveDocumentNumbersSql, takeDocumentNumbers } from "./numbers";
-import { loadInvoiceData, renderInvoicePdf, winAnsi } from "./pdf";
+import { loadCreditNote, loadInvoiceData, renderCreditNotePdf, renderInvoicePdf, winAnsi, type CreditNoteData } from "./pdf";
 
 const ADMIN = "ledger@toolyard.example";
 
@@ -219,6 +219,58 @@ describe.each(drivers())("invoices on %s", (driver) => {
       // The invoice stays as it was.
       expect(pdfText((await c.get(`/api/order/${order._id}/invoice`)).rawPayload)).toContain(formatDollars(order.total));
       expect((await c.get(`/api/order/${order._id}/invoice?document=receipt`)).statusCode).toBe(400);
+    });
+
+    it("makes every credit note a document of its own, a cancel's and a refund's alike, drawn by the one renderer from its row (issue 49)", async () => {
+      const { db } = t.app.store;
+      const { c, email } = await customer();
+      // A cancel credits the whole invoice: the order's lines and amounts.
+      const order = await place(c, 3);
+      const cancelled = (await c.delete(`/api/order/${order._id}`)).json() as Order;
+      const cancelNote = await loadCreditNote(db, { cancelOf: order._id });
+      expect(cancelNote?.note).toMatchObject({ number: cancelled.creditNoteNumber, refundId: null, reason: null, totalCents: Math.round(order.total * 100) });
+      const [row] = await db.select().from(orders).where(eq(orders.id, order._id));
+      expect(cancelNote?.note).toMatchObject({ subtotalCents: row?.subtotalCents, discountCents: row?.discountCents, shippingCents: row?.shippingCents, taxCents: row?.taxCents });
+      expect(row?.creditedAt?.getTime()).toBe(cancelNote?.note.issuedAt.getTime());
+      const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, order._id));
+      expect(cancelNote?.lines.map((l) => [l.toolId, l.quantity, l.lineTotalCents, l.discountCents, l.taxCents])).toEqual(lines.map((l) => [l.toolId, l.quantity, l.lineTotalCents, l.discountCents, l.taxCents]));
+
+      // A refund of lines credits what it gave back: its lines, its amount, its reason.
+      const paid = await place(c, 3);
+      expect((await admin.post(`/api/admin/orders/${paid._id}/status`, { status: "paid" })).statusCode).toBe(200);
+      const refunded = await admin.request({
+        method: "POST",
+        url: `/api/admin/orders/${paid._id}/refunds`,
+        payload: { lines: [{ toolId: paid.toolId, quantity: 1 }], reason: "One came bent" },
+        headers: { "idempotency-key": `credit-note-${paid._id}` },
+      });
+      expect(refunded.statusCode, refunded.body).toBe(201);
+      const refund = refunded.json().refund as { _id: string; amount: number; creditNoteNumber: string };
+      const refundNote = await loadCreditNote(db, { refundId: refund._id });
+      expect(refundNote?.note).toMatchObject({ number: refund.creditNoteNumber, orderId: paid._id, reason: "One came bent", shippingCents: 0, totalCents: Math.round(refund.amount * 100) });
+      expect(refundNote?.lines.map((l) => [l.toolId, l.quantity])).toEqual([[paid.toolId, 1]]);
+      expect(refund.creditNoteNumber).not.toBe(cancelled.creditNoteNumber);
+      expect(await db.select().from(creditNotes).where(eq(creditNotes.orderId, paid._id))).toHaveLength(1);
+
+      // Both downloads, and the refund's mail, are that one renderer's bytes of the note's row.
+      for (const [data, url] of [
+        [cancelNote, `/api/order/${order._id}/invoice?document=credit-note`],
+        [refundNote, `/api/order/${paid._id}/invoice?document=credit-note&refund=${refund._id}`],
+      ] as const) {
+        if (!data) throw new Error("no credit note");
+        const drawn = await renderCreditNotePdf(data);
+        const res = await c.get(url);
+        expect(res.statusCode).toBe(200);
+        expect(res.rawPayload.equals(drawn)).toBe(true);
+        const text = pdfText(await renderCreditNotePdf(data, { compress: false }));
+        expect(text).toContain(INVOICE_TEXT.title["credit-note"]);
+        expect(text).toContain(data.note.number);
+        expect(text).toContain(formatDollars(-data.note.totalCents / 100));
+      }
+      await drain();
+      const mail = await smtp.waitFor(email, `A refund for your order #${paid.number}`);
+      expect(mail.attachments.map((a) => a.filename)).toEqual([`${refund.creditNoteNumber}.pdf`]);
+      expect(mail.attachments[0]?.content.equals(await renderCreditNotePdf(refundNote as CreditNoteData))).toBe(true);
     });
 
     it("answers an order from before invoices with 404 and says why", async () => {
