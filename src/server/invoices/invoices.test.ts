@@ -14,6 +14,7 @@ import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { creditNotes, documentCounters, orderLines, orders, storeSettings } from "../db/schema";
+import { enqueueMail } from "../mail/outbox";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { documentNumberSql, formatDocumentNumber, reserveDocumentNumbersSql, takeDocumentNumbers } from "./numbers";
 import { loadCreditNote, loadInvoiceData, renderCreditNotePdf, renderInvoicePdf, winAnsi, type CreditNoteData } from "./pdf";
@@ -405,6 +406,28 @@ describe.each(drivers())("invoices on %s", (driver) => {
       await drain();
       const mail = await smtp.waitFor(email, "was cancelled");
       expect(mail.text).toContain(INVOICE_TEXT.mail.creditNote(cancelled.creditNoteNumber ?? "?"));
+    });
+
+    it("still attaches a refund's credit note to mail queued before credit notes had their table ({kind: credit_note, refundId}; issue 49)", async () => {
+      const { db } = t.app.store;
+      const { c, email } = await customer();
+      const order = await place(c, 2);
+      expect((await admin.post(`/api/admin/orders/${order._id}/status`, { status: "paid" })).statusCode).toBe(200);
+      const res = await admin.request({
+        method: "POST",
+        url: `/api/admin/orders/${order._id}/refunds`,
+        payload: { lines: [{ toolId: order.toolId, quantity: 1 }], reason: "queued long ago" },
+        headers: { "idempotency-key": `old-mail-${order._id}` },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const refund = res.json().refund as { _id: string; creditNoteNumber: string };
+      await drain();
+      await enqueueMail(db, [{ to: email, subject: `Old refund mail ${order.number}`, text: "old", html: "<p>old</p>", kind: "refund-made", attachments: [{ kind: "credit_note", refundId: refund._id }] }]);
+      await drain();
+      const old = await smtp.waitFor(email, `Old refund mail ${order.number}`);
+      expect(old.attachments.map((a) => a.filename)).toEqual([`${refund.creditNoteNumber}.pdf`]);
+      const note = await loadCreditNote(db, { refundId: refund._id });
+      expect(old.attachments[0]?.content.equals(await renderCreditNotePdf(note as CreditNoteData))).toBe(true);
     });
 
     it("sends a message whose order lost its invoice without the attachment, rather than never", async () => {
