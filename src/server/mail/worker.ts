@@ -25,7 +25,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { MailSettings } from "../config";
 import type { Db } from "../db/client";
 import { mailOutbox } from "../db/schema";
-import { invoiceFile, refundCreditNoteFile } from "../invoices/pdf";
+import { creditNoteAttachmentFile, invoiceFile } from "../invoices/pdf";
 import type { Attachment } from "./outbox";
 
 const BATCH = 50;
@@ -79,8 +79,8 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
   const renderers = new Map<AttachmentKind, (attachment: Attachment) => Promise<AttachmentFile | undefined>>();
   const register = <K extends AttachmentKind>(kind: K, render: RenderAttachment<K>) =>
     renderers.set(kind, (a) => render(a as Extract<Attachment, { kind: K }>)); // the map is keyed by the kind it is called with
-  register("invoice", (a) => invoiceFile(db, a.orderId, "invoice"));
-  register("credit_note", (a) => refundCreditNoteFile(db, a.refundId));
+  register("invoice", (a) => invoiceFile(db, a.orderId));
+  register("credit_note", (a) => creditNoteAttachmentFile(db, a));
   const producers = options.produce ? [options.produce] : [];
   const send: Send | undefined = smtpUrl
     ? async (m) => {
@@ -99,7 +99,7 @@ export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBase
           const render = renderers.get(a.kind);
           if (!render) throw new Error(`no renderer for a ${a.kind} attachment`);
           const file = await render(a);
-          const missing = a.kind === "quote" ? `quote ${a.quoteId} has no revision ${a.revision}` : a.kind === "credit_note" ? `refund ${a.refundId} has no credit note` : `order ${a.orderId} has no invoice`;
+          const missing = a.kind === "quote" ? `quote ${a.quoteId} has no revision ${a.revision}` : a.kind === "credit_note" ? `credit note ${"creditNoteId" in a ? a.creditNoteId : `of refund ${a.refundId}`} does not exist` : `order ${a.orderId} has no invoice`;
           if (file) attachments.push({ filename: file.filename, content: file.content, contentType: "application/pdf" });
           else log.warn({ mail: { id: m.id }, attachment: a }, `mail ${m.id}: ${missing} to attach; sending without it`);
         }

@@ -14,7 +14,7 @@ import { decodeCursor } from "../http/paging";
 import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, returns, shipments, stockMovements } from "../db/schema";
 import { readReturns, toReturnDto, type ReturnLineRow } from "./returns";
 import { readRefundedUnits, readShipments, withShipments, type RefundedUnits, type ShipmentLineRow, type ShipmentRow } from "./shipment-view";
-import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
+import { issueCreditNote } from "./credit-notes";
 import { returnToStock } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
 import type { OrderMail } from "../mail/outbox";
@@ -681,8 +681,8 @@ export async function moveInTransaction(
     // this transaction, last (the counter's row is held only to the commit). Once: the order's
     // row lock makes a second cancel see this one and change nothing.
     if (after.invoiceNumber && !after.creditNoteNumber) {
-      const [creditNote] = await takeDocumentNumbers(tx, "CN", documentYear(), 1);
-      const [credited] = await tx.update(orders).set({ creditNoteNumber: creditNote, creditedAt: sql`now()` }).where(eq(orders.id, orderId)).returning();
+      await issueCreditNote(tx, { orderId });
+      const [credited] = await tx.select().from(orders).where(eq(orders.id, orderId));
       if (credited) after = credited;
     }
   }
