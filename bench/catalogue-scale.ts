@@ -16,6 +16,15 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:scale:catalogue
  *   (SCALE_TOOLS, REQUESTS, CONCURRENCY; SCALE_IMPORT=0 skips the export and import;
  *   BENCH_CPU_PROF=<folder> profiles the server, BENCH_SERVER=tsx runs it from the sources)
+ *
+ * SCALE_ONLY=list times only the list's pages (every everyday page: none, a root, a sub-category,
+ * each sort, page 2 by cursor, and brand + spec), no plans, no import. SCALE_DATABASE=<name> keeps
+ * the filled database under that name (filled when it has no tools yet, never dropped), so runs
+ * after the first skip the fill. BASELINE=<folder>: another source tree (an older build, with its
+ * node_modules) is bundled and started on the same database beside this one, and each request is
+ * timed on both in ROUNDS alternating rounds (old, new, old, new…), so a loaded machine weighs on both alike:
+ *
+ *   DATABASE_URL=… SCALE_DATABASE=toolyard_catalogue_scale SCALE_ONLY=list BASELINE=../wt-base REQUESTS=200 npm run bench:scale:catalogue
  */
 import http from "node:http";
 import { readFileSync } from "node:fs";
@@ -36,7 +45,11 @@ if (!process.env.DATABASE_URL) {
 const TOOLS = Number(process.env.SCALE_TOOLS ?? 100_000);
 const REQUESTS = Number(process.env.REQUESTS ?? 200);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 1);
-const IMPORT = process.env.SCALE_IMPORT !== "0";
+const LIST_ONLY = process.env.SCALE_ONLY === "list";
+const IMPORT = process.env.SCALE_IMPORT !== "0" && !LIST_ONLY;
+const KEPT_DATABASE = process.env.SCALE_DATABASE;
+const BASELINE = process.env.BASELINE ? path.resolve(process.env.BASELINE) : undefined;
+const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const ADMIN = "scale-admin@toolyard.example";
 const migrationsDir = path.join(import.meta.dirname, "..", "drizzle");
 
@@ -124,18 +137,33 @@ interface Target {
   path: string;
   /** p95 issue 51 asks for, in ms. */
   target: number;
+  /** Timed with SCALE_ONLY=list. */
+  list?: boolean;
+  /** The path is this page's next page: its `X-Next-Cursor` is added as `cursor` when the run starts. */
+  nextOf?: boolean;
 }
 
 const TARGETS: Target[] = [
-  { label: "list: category page (root)", path: "/api/tool?category=power-tools", target: 10 },
-  { label: "list: sub-category page", path: "/api/tool?category=sc-power-tools-2", target: 10 },
+  { label: "list: category page (root)", path: "/api/tool?category=power-tools", target: 10, list: true },
+  { label: "list: sub-category page", path: "/api/tool?category=sc-power-tools-2", target: 10, list: true },
+  ...(LIST_ONLY
+    ? [
+        { label: "list: no filter", path: "/api/tool", target: 10, list: true },
+        { label: "list: root, page 2 by cursor", path: "/api/tool?category=chainsaws", target: 10, list: true, nextOf: true },
+        { label: "list: no filter, newest", path: "/api/tool?sort=newest", target: 10, list: true },
+        { label: "list: root by price", path: "/api/tool?category=chainsaws&sort=price-asc", target: 10, list: true },
+        { label: "list: root by price, highest first", path: "/api/tool?category=lawn-mowers&sort=price-desc", target: 10, list: true },
+        { label: "list: root, best rated", path: "/api/tool?category=hand-tools&sort=rating", target: 10, list: true },
+        { label: "list: sub-category by price, page 2 by cursor", path: "/api/tool?category=sc-chainsaws-3&sort=price-asc", target: 10, list: true, nextOf: true },
+      ]
+    : []),
   { label: "facets: category page (root)", path: "/api/tool/facets?category=power-tools", target: 20 },
   { label: "facets: sub-category page", path: "/api/tool/facets?category=sc-power-tools-2", target: 20 },
   { label: "facets: search 'drill'", path: "/api/tool/facets?q=drill", target: 20 },
   { label: "facets: search 'hedge trimmer pro'", path: "/api/tool/facets?q=hedge%20trimmer%20pro", target: 20 },
   { label: "facets: brand + spec", path: "/api/tool/facets?category=power-tools&brand=brand-8&spec.choice_1=Value%201", target: 20 },
-  { label: "list: brand + spec", path: "/api/tool?category=power-tools&brand=brand-8&spec.choice_1=Value%201", target: 10 },
-];
+  { label: "list: brand + spec", path: "/api/tool?category=power-tools&brand=brand-8&spec.choice_1=Value%201", target: 10, list: true },
+].filter((t) => !LIST_ONLY || t.list);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 function get(url: string): Promise<number> {
@@ -148,26 +176,71 @@ function get(url: string): Promise<number> {
   });
 }
 
-async function time(url: string) {
-  let warm = 0;
+async function warm(url: string) {
+  let warmed = 0;
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (warm++ < 20 * CONCURRENCY) await get(url);
+    while (warmed++ < 20 * CONCURRENCY) await get(url);
   }));
-  const latencies: number[] = [];
+}
+
+/** `requests` timed requests of `url`, CONCURRENCY at a time, added to `into`. */
+async function timeInto(url: string, requests: number, into: { latencies: number[]; failures: number }) {
   let next = 0;
-  let failures = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < REQUESTS) {
+      while (next++ < requests) {
         const t0 = performance.now();
-        if ((await get(url)) !== 200) failures += 1;
-        latencies.push(performance.now() - t0);
+        if ((await get(url)) !== 200) into.failures += 1;
+        into.latencies.push(performance.now() - t0);
       }
     }),
   );
+}
+
+function percentiles({ latencies, failures }: { latencies: number[]; failures: number }) {
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
   return { p50: at(0.5), p95: at(0.95), failures };
+}
+
+async function time(url: string) {
+  await warm(url);
+  const timed = { latencies: [], failures: 0 };
+  await timeInto(url, REQUESTS, timed);
+  return percentiles(timed);
+}
+
+/** A list page's next page: the path with the cursor its answer gives. */
+async function nextPageOf(serverUrl: string, pathname: string): Promise<string> {
+  const res = await fetch(`${serverUrl}${pathname}`);
+  const cursor = res.headers.get("x-next-cursor");
+  await res.text();
+  if (!cursor) throw new Error(`no next page for ${pathname}`);
+  return `${pathname}${pathname.includes("?") ? "&" : "?"}cursor=${encodeURIComponent(cursor)}`;
+}
+
+/** The old build and this one timed on the same request in alternating rounds. */
+async function compare(oldUrl: string, newUrl: string, pathname: string) {
+  await warm(`${oldUrl}${pathname}`);
+  await warm(`${newUrl}${pathname}`);
+  const before = { latencies: [], failures: 0 };
+  const after = { latencies: [], failures: 0 };
+  const perRound = Math.ceil(REQUESTS / ROUNDS);
+  for (let round = 0; round < ROUNDS; round++) {
+    await timeInto(`${oldUrl}${pathname}`, perRound, before);
+    await timeInto(`${newUrl}${pathname}`, perRound, after);
+  }
+  return { before: percentiles(before), after: percentiles(after) };
+}
+
+/** The totals and rows of both builds' answers, which must be the same. */
+async function sameAnswers(oldUrl: string, newUrl: string, pathname: string): Promise<string | undefined> {
+  const [a, b] = await Promise.all([fetch(`${oldUrl}${pathname}`), fetch(`${newUrl}${pathname}`)]);
+  const [ta, tb] = [await a.text(), await b.text()];
+  const head = (r: Response) => [r.status, r.headers.get("x-total-count"), r.headers.get("x-total-count-exact"), r.headers.get("x-next-cursor")].join(" ");
+  if (head(a) !== head(b)) return `headers differ: ${head(a)} / ${head(b)}`;
+  if (ta !== tb) return "bodies differ";
+  return undefined;
 }
 
 /** The server's resident memory (kB) sampled every 50 ms while `run` runs: the peak. */
@@ -192,17 +265,39 @@ async function peakRss<T>(pid: number | undefined, run: () => Promise<T>): Promi
   }
 }
 
-const pgDb = await createPostgresDatabase();
+/** A database kept under SCALE_DATABASE's name (created when missing), or a throw-away one. */
+async function benchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!KEPT_DATABASE) return createPostgresDatabase();
+  if (!/^[a-z_][a-z0-9_]*$/.test(KEPT_DATABASE)) throw new Error("SCALE_DATABASE: a plain lower-case name");
+  const pg = (await import("pg")).default;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query("select 1 from pg_database where datname = $1", [KEPT_DATABASE]);
+    if (rows.length === 0) await admin.query(`create database ${KEPT_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(process.env.DATABASE_URL as string);
+  url.pathname = `/${KEPT_DATABASE}`;
+  return { url: url.toString(), drop: async () => undefined };
+}
+
+const pgDb = await benchDatabase();
 try {
   const statements: { query: string; params: unknown[] }[] = [];
   const database = await openDatabase({ databaseUrl: pgDb.url, dataDir: "memory://", migrationsDir, logQuery: (query, params) => statements.push({ query, params }) });
   try {
-    console.log(`\n== filling ${TOOLS} tools, ${SPECS.length} specifications, ${BRANDS} brands`);
-    const started = performance.now();
-    await fill(database.db, console.log);
-    console.log(`  filled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const [filled] = (await database.db.execute(sql`select exists (select 1 from tools where id like 'sc-tool-%') as filled`) as unknown as { rows: { filled: boolean }[] }).rows;
+    if (filled?.filled) console.log(`\n== the catalogue of ${KEPT_DATABASE} as it was filled before`);
+    else {
+      console.log(`\n== filling ${TOOLS} tools, ${SPECS.length} specifications, ${BRANDS} brands`);
+      const started = performance.now();
+      await fill(database.db, console.log);
+      console.log(`  filled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
 
-    console.log(`\n== plans of the facets' own SQL (EXPLAIN ANALYZE), slowest statements first`);
+    if (!LIST_ONLY) console.log(`\n== plans of the facets' own SQL (EXPLAIN ANALYZE), slowest statements first`);
     for (const target of TARGETS.filter((t) => t.path.startsWith("/api/tool/facets"))) {
       const url = target.path;
       const query = { ...toolListQuerySchema.parse(Object.fromEntries(groupParams(url))), spec: specQueryOf(url) };
@@ -229,12 +324,29 @@ try {
     await database.close();
   }
 
-  const server = await startBenchServer({ DATABASE_URL: pgDb.url, LIST_CACHE_SECONDS: "0", SEED: "false", ADMIN_EMAILS: ADMIN });
+  const serverEnv = { DATABASE_URL: pgDb.url, LIST_CACHE_SECONDS: "0", SEED: "false", ADMIN_EMAILS: ADMIN };
+  // The old build first: it migrates nothing the new one has not.
+  const baseline = BASELINE ? await startBenchServer(serverEnv, { root: BASELINE }) : undefined;
+  const server = await startBenchServer(serverEnv);
   try {
-    console.log(`\n== ${REQUESTS} requests each, ${CONCURRENCY} at a time, list cache off (server ${process.env.BENCH_SERVER === "tsx" ? "under tsx" : "bundled"})`);
-    console.log(`  ${"request".padEnd(38)} ${"p50".padStart(8)} ${"p95".padStart(8)}  target p95`);
-    for (const target of TARGETS) {
-      const r = await time(`${server.url}${target.path}`);
+    if (baseline) {
+      console.log(`\n== ${REQUESTS} requests each, ${CONCURRENCY} at a time, list cache off, in ${ROUNDS} rounds alternating the old build (${BASELINE}) and this one`);
+      console.log(`  ${"request".padEnd(46)} ${"old p50".padStart(9)} ${"old p95".padStart(9)} ${"new p50".padStart(9)} ${"new p95".padStart(9)}  target p95`);
+      for (const target of TARGETS) {
+        const pathname = target.nextOf ? await nextPageOf(server.url, target.path) : target.path;
+        const differs = await sameAnswers(baseline.url, server.url, pathname);
+        const { before, after } = await compare(baseline.url, server.url, pathname);
+        const f = (n: number) => `${n.toFixed(1)}ms`.padStart(9);
+        console.log(
+          `  ${target.label.padEnd(46)} ${f(before.p50)} ${f(before.p95)} ${f(after.p50)} ${f(after.p95)}  ≤ ${target.target} ms ${after.p95 <= target.target ? "met" : "NOT MET"}${differs ? `  ANSWERS DIFFER: ${differs}` : ""}${before.failures + after.failures ? "  FAILED" : ""}`,
+        );
+        if (differs || before.failures + after.failures) process.exitCode = 1;
+      }
+    }
+    if (!baseline) console.log(`\n== ${REQUESTS} requests each, ${CONCURRENCY} at a time, list cache off (server ${process.env.BENCH_SERVER === "tsx" ? "under tsx" : "bundled"})`);
+    if (!baseline) console.log(`  ${"request".padEnd(38)} ${"p50".padStart(8)} ${"p95".padStart(8)}  target p95`);
+    for (const target of baseline ? [] : TARGETS) {
+      const r = await time(`${server.url}${target.nextOf ? await nextPageOf(server.url, target.path) : target.path}`);
       const met = r.p95 <= target.target;
       console.log(`  ${target.label.padEnd(38)} ${r.p50.toFixed(1).padStart(6)}ms ${r.p95.toFixed(1).padStart(6)}ms  ≤ ${target.target} ms ${met ? "met" : "NOT MET"}${r.failures ? `  ${r.failures} FAILED` : ""}`);
       if (r.failures) process.exitCode = 1;
@@ -295,6 +407,7 @@ try {
     }
   } finally {
     await server.close();
+    await baseline?.close();
   }
 } finally {
   await pgDb.drop();

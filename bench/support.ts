@@ -10,13 +10,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createPostgresDatabase } from "../src/server/test-support";
 
-export async function startBenchServer(env: Record<string, string> = {}) {
+export async function startBenchServer(env: Record<string, string> = {}, options: { root?: string } = {}) {
   // A throw-away Postgres database, unless the caller brings its own database (DATABASE_URL
   // or a PGlite DATA_DIR, as bench/scale.ts does with its filled one).
   const ownDatabase = env.DATABASE_URL !== undefined || env.DATA_DIR !== undefined;
   const pgDb = process.env.DATABASE_URL && !ownDatabase ? await createPostgresDatabase() : undefined;
   const fromSources = process.env.BENCH_SERVER === "tsx";
-  const entry = fromSources ? path.join(import.meta.dirname, "server-process.ts") : await bundleServer();
+  // `root`: another source tree (an older build, for a before/after run), bundled by its own build script.
+  const entry = fromSources && !options.root ? path.join(import.meta.dirname, "server-process.ts") : await bundleServer(options.root);
   const child = fork(entry, {
     execArgv: [...(fromSources ? ["--import", "tsx"] : []), ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     env: { ...process.env, BENCH_ENV: JSON.stringify({ ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }) },
@@ -43,18 +44,19 @@ export async function startBenchServer(env: Record<string, string> = {}) {
   };
 }
 
-let bundled: string | undefined;
+const bundled = new Map<string, string>();
 /**
  * bench/server-process.ts bundled as the server is (scripts/build-server.mjs), in dist/bench/ so
  * that the app finds its root; once per run, since a second build would replace the chunks of a
  * server already running (INSTANCES=2).
  */
-async function bundleServer(): Promise<string> {
-  if (bundled) return bundled;
-  const root = path.join(import.meta.dirname, "..");
+async function bundleServer(root = path.join(import.meta.dirname, "..")): Promise<string> {
+  const known = bundled.get(root);
+  if (known) return known;
   execFileSync(process.execPath, ["scripts/build-server.mjs", "bench/server-process.ts", "dist/bench"], { cwd: root, stdio: "inherit" });
-  bundled = path.join(root, "dist", "bench", "server-process.js");
-  return bundled;
+  const entry = path.join(root, "dist", "bench", "server-process.js");
+  bundled.set(root, entry);
+  return entry;
 }
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;

@@ -20,6 +20,7 @@ import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { SpecValue } from "../../contract/catalogue-schemas";
 import { ApiError, badQuery, conflict, notFound } from "../http/errors";
 import { changeStock, recordMovements } from "../stock/ledger";
+import { keptListTotal } from "./kept-totals";
 import { brandIdOf, catalogueView, checkOptionValues, categoryFilter, categoryIdOf, categoryPathOf, checkedSpecs, EMPTY_VIEW, invalidField, isUniqueViolation, specsOf, type CatalogueView } from "./catalogue";
 
 type ToolRow = typeof tools.$inferSelect;
@@ -273,11 +274,16 @@ export async function listTools(db: Db, query: ToolQuery & { spec?: SpecQuery })
 
   const sort: KeyedSort = query.sort === undefined || query.sort === "relevance" ? "oldest" : query.sort;
   const where = and(...filters);
+  // A category page (or the whole catalogue) of a store with products: nothing but the grouping and a category.
+  const categoryPage = grouped && query.minPrice === undefined && query.maxPrice === undefined && brandIds === undefined && specConditions === undefined;
+  const count = () => cappedCount(db, db.select({ one: sql`1` }).from(tools).where(where).$dynamic());
   const [rows, total] = await Promise.all([
-    priced ? keyedRows(db, where, sort, query) : browseRows(db, sort, query, rootCategory),
+    // A root's or the whole catalogue's page is a prepared statement, the product row's choice in it.
+    categoryPage && subtree === undefined ? browseRows(db, sort, query, rootCategory, true) : priced ? keyedRows(db, where, sort, query) : browseRows(db, sort, query, rootCategory, false),
     // One row per product is counted by the query (capped like a filtered list's): an exact count of products
-    // took 400 ms at 100,000 tools (a third in products), decision 0023.
-    priced ? cappedCount(db, db.select({ one: sql`1` }).from(tools).where(where).$dynamic()) : keptCount(db, rootCategory ? `tools:${rootCategory}` : "tools"),
+    // took 400 ms at 100,000 tools (a third in products), decision 0023. A category page's count is kept per
+    // catalogue version (kept-totals.ts): the capped count took 90 ms there.
+    categoryPage ? keptListTotal(db, query.category, count) : priced ? count() : keptCount(db, rootCategory ? `tools:${rootCategory}` : "tools"),
   ]);
   const page = splitPage(rows, query.limit, (row) => cursorKeyOf(sort, row));
   return { items: await toToolDtos(db, page.rows.map(({ row }) => row)), ...total, next: page.next };
@@ -329,9 +335,11 @@ function keyedRows(db: Db, where: SQL | undefined, sort: KeyedSort, query: ToolQ
  * parses and plans them once per connection. Building queries was 12–21 % of the server's CPU
  * under load.
  */
-function prepareBrowse(db: Db, sort: KeyedSort, byCategory: boolean, withCursor: boolean) {
-  const conditions = [eq(tools.active, true)];
-  if (byCategory) conditions.push(eq(tools.category, sql.placeholder("category")));
+function prepareBrowse(db: Db, sort: KeyedSort, byCategory: boolean, withCursor: boolean, grouped: boolean) {
+  const on = (t: ToolColumns): SQL[] => [eq(t.active, true), ...(byCategory ? [eq(t.category, sql.placeholder("category"))] : [])];
+  const conditions = on(tools);
+  // One row per product, chosen among its tools on the same conditions (as listTools adds it).
+  if (grouped) conditions.push(productRow(on));
   if (withCursor) conditions.push(afterKey(sort, sql`${sql.placeholder("key")}`, sql`${sql.placeholder("id")}`));
   return db
     .select(keyedColumns)
@@ -340,19 +348,19 @@ function prepareBrowse(db: Db, sort: KeyedSort, byCategory: boolean, withCursor:
     .orderBy(...orderBy(sort))
     .limit(sql.placeholder("limit"))
     .offset(sql.placeholder("offset"))
-    .prepare(`tools_browse_${sort.replace("-", "_")}_${byCategory ? "category" : "all"}${withCursor ? "_after" : ""}`);
+    .prepare(`tools_browse_${sort.replace("-", "_")}_${byCategory ? "category" : "all"}${withCursor ? "_after" : ""}${grouped ? "_grouped" : ""}`);
 }
 type Browse = ReturnType<typeof prepareBrowse>;
 const browsing = new WeakMap<Db, Map<string, Browse>>();
 
-function browseRows(db: Db, sort: KeyedSort, query: ToolQuery, category: Category | undefined): Promise<KeyedRow[]> {
+function browseRows(db: Db, sort: KeyedSort, query: ToolQuery, category: Category | undefined, grouped: boolean): Promise<KeyedRow[]> {
   const byCategory = category !== undefined;
   const withCursor = query.cursor !== undefined;
-  const shape = `${sort}:${byCategory}:${withCursor}`;
+  const shape = `${sort}:${byCategory}:${withCursor}:${grouped}`;
   let prepared = browsing.get(db);
   if (!prepared) browsing.set(db, (prepared = new Map()));
   let statement = prepared.get(shape);
-  if (!statement) prepared.set(shape, (statement = prepareBrowse(db, sort, byCategory, withCursor)));
+  if (!statement) prepared.set(shape, (statement = prepareBrowse(db, sort, byCategory, withCursor, grouped)));
   const [key, id] = query.cursor ? cursorKey(sort, query.cursor) : [undefined, undefined];
   return statement.execute({
     category,
