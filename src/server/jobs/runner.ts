@@ -68,6 +68,7 @@ export class JobRunner {
   private readonly periodic: { queue: string; ms: number }[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly onStart: (() => Promise<unknown>)[] = [];
+  private readonly onStop: (() => Promise<unknown>)[] = [];
   /** The batches this process is running, by queue (runDue waits for them, as a second round waits for the first). */
   private readonly running = new Map<string, Set<Promise<unknown>>>();
   private started = false;
@@ -95,6 +96,11 @@ export class JobRunner {
    */
   atStart(task: () => Promise<unknown>): void {
     this.onStart.push(task);
+  }
+
+  /** Runs at stop once the workers have finished their jobs (a module closes what its jobs used: the mail's SMTP pool). */
+  atStop(task: () => Promise<unknown>): void {
+    this.onStop.push(task);
   }
 
   /** A sweep: every `ms`, one job of `queue` (with `{}` as its data) across every instance. */
@@ -141,6 +147,7 @@ export class JobRunner {
     for (const timer of this.timers) clearInterval(timer);
     this.timers.length = 0;
     if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    for (const task of this.onStop) await task().catch((error: unknown) => this.log.warn({ err: error }, "closing after the job runner failed"));
   }
 
   /**

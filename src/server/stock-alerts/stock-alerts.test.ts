@@ -358,6 +358,40 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
     }
   });
 
+  it("retries the due alerts' job that fails, then lists it with its error; the console's retry mails each subscriber once", async () => {
+    const tool = await newTool(0);
+    const { c, email } = await customer();
+    expect((await c.put(`/api/me/stock-alerts/${tool._id}`, {})).statusCode).toBe(200);
+    await drain();
+    const { db } = t.app.store;
+    // The outbox refuses the alerts (a fault in the database, not in our code): each attempt's transaction rolls back.
+    await db.execute(
+      sql.raw(`create function refuse_alert_mail() returns trigger language plpgsql as $$
+        begin if new.kind = 'stock-alert-back' then raise exception 'the outbox refused the alert'; end if; return new; end $$`),
+    );
+    await db.execute(sql.raw(`create trigger refuse_alert_mail before insert on mail_outbox for each row execute function refuse_alert_mail()`));
+    const listed = async () => (await t.app.jobs.failures()).find((f) => f.queue === STOCK_ALERTS_DUE);
+    try {
+      await restock(tool._id, 5);
+      for (let i = 0; i < 10 && !(await listed()); i++) {
+        await t.app.jobs.dueNow(STOCK_ALERTS_DUE);
+        await t.app.jobs.runDue(STOCK_ALERTS_DUE);
+      }
+    } finally {
+      await db.execute(sql.raw(`drop trigger refuse_alert_mail on mail_outbox`));
+      await db.execute(sql.raw(`drop function refuse_alert_mail()`));
+    }
+    const failure = await listed();
+    expect(failure).toMatchObject({ attempts: 6, error: expect.stringContaining("the outbox refused the alert") });
+    // Nothing was lost: the subscription is still due.
+    expect((await rowsFor(tool._id)).map((r) => r.status)).toEqual(["due"]);
+    expect(await t.app.jobs.retry(failure?.id ?? "")).toBe(true);
+    await drain();
+    await smtp.waitFor(email, "is back in stock");
+    expect(await outboxTo(email, "stock-alert-back")).toBe(1);
+    expect((await rowsFor(tool._id)).map((r) => r.status)).toEqual(["sent"]);
+  });
+
   it.runIf(driver === "postgres")("two instances on one Postgres database mail each subscriber exactly once", async () => {
     const second = await buildApp(
       loadConfig({
