@@ -55,6 +55,10 @@ export function sqlOf(db: Db | Tx): PgBoss.Db {
   };
 }
 
+/** An error as the console lists it: a failed query's message names the query, its cause says why (the database's words). */
+const errorText = (error: unknown): string =>
+  error instanceof Error ? (error.cause instanceof Error && !error.message.includes(error.cause.message) ? `${error.message}\n${error.cause.message}` : error.message) : String(error);
+
 export interface JobRunnerOptions {
   /** How often a worker asks for due jobs (pg-boss's least is 0.5 s). */
   pollSeconds?: number;
@@ -242,7 +246,7 @@ export class JobRunner {
         await this.run(queue, definition, job);
         return job.id;
       } catch (error) {
-        await this.boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error) });
+        await this.boss.fail(queue, job.id, { message: errorText(error) });
         return undefined;
       }
     };
@@ -267,7 +271,7 @@ export class JobRunner {
     try {
       await definition.handle(job.data, { id: job.id, number: job.retryCount + 1, last: job.retryCount >= job.retryLimit });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       this.log.warn({ err: error, queue, job: job.id, attempt: job.retryCount + 1 }, `job ${queue} failed`);
       if (job.retryCount >= job.retryLimit) {
         await this.db

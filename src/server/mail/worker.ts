@@ -152,8 +152,8 @@ export function startMailWorker(jobs: JobRunner, db: Db, settings: MailSettings,
     db.transaction(async (tx) => {
       // One instance at a time: two starting together would both find the same rows with no job.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${MAIL_QUEUE}))`);
-      // Kept while no SMTP_URL was set: due now.
-      if (send) await tx.execute(sql`update ${mailOutbox} set next_attempt_at = now(), attempts = 0 where status = 'pending' and last_error = ${NO_SMTP_NOTE}`);
+      // Kept while no SMTP_URL was set: due now, and enqueued below with the rest.
+      if (send) await tx.execute(sql`update ${mailOutbox} set next_attempt_at = now(), attempts = 0, last_error = null where status = 'pending' and last_error = ${NO_SMTP_NOTE}`);
       await tx.execute(sql`
         select mail_outbox_jobs(array(
           select o.id from ${mailOutbox} o
