@@ -119,7 +119,10 @@ export class JobRunner {
   async enqueue<T extends object>(tx: Db | Tx, queue: string, data: T, options: { startAfterSeconds?: number } = {}): Promise<void> {
     const definition = this.queues.get(queue);
     await this.boss.send(queue, data, {
-      db: sqlOf(tx),
+      // Outside a transaction pg-boss's own connection sends it: sqlOf gives each `$n` of its text a
+      // parameter of its own, and Postgres then types a reused one by each use (a delayed job's
+      // start_after is refused: "date/time field value out of range").
+      ...(tx === this.db ? {} : { db: sqlOf(tx) }),
       ...(definition ? this.retryOf(definition) : {}),
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
     });

@@ -267,7 +267,8 @@ class TryAgain extends Error {}
  * Defines the refund queue on `jobs` (before it starts): a job asks the provider for one refund
  * and settles it. It runs once across instances (pg-boss), and a job run twice (a duplicate, or
  * one pg-boss gave again after its holder died) does no harm: the refund's row is leased before
- * the provider is asked (a run that finds the lease held or the refund settled does nothing), the
+ * the provider is asked (a run that finds it settled does nothing, one that finds the lease held
+ * looks again when it ends, in case its holder died), the
  * provider is asked with the refund's key, and settling applies once (settleRefund).
  */
 export function startRefundWorker(
@@ -284,6 +285,11 @@ export function startRefundWorker(
          where id = ${id} and status = 'pending' and next_attempt_at <= now()
         returning id, order_id, provider, payment_intent, amount_cents, provider_refund_id, key_attempt, tries`),
     )[0];
+  /** Seconds until the lease another run holds on a pending refund ends; undefined when it is settled or gone. */
+  const leaseLeft = async (id: string): Promise<number | undefined> =>
+    rowsOf<{ left: number | string }>(
+      await db.execute(sql`select greatest(0, extract(epoch from next_attempt_at - now())) as left from ${refunds} where id = ${id} and status = 'pending'`),
+    ).map((r) => Number(r.left))[0];
 
   /** The lease ends now (the next job may claim it); the error is kept, and the job fails to be retried after its backoff. */
   const tryAgain = async (id: string, error: string): Promise<never> => {
@@ -298,8 +304,13 @@ export function startRefundWorker(
 
   async function handle(id: string): Promise<void> {
     const job = await claim(id);
-    // Settled already, or another run holds it and sees it through.
-    if (!job) return;
+    if (!job) {
+      // Settled already; or another run holds its lease: it may have died with its instance (its job
+      // comes back only once pg-boss expires it), so this job looks again when the lease ends.
+      const left = await leaseLeft(id);
+      if (left !== undefined) await jobs.enqueue(db, REFUND_QUEUE, { id }, { startAfterSeconds: Math.ceil(left) + 1 });
+      return;
+    }
     try {
       await attempt(job);
     } catch (error) {
@@ -351,13 +362,15 @@ export function startRefundWorker(
 
   // Money owed is never given up quietly: about three days of retries (2 s doubling), then the job is listed as failed (the refund stays pending, its error shown).
   jobs.define<{ id: string }>(REFUND_QUEUE, { handle: (data) => handle(refundJobSchema.parse(data).id), retryLimit: 16, retryDelaySeconds: 2, batchSize: BATCH });
-  // Refunds owed before the queue existed (a store's first start) get their job now.
+  // At start, a pending refund with no job waiting gets one: refunds owed before the queue existed, and
+  // those whose job was running on an instance that died (pg-boss gives an active job back only once it
+  // expires; a job of a live instance is left to finish by the lease, see handle).
   jobs.atStart(() =>
     db.execute(sql`
       select refund_jobs(array(
         select r.id from ${refunds} r
          where r.status = 'pending'
-           and not exists (select 1 from pgboss.job j where j.name = ${REFUND_QUEUE} and j.state < 'completed' and j.data->>'id' = r.id)))`),
+           and not exists (select 1 from pgboss.job j where j.name = ${REFUND_QUEUE} and j.state in ('created', 'retry') and j.data->>'id' = r.id)))`),
   );
 
   return {
