@@ -12,7 +12,7 @@ import { daysBetween, storeDate } from "../../contract/store-calendar";
 import { TRADE_TEXT } from "../../contract/texts/trade";
 import type { AccountPaymentInput, Statement } from "../../contract/trade";
 import type { Db, Tx } from "../db/client";
-import { accountExemptions, accountPayments, orders, refunds, tradeAccounts } from "../db/schema";
+import { accountExemptions, accountPayments, creditNotes, orders, tradeAccounts } from "../db/schema";
 import { ApiError, notFound } from "../http/errors";
 import { openCents, openCentsSql, payInvoices } from "../orders";
 
@@ -124,15 +124,20 @@ export async function statementOf(db: Db, accountId: string, now: Date): Promise
     // In their numbers' order: two invoices of one moment keep it on the statement (the sort below is stable).
     db.select().from(orders).where(termsInvoices).orderBy(asc(orders.invoiceNumber)),
     db.select().from(accountPayments).where(eq(accountPayments.accountId, accountId)),
+    // Every credit note of its invoices, from the one table (orders/credit-notes.ts): its refunds' and its cancel's.
     db
-      .select({ orderId: refunds.orderId, amountCents: refunds.amountCents, creditNoteNumber: refunds.creditNoteNumber, settledAt: refunds.settledAt, createdAt: refunds.createdAt })
-      .from(refunds)
-      .innerJoin(orders, eq(orders.id, refunds.orderId))
-      .where(and(termsInvoices, eq(refunds.status, "succeeded")))
-      .orderBy(asc(refunds.settledAt), asc(refunds.createdAt)),
+      .select({ orderId: creditNotes.orderId, refundId: creditNotes.refundId, number: creditNotes.number, totalCents: creditNotes.totalCents, issuedAt: creditNotes.issuedAt })
+      .from(creditNotes)
+      .innerJoin(orders, eq(orders.id, creditNotes.orderId))
+      .where(termsInvoices)
+      .orderBy(asc(creditNotes.issuedAt), asc(creditNotes.number)),
   ]);
   const refundsOf = new Map<string, typeof given>();
-  for (const r of given) refundsOf.set(r.orderId, [...(refundsOf.get(r.orderId) ?? []), r]);
+  const cancelOf = new Map<string, (typeof given)[number]>();
+  for (const n of given) {
+    if (n.refundId === null) cancelOf.set(n.orderId, n);
+    else refundsOf.set(n.orderId, [...(refundsOf.get(n.orderId) ?? []), n]);
+  }
   type Entry = { date: string; type: Statement["lines"][number]["type"]; number: string; cents: number; at: number };
   const entries: Entry[] = [];
   for (const o of invoiced) {
@@ -143,18 +148,16 @@ export async function statementOf(db: Db, accountId: string, now: Date): Promise
     // so that part is what the refunds so far take past the payments).
     let refunded = 0;
     for (const r of refundsOf.get(o.id) ?? []) {
-      const at = r.settledAt ?? r.createdAt;
-      const number = r.creditNoteNumber ?? "";
-      entries.push({ date: storeDate(at), type: "credit_note", number, cents: -r.amountCents, at: at.getTime() });
-      const paidBack = Math.max(0, o.paidCents + refunded + r.amountCents - o.totalCents) - Math.max(0, o.paidCents + refunded - o.totalCents);
-      if (paidBack > 0) entries.push({ date: storeDate(at), type: "refund", number, cents: paidBack, at: at.getTime() });
-      refunded += r.amountCents;
+      const at = r.issuedAt;
+      entries.push({ date: storeDate(at), type: "credit_note", number: r.number, cents: -r.totalCents, at: at.getTime() });
+      const paidBack = Math.max(0, o.paidCents + refunded + r.totalCents - o.totalCents) - Math.max(0, o.paidCents + refunded - o.totalCents);
+      if (paidBack > 0) entries.push({ date: storeDate(at), type: "refund", number: r.number, cents: paidBack, at: at.getTime() });
+      refunded += r.totalCents;
     }
-    if (o.creditNoteNumber) {
-      // A cancel takes back what the refunds had not (the owner cannot cancel an order with refunds: both never meet today).
-      const at = o.creditedAt ?? o.cancelledAt ?? o.createdAt;
-      entries.push({ date: storeDate(at), type: "credit_note", number: o.creditNoteNumber, cents: -(o.totalCents - refunded), at: at.getTime() });
-    }
+    const cancel = cancelOf.get(o.id);
+    // A cancel's credit note takes back the whole invoice: the owner cannot cancel an order with refunds, nor one with
+    // payments (orders/service.ts); an order of older days that had both is taken back only as far as its refunds had not.
+    if (cancel) entries.push({ date: storeDate(cancel.issuedAt), type: "credit_note", number: cancel.number, cents: -Math.min(cancel.totalCents, o.totalCents - refunded), at: cancel.issuedAt.getTime() });
   }
   for (const p of paid) entries.push({ date: storeDate(p.createdAt), type: "payment", number: p.reference, cents: -p.amountCents, at: p.createdAt.getTime() });
   entries.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.at - b.at));
@@ -167,7 +170,7 @@ export async function statementOf(db: Db, accountId: string, now: Date): Promise
   const today = storeDate(now);
   const ageing = { current: 0, days1to30: 0, days31to60: 0, over60: 0 };
   for (const o of invoiced) {
-    const open = o.status === "cancelled" ? 0 : openCents(o.totalCents, o.paidCents, (refundsOf.get(o.id) ?? []).reduce((s, r) => s + r.amountCents, 0));
+    const open = o.status === "cancelled" ? 0 : openCents(o.totalCents, o.paidCents, (refundsOf.get(o.id) ?? []).reduce((s, r) => s + r.totalCents, 0));
     if (open <= 0 || !o.dueDate) continue;
     const late = daysBetween(o.dueDate, today);
     const bucket = late <= 0 ? "current" : late <= 30 ? "days1to30" : late <= 60 ? "days31to60" : "over60";

@@ -10,6 +10,7 @@ import { storeDate } from "../../contract/store-calendar";
 import { TRADE_TEXT } from "../../contract/texts/trade";
 import type { AccountInput, AccountPatch, AccountRole, ApplicationInput, MemberInput, MyAccount, TradeAccount, AccountApplication } from "../../contract/trade";
 import type { Db, Tx } from "../db/client";
+import { readAll } from "../db/reads";
 import { accountApplications, accountMembers, tradeAccounts, user } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 import { creditUsedSql, overdueSql } from "../orders";
@@ -34,15 +35,16 @@ async function standing(db: Db | Tx, ids: string[], now: Date): Promise<Map<stri
 async function accountViews(db: Db | Tx, rows: AccountRow[], now: Date): Promise<TradeAccount[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [members, standings] = await Promise.all([
-    db
-      .select({ m: accountMembers, email: user.email, name: user.name })
-      .from(accountMembers)
-      .innerJoin(user, eq(user.id, accountMembers.userId))
-      .where(inArray(accountMembers.accountId, ids))
-      .orderBy(asc(accountMembers.createdAt), asc(accountMembers.userId)),
-    standing(db, ids, now),
-  ]);
+  const [members, standings] = await readAll(db, [
+    () =>
+      db
+        .select({ m: accountMembers, email: user.email, name: user.name })
+        .from(accountMembers)
+        .innerJoin(user, eq(user.id, accountMembers.userId))
+        .where(inArray(accountMembers.accountId, ids))
+        .orderBy(asc(accountMembers.createdAt), asc(accountMembers.userId)),
+    () => standing(db, ids, now),
+  ] as const);
   return rows.map((row) => {
     const s = standings.get(row.id) ?? { usedCents: 0, onHold: false };
     return {

@@ -26,6 +26,7 @@ import { CATALOGUE_API_TEXT } from "../../contract/texts/catalogue";
 import { recordAudit, type AuditActor } from "../audit";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
+import { readAll } from "../db/reads";
 import { brands, categories, products, specDefinitions, tools } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 
@@ -388,12 +389,12 @@ export const EMPTY_VIEW: CatalogueView = { categories: new Map(), specs: [], bra
 export async function catalogueView(db: Db | Tx, rows: { brandId: string | null; productId: string | null }[]): Promise<CatalogueView> {
   const brandIds = [...new Set(rows.flatMap((row) => (row.brandId ? [row.brandId] : [])))];
   const productIds = [...new Set(rows.flatMap((row) => (row.productId ? [row.productId] : [])))];
-  const [categoryRows, specs, brandRows, productRows] = await Promise.all([
-    allCategories(db),
-    listSpecDefinitions(db),
-    brandIds.length > 0 ? db.select().from(brands).where(inArray(brands.id, brandIds)) : Promise.resolve([]),
-    productIds.length > 0 ? productsOf(db, productIds) : Promise.resolve({ products: [], variants: [] }),
-  ]);
+  const [categoryRows, specs, brandRows, productRows] = await readAll(db, [
+    () => allCategories(db),
+    () => listSpecDefinitions(db),
+    () => (brandIds.length > 0 ? db.select().from(brands).where(inArray(brands.id, brandIds)) : Promise.resolve([])),
+    () => (productIds.length > 0 ? productsOf(db, productIds) : Promise.resolve({ products: [], variants: [] })),
+  ] as const);
   const variants = new Map<string, VariantView[]>();
   for (const variant of productRows.variants) {
     const list = variants.get(variant.productId) ?? [];
@@ -411,14 +412,15 @@ export async function catalogueView(db: Db | Tx, rows: { brandId: string | null;
 
 /** Products by id, and their active tools (each a variant). */
 async function productsOf(db: Db | Tx, ids: string[]) {
-  const [productRows, variants] = await Promise.all([
-    db.select({ id: products.id, name: products.name, options: products.options }).from(products).where(inArray(products.id, ids)),
-    db
-      .select({ id: tools.id, productId: tools.productId, sku: tools.sku, gtin: tools.gtin, optionValues: tools.optionValues, priceCents: tools.priceCents, availableQuantity: tools.availableQuantity })
-      .from(tools)
-      .where(and(inArray(tools.productId, ids), eq(tools.active, true)))
-      .orderBy(asc(tools.priceCents), asc(tools.id)),
-  ]);
+  const [productRows, variants] = await readAll(db, [
+    () => db.select({ id: products.id, name: products.name, options: products.options }).from(products).where(inArray(products.id, ids)),
+    () =>
+      db
+        .select({ id: tools.id, productId: tools.productId, sku: tools.sku, gtin: tools.gtin, optionValues: tools.optionValues, priceCents: tools.priceCents, availableQuantity: tools.availableQuantity })
+        .from(tools)
+        .where(and(inArray(tools.productId, ids), eq(tools.active, true)))
+        .orderBy(asc(tools.priceCents), asc(tools.id)),
+  ] as const);
   return { products: productRows, variants: variants.flatMap((v) => (v.productId ? [{ ...v, productId: v.productId }] : [])) };
 }
 

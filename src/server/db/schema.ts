@@ -573,7 +573,7 @@ export const keptFacets = pgTable("kept_facets", {
 export const mailStatus = pgEnum("mail_status", ["pending", "sent", "failed"]);
 
 /**
- * Every e-mail, written in the same transaction as what caused it, with its job (migration 0040's
+ * Every e-mail, written in the same transaction as what caused it, with its job (migration 0041's
  * trigger); the job sends it (src/server/mail/worker.ts), retried with backoff until `sent` or,
  * after its last attempt, `failed`.
  */
@@ -592,8 +592,13 @@ export const mailOutbox = pgTable(
     lastError: text("last_error"),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
-    /** Documents rendered when the mail is sent: [{kind: "invoice", orderId}], [{kind: "quote", quoteId, revision}], [{kind: "credit_note", refundId}]. */
-    attachments: jsonb("attachments").$type<({ kind: "invoice"; orderId: string } | { kind: "quote"; quoteId: string; revision: number } | { kind: "credit_note"; refundId: string })[]>(),
+    /**
+     * Documents rendered when the mail is sent: [{kind: "invoice", orderId}], [{kind: "quote", quoteId, revision}],
+     * [{kind: "credit_note", creditNoteId}]; [{kind: "credit_note", refundId}] in mail queued before the credit notes' table (issue 49).
+     */
+    attachments: jsonb("attachments").$type<
+      ({ kind: "invoice"; orderId: string } | { kind: "quote"; quoteId: string; revision: number } | { kind: "credit_note"; creditNoteId: string } | { kind: "credit_note"; refundId: string })[]
+    >(),
   },
   (t) => [index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`), index("mail_outbox_created_idx").on(t.createdAt)],
 );
@@ -731,7 +736,7 @@ export const payments = pgTable(
 /**
  * Money owed back (issue 40, decision 0016): written in the same transaction as the decision (an
  * owner's cancel, a late or duplicate payment, a mismatched one cancelled) with its job (migration
- * 0040's trigger), which sends it (payments/refunds.ts) like the mail outbox: leased while the
+ * 0041's trigger), which sends it (payments/refunds.ts) like the mail outbox: leased while the
  * provider is asked, retried with backoff. The idempotency key is `refund-<id>` (then `refund-<id>-<keyAttempt>`):
  * an unknown outcome is retried with the same key; a new key only after a definite refusal and
  * after the provider's refunds of the payment were read.
@@ -856,6 +861,65 @@ export const refundLines = pgTable(
     unshipped: integer("unshipped").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.refundId, t.position] }), check("refund_lines_quantity_positive", sql`${t.quantity} >= 1`)],
+);
+
+/**
+ * A credit note (DESIGN "Money", issue 49): the one model of every credit note, a document with
+ * its own number (the gapless `CN-…` series), its own lines and its own amounts, written once by
+ * orders/credit-notes.ts (issueCreditNote) and never changed. `refundId`: the owner's refund of
+ * lines it documents (null for an order's cancel, which credits the whole invoice); `reason`: that
+ * refund's words, printed on the note. The order gives the rest of the page (letterhead, customer,
+ * address, the invoice it credits). `orders.credit_note_number`, `orders.credited_at` and
+ * `refunds.credit_note_number` repeat its number and date for the API's `creditNoteNumber`,
+ * written only with it.
+ */
+export const creditNotes = pgTable(
+  "credit_notes",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    number: text("number").notNull().unique(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    refundId: text("refund_id")
+      .unique()
+      .references(() => refunds.id, { onDelete: "cascade" }),
+    reason: text("reason"),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    /** What it gives back: total = subtotal − discount + shipping + tax, each the sum of its lines' but the shipping. */
+    subtotalCents: bigint("subtotal_cents", { mode: "number" }).notNull(),
+    discountCents: bigint("discount_cents", { mode: "number" }).notNull(),
+    shippingCents: bigint("shipping_cents", { mode: "number" }).notNull(),
+    taxCents: bigint("tax_cents", { mode: "number" }).notNull(),
+    totalCents: bigint("total_cents", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    index("credit_notes_order_idx").on(t.orderId, t.issuedAt),
+    // An order's cancel credits it once.
+    uniqueIndex("credit_notes_cancel_idx").on(t.orderId).where(sql`${t.refundId} is null`),
+  ],
+);
+
+/** A credit note's lines: which order line (its position), how many units, and what of its subtotal, discount and tax they give back. */
+export const creditNoteLines = pgTable(
+  "credit_note_lines",
+  {
+    creditNoteId: text("credit_note_id")
+      .notNull()
+      .references(() => creditNotes.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    toolId: text("tool_id").notNull(),
+    toolName: text("tool_name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    /** The units' subtotal (unit price × quantity, or a refund's share of the line's). */
+    lineTotalCents: bigint("line_total_cents", { mode: "number" }).notNull(),
+    discountCents: bigint("discount_cents", { mode: "number" }).notNull(),
+    taxCents: bigint("tax_cents", { mode: "number" }).notNull(),
+    /** subtotal − discount + tax (and, for a cancel, the line's share of the shipping). */
+    totalCents: bigint("total_cents", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.creditNoteId, t.position] }), check("credit_note_lines_quantity_positive", sql`${t.quantity} >= 1`)],
 );
 
 /** Every provider event applied, by its id: a duplicate, a replay or another instance's copy finds its row and changes nothing. */

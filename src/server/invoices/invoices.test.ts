@@ -13,10 +13,11 @@ import { API_TEXT } from "../../contract/texts/api";
 import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
-import { documentCounters, orderLines, orders, storeSettings } from "../db/schema";
+import { creditNotes, documentCounters, orderLines, orders, storeSettings } from "../db/schema";
+import { enqueueMail } from "../mail/outbox";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { documentNumberSql, formatDocumentNumber, reserveDocumentNumbersSql, takeDocumentNumbers } from "./numbers";
-import { loadInvoiceData, renderInvoicePdf, winAnsi } from "./pdf";
+import { loadCreditNote, loadInvoiceData, renderCreditNotePdf, renderInvoicePdf, winAnsi, type CreditNoteData } from "./pdf";
 
 const ADMIN = "ledger@toolyard.example";
 
@@ -221,6 +222,58 @@ describe.each(drivers())("invoices on %s", (driver) => {
       expect((await c.get(`/api/order/${order._id}/invoice?document=receipt`)).statusCode).toBe(400);
     });
 
+    it("makes every credit note a document of its own, a cancel's and a refund's alike, drawn by the one renderer from its row (issue 49)", async () => {
+      const { db } = t.app.store;
+      const { c, email } = await customer();
+      // A cancel credits the whole invoice: the order's lines and amounts.
+      const order = await place(c, 3);
+      const cancelled = (await c.delete(`/api/order/${order._id}`)).json() as Order;
+      const cancelNote = await loadCreditNote(db, { cancelOf: order._id });
+      expect(cancelNote?.note).toMatchObject({ number: cancelled.creditNoteNumber, refundId: null, reason: null, totalCents: Math.round(order.total * 100) });
+      const [row] = await db.select().from(orders).where(eq(orders.id, order._id));
+      expect(cancelNote?.note).toMatchObject({ subtotalCents: row?.subtotalCents, discountCents: row?.discountCents, shippingCents: row?.shippingCents, taxCents: row?.taxCents });
+      expect(row?.creditedAt?.getTime()).toBe(cancelNote?.note.issuedAt.getTime());
+      const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, order._id));
+      expect(cancelNote?.lines.map((l) => [l.toolId, l.quantity, l.lineTotalCents, l.discountCents, l.taxCents])).toEqual(lines.map((l) => [l.toolId, l.quantity, l.lineTotalCents, l.discountCents, l.taxCents]));
+
+      // A refund of lines credits what it gave back: its lines, its amount, its reason.
+      const paid = await place(c, 3);
+      expect((await admin.post(`/api/admin/orders/${paid._id}/status`, { status: "paid" })).statusCode).toBe(200);
+      const refunded = await admin.request({
+        method: "POST",
+        url: `/api/admin/orders/${paid._id}/refunds`,
+        payload: { lines: [{ toolId: paid.toolId, quantity: 1 }], reason: "One came bent" },
+        headers: { "idempotency-key": `credit-note-${paid._id}` },
+      });
+      expect(refunded.statusCode, refunded.body).toBe(201);
+      const refund = refunded.json().refund as { _id: string; amount: number; creditNoteNumber: string };
+      const refundNote = await loadCreditNote(db, { refundId: refund._id });
+      expect(refundNote?.note).toMatchObject({ number: refund.creditNoteNumber, orderId: paid._id, reason: "One came bent", shippingCents: 0, totalCents: Math.round(refund.amount * 100) });
+      expect(refundNote?.lines.map((l) => [l.toolId, l.quantity])).toEqual([[paid.toolId, 1]]);
+      expect(refund.creditNoteNumber).not.toBe(cancelled.creditNoteNumber);
+      expect(await db.select().from(creditNotes).where(eq(creditNotes.orderId, paid._id))).toHaveLength(1);
+
+      // Both downloads, and the refund's mail, are that one renderer's bytes of the note's row.
+      for (const [data, url] of [
+        [cancelNote, `/api/order/${order._id}/invoice?document=credit-note`],
+        [refundNote, `/api/order/${paid._id}/invoice?document=credit-note&refund=${refund._id}`],
+      ] as const) {
+        if (!data) throw new Error("no credit note");
+        const drawn = await renderCreditNotePdf(data);
+        const res = await c.get(url);
+        expect(res.statusCode).toBe(200);
+        expect(res.rawPayload.equals(drawn)).toBe(true);
+        const text = pdfText(await renderCreditNotePdf(data, { compress: false }));
+        expect(text).toContain(INVOICE_TEXT.title["credit-note"]);
+        expect(text).toContain(data.note.number);
+        expect(text).toContain(formatDollars(-data.note.totalCents / 100));
+      }
+      await drain();
+      const mail = await smtp.waitFor(email, `A refund for your order #${paid.number}`);
+      expect(mail.attachments.map((a) => a.filename)).toEqual([`${refund.creditNoteNumber}.pdf`]);
+      expect(mail.attachments[0]?.content.equals(await renderCreditNotePdf(refundNote as CreditNoteData))).toBe(true);
+    });
+
     it("answers an order from before invoices with 404 and says why", async () => {
       const { c } = await customer();
       const order = await place(c);
@@ -293,7 +346,7 @@ describe.each(drivers())("invoices on %s", (driver) => {
       await db.update(orders).set({ taxCents: 0, taxExemptCertificate: "NY-EX-4711", userId: null }).where(eq(orders.id, order._id));
       const data = await loadInvoiceData(db, order._id);
       if (!data) throw new Error("no data");
-      const text = pdfText(await renderInvoicePdf(data, "invoice", { compress: false }));
+      const text = pdfText(await renderInvoicePdf(data, { compress: false }));
       expect(text).toContain(MONEY_TEXT.taxExempt("NY-EX-4711"));
       expect(text).toContain(INVOICE_TEXT.accountDeleted);
       // The customer is gone: only an admin may still download it.
@@ -306,14 +359,14 @@ describe.each(drivers())("invoices on %s", (driver) => {
       const order = await place(c);
       const data = await loadInvoiceData(t.app.store.db, order._id);
       if (!data) throw new Error("no data");
-      expect(pdfText(await renderInvoicePdf(data, "invoice", { compress: false }))).toContain(ORDER_TEXT.paymentMethod[order.paymentMethod]);
+      expect(pdfText(await renderInvoicePdf(data, { compress: false }))).toContain(ORDER_TEXT.paymentMethod[order.paymentMethod]);
       const card = { ...data, order: { ...data.order, paymentMethod: "card" as const, status: "paid" as const }, payment: { status: "paid" as const } };
-      const text = pdfText(await renderInvoicePdf(card, "invoice", { compress: false }));
+      const text = pdfText(await renderInvoicePdf(card, { compress: false }));
       expect(text).toContain(ORDER_TEXT.paymentMethod.card);
       expect(text).toContain(PAYMENT_TEXT.status.paid);
       // Placed and not paid yet (before its payment's row exists, too): waiting.
       const waiting = { ...card, order: { ...card.order, status: "awaiting_payment" as const }, payment: null };
-      expect(pdfText(await renderInvoicePdf(waiting, "invoice", { compress: false }))).toContain(PAYMENT_TEXT.status.open);
+      expect(pdfText(await renderInvoicePdf(waiting, { compress: false }))).toContain(PAYMENT_TEXT.status.open);
     });
 
     it("runs onto more pages for many lines, each page numbered", async () => {
@@ -323,7 +376,7 @@ describe.each(drivers())("invoices on %s", (driver) => {
       const line = data?.lines[0];
       if (!data || !line) throw new Error("no data");
       data.lines = Array.from({ length: 70 }, (_, i) => ({ ...line, position: i, toolName: `Line ${i + 1}` }));
-      const text = pdfText(await renderInvoicePdf(data, "invoice", { compress: false }));
+      const text = pdfText(await renderInvoicePdf(data, { compress: false }));
       expect(text).toContain("Line 70");
       expect(text).toContain(INVOICE_TEXT.page(3, 3));
     });
@@ -353,6 +406,28 @@ describe.each(drivers())("invoices on %s", (driver) => {
       await drain();
       const mail = await smtp.waitFor(email, "was cancelled");
       expect(mail.text).toContain(INVOICE_TEXT.mail.creditNote(cancelled.creditNoteNumber ?? "?"));
+    });
+
+    it("still attaches a refund's credit note to mail queued before credit notes had their table ({kind: credit_note, refundId}; issue 49)", async () => {
+      const { db } = t.app.store;
+      const { c, email } = await customer();
+      const order = await place(c, 2);
+      expect((await admin.post(`/api/admin/orders/${order._id}/status`, { status: "paid" })).statusCode).toBe(200);
+      const res = await admin.request({
+        method: "POST",
+        url: `/api/admin/orders/${order._id}/refunds`,
+        payload: { lines: [{ toolId: order.toolId, quantity: 1 }], reason: "queued long ago" },
+        headers: { "idempotency-key": `old-mail-${order._id}` },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const refund = res.json().refund as { _id: string; creditNoteNumber: string };
+      await drain();
+      await enqueueMail(db, [{ to: email, subject: `Old refund mail ${order.number}`, text: "old", html: "<p>old</p>", kind: "refund-made", attachments: [{ kind: "credit_note", refundId: refund._id }] }]);
+      await drain();
+      const old = await smtp.waitFor(email, `Old refund mail ${order.number}`);
+      expect(old.attachments.map((a) => a.filename)).toEqual([`${refund.creditNoteNumber}.pdf`]);
+      const note = await loadCreditNote(db, { refundId: refund._id });
+      expect(old.attachments[0]?.content.equals(await renderCreditNotePdf(note as CreditNoteData))).toBe(true);
     });
 
     it("sends a message whose order lost its invoice without the attachment, rather than never", async () => {

@@ -1,20 +1,22 @@
 /**
- * An order's invoice or credit note as a PDF (pdfkit), made when it is asked for (the download,
- * the order e-mail) from what the order row keeps: the amounts, the address, the tax and the
- * code are the order's own copies, so a document made today says what it said the day it was
- * issued. The letterhead is the store's settings as they are now.
+ * An order's invoice, or a credit note, as a PDF (pdfkit), made when it is asked for (the download,
+ * the e-mail): the invoice from what the order row keeps, a credit note from its own row and lines
+ * (`credit_notes`, issued by orders/credit-notes.ts: an order's cancel or a refund of its lines,
+ * one model and one renderer, issue 49). The amounts, the address, the tax and the code are the
+ * documents' own copies, so a document made today says what it said the day it was issued. The
+ * letterhead is the store's settings as they are now.
  *
- * The same order gives the same bytes: the PDF's dates (and the file id pdfkit derives from
+ * The same document gives the same bytes: the PDF's dates (and the file id pdfkit derives from
  * them) are the document's own date, and nothing else in it depends on the clock.
  */
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { centsToDollars, formatDollars } from "../../contract/money";
 import { INVOICE_TEXT, MONEY_TEXT } from "../../contract/texts/money";
 import { ORDER_TEXT } from "../../contract/texts/orders";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import type { PaymentStatus } from "../../contract/schemas";
 import type { Db } from "../db/client";
-import { orderLines, orders, payments, refundLines, refunds, storeSettings, user } from "../db/schema";
+import { creditNoteLines, creditNotes, orderLines, orders, payments, storeSettings, user } from "../db/schema";
 import { dateIn, DEFAULT_TIME_ZONE } from "./numbers";
 
 export type InvoiceDocument = "invoice" | "credit-note";
@@ -35,8 +37,15 @@ export interface InvoiceData {
    * order after it was issued (paid, then perhaps refunded). Absent for other methods.
    */
   payment?: { status: PaymentStatus } | null;
-  /** A refund's own credit note: its reason (the note names the invoice it refunds part of). */
-  refund?: { reason: string };
+}
+
+type CreditNoteRow = typeof creditNotes.$inferSelect;
+type CreditNoteLineRow = typeof creditNoteLines.$inferSelect;
+
+/** A credit note (its own row and lines) and the order it credits (the letterhead, customer and address): `loadCreditNote`. */
+export interface CreditNoteData extends Omit<InvoiceData, "lines"> {
+  note: CreditNoteRow;
+  lines: CreditNoteLineRow[];
 }
 
 /** Before the owner saved settings (a database without migration 0009's row): the store's name alone. */
@@ -63,13 +72,20 @@ export async function loadInvoiceData(db: Db, orderId: string): Promise<InvoiceD
   };
 }
 
-/** The document's number, or undefined when the order has none of that kind. */
-export const documentNumberOf = (order: Pick<OrderRow, "invoiceNumber" | "creditNoteNumber">, document: InvoiceDocument): string | undefined =>
-  (document === "invoice" ? order.invoiceNumber : order.creditNoteNumber) ?? undefined;
+/** Which credit note: by its id (an attachment), a refund's, or an order's cancel's. */
+export type CreditNoteKey = { id: string } | { refundId: string } | { cancelOf: string };
 
-/** The date a document is issued: the order's placing, or its crediting (its cancel before credited_at was kept). */
-export const documentDate = (order: Pick<OrderRow, "createdAt" | "creditedAt" | "cancelledAt">, document: InvoiceDocument): Date =>
-  document === "invoice" ? order.createdAt : (order.creditedAt ?? order.cancelledAt ?? order.createdAt);
+/** A credit note, its lines and its order's page; undefined when there is no such note. */
+export async function loadCreditNote(db: Db, key: CreditNoteKey): Promise<CreditNoteData | undefined> {
+  const where = "id" in key ? eq(creditNotes.id, key.id) : "refundId" in key ? eq(creditNotes.refundId, key.refundId) : and(eq(creditNotes.orderId, key.cancelOf), isNull(creditNotes.refundId));
+  const [note] = await db.select().from(creditNotes).where(where);
+  if (!note) return undefined;
+  const [order, lines] = await Promise.all([
+    loadInvoiceData(db, note.orderId),
+    db.select().from(creditNoteLines).where(eq(creditNoteLines.creditNoteId, note.id)).orderBy(asc(creditNoteLines.position)),
+  ]);
+  return order && { ...order, note, lines };
+}
 
 /** A card order's payment in words; an order awaiting it before its payment's row exists is waiting too. */
 function cardPaymentState(order: Pick<OrderRow, "paymentMethod" | "status">, payment: InvoiceData["payment"]): string | undefined {
@@ -134,16 +150,45 @@ const COLUMNS = [
   { key: "tax", width: 72, align: "right" },
 ] as const;
 
+/** One page of amounts: what the invoice or a credit note shows in its table and its totals. */
+type Amounts = Pick<OrderRow, "subtotalCents" | "discountCents" | "shippingCents" | "taxCents" | "totalCents">;
+type DocumentLine = Pick<LineRow, "toolName" | "quantity" | "unitPriceCents" | "lineTotalCents" | "discountCents" | "taxCents">;
+
+/** What the one layout draws: the document's identity, the order's page (who, where, how), its lines and amounts. */
+interface DocumentPage extends Omit<InvoiceData, "lines"> {
+  document: InvoiceDocument;
+  number: string;
+  issued: Date;
+  lines: DocumentLine[];
+  amounts: Amounts;
+  /** A credit note's word on what it credits (the invoice, and a refund's reason). */
+  explains?: string | undefined;
+}
+
+/** Renders the order's invoice. Throws when the order has none (the route answers 404 before it asks). */
+export async function renderInvoicePdf(data: InvoiceData, options: RenderOptions = {}): Promise<Buffer> {
+  const { order } = data;
+  if (!order.invoiceNumber) throw new Error(`order ${order.id} has no invoice number`);
+  return renderDocument({ ...data, document: "invoice", number: order.invoiceNumber, issued: order.createdAt, amounts: order }, options);
+}
+
 /**
- * Renders the order's invoice, or its credit note: the same document with every amount negated,
- * titled "Credit note" and naming the invoice it cancels. Throws when the order has no such
- * document (the route answers 404 before it asks).
+ * Renders a credit note from its own row and lines (an order's cancel or a refund of its lines
+ * alike): the invoice's layout with every amount negated, titled "Credit note", naming the invoice
+ * it credits and, for a refund, its reason.
  */
-export async function renderInvoicePdf(data: InvoiceData, document: InvoiceDocument, options: RenderOptions = {}): Promise<Buffer> {
-  const { order, lines, customer, store } = data;
-  const number = documentNumberOf(order, document);
-  if (!number) throw new Error(`order ${order.id} has no ${document} number`);
-  const issued = documentDate(order, document);
+export async function renderCreditNotePdf(data: CreditNoteData, options: RenderOptions = {}): Promise<Buffer> {
+  const { note, order } = data;
+  const explains = order.invoiceNumber
+    ? note.refundId !== null
+      ? INVOICE_TEXT.refundCreditExplains(order.invoiceNumber, note.reason ?? "")
+      : INVOICE_TEXT.creditNoteExplains(order.invoiceNumber)
+    : undefined;
+  return renderDocument({ ...data, document: "credit-note", number: note.number, issued: note.issuedAt, amounts: note, explains }, options);
+}
+
+async function renderDocument(data: DocumentPage, options: RenderOptions): Promise<Buffer> {
+  const { order, lines, customer, store, document, number, issued, amounts } = data;
   const sign = document === "credit-note" ? -1 : 1;
   const money = (cents: number) => formatDollars(centsToDollars(sign * cents));
   const title = INVOICE_TEXT.title[document];
@@ -259,18 +304,13 @@ export async function renderInvoicePdf(data: InvoiceData, document: InvoiceDocum
   const taxLabel =
     order.taxRateName && order.taxRateBasisPoints !== null ? MONEY_TEXT.taxWithRate(order.taxRateName, formatRate(order.taxRateBasisPoints)) : MONEY_TEXT.tax;
   const totals: [string, string, boolean][] = [
-    [MONEY_TEXT.subtotal, money(order.subtotalCents), false],
-    [order.promoCode ? MONEY_TEXT.discountWithCode(order.promoCode) : MONEY_TEXT.discount, money(-order.discountCents), false],
-    [MONEY_TEXT.shipping, money(order.shippingCents), false],
-    [taxLabel, money(order.taxCents), false],
-    [MONEY_TEXT.total, money(order.totalCents), true],
+    [MONEY_TEXT.subtotal, money(amounts.subtotalCents), false],
+    [order.promoCode ? MONEY_TEXT.discountWithCode(order.promoCode) : MONEY_TEXT.discount, money(-amounts.discountCents), false],
+    [MONEY_TEXT.shipping, money(amounts.shippingCents), false],
+    [taxLabel, money(amounts.taxCents), false],
+    [MONEY_TEXT.total, money(amounts.totalCents), true],
   ];
-  const notes = [
-    ...(order.taxExemptCertificate ? [MONEY_TEXT.taxExempt(order.taxExemptCertificate)] : []),
-    ...(document === "credit-note" && order.invoiceNumber
-      ? [data.refund ? INVOICE_TEXT.refundCreditExplains(order.invoiceNumber, data.refund.reason) : INVOICE_TEXT.creditNoteExplains(order.invoiceNumber)]
-      : []),
-  ];
+  const notes = [...(order.taxExemptCertificate ? [MONEY_TEXT.taxExempt(order.taxExemptCertificate)] : []), ...(data.explains ? [data.explains] : [])];
   if (y + totals.length * 16 + notes.length * 14 + 10 > bottom) {
     doc.addPage();
     y = PAGE.margin;
@@ -300,67 +340,21 @@ export async function renderInvoicePdf(data: InvoiceData, document: InvoiceDocum
   return done;
 }
 
-/** The document as an attachment or a download: its file name and bytes; undefined when the order has none. */
-export async function invoiceFile(db: Db, orderId: string, document: InvoiceDocument): Promise<{ filename: string; content: Buffer } | undefined> {
+/** The order's invoice as an attachment or a download: its file name and bytes; undefined when the order has none. */
+export async function invoiceFile(db: Db, orderId: string): Promise<{ filename: string; content: Buffer } | undefined> {
   const data = await loadInvoiceData(db, orderId);
-  const number = data && documentNumberOf(data.order, document);
+  const number = data?.order.invoiceNumber;
   if (!data || !number) return undefined;
-  return { filename: documentFilename(number), content: await renderInvoicePdf(data, document) };
+  return { filename: documentFilename(number), content: await renderInvoicePdf(data) };
 }
 
-/**
- * An owner's refund of lines as its own credit note (DESIGN "Refunds and returns"): the order's
- * letterhead, customer and address, the refund's lines with the shares of subtotal, discount and
- * tax they gave back as the refund computed them, its shipping, and its total (the refund's
- * amount), negated, numbered and dated as the refund's credit note. Undefined until the refund
- * has one (a card refund the provider has not confirmed).
- */
-export async function loadRefundCreditNote(db: Db, refundId: string): Promise<InvoiceData | undefined> {
-  const [refund] = await db.select().from(refunds).where(eq(refunds.id, refundId));
-  if (!refund?.creditNoteNumber) return undefined;
-  const [data, lines] = await Promise.all([
-    loadInvoiceData(db, refund.orderId),
-    db.select().from(refundLines).where(eq(refundLines.refundId, refundId)).orderBy(asc(refundLines.position)),
-  ]);
+/** A credit note as an attachment or a download, with its order's owner (who may read it); undefined when there is no such note. */
+export async function creditNoteFile(db: Db, key: CreditNoteKey): Promise<{ filename: string; content: Buffer; orderUserId: string | null; orderId: string } | undefined> {
+  const data = await loadCreditNote(db, key);
   if (!data) return undefined;
-  const subtotalCents = lines.reduce((s, l) => s + l.subtotalCents, 0);
-  const discountCents = lines.reduce((s, l) => s + l.discountCents, 0);
-  // The refund's shipping holds the shipping's tax (issue 49): the note shows the shipping as charged and its tax with the lines'.
-  const shippingCents = refund.shipping ? Math.min(refund.shippingCents, data.order.shippingCents) : 0;
-  const taxCents = lines.reduce((s, l) => s + l.taxCents, 0) + refund.shippingCents - shippingCents;
-  return {
-    ...data,
-    refund: { reason: refund.reason },
-    order: {
-      ...data.order,
-      creditNoteNumber: refund.creditNoteNumber,
-      creditedAt: refund.settledAt ?? refund.createdAt,
-      subtotalCents,
-      discountCents,
-      shippingCents,
-      taxCents,
-      totalCents: refund.amountCents,
-    },
-    lines: lines.map((l) => ({
-      orderId: refund.orderId,
-      position: l.position,
-      toolId: l.toolId,
-      toolName: l.toolName,
-      quantity: l.quantity,
-      unitPriceCents: l.unitPriceCents,
-      lineTotalCents: l.subtotalCents,
-      discountCents: l.discountCents,
-      shippingCents: 0,
-      taxCents: l.taxCents,
-      totalCents: l.amountCents,
-    })),
-  };
+  return { filename: documentFilename(data.note.number), content: await renderCreditNotePdf(data), orderUserId: data.order.userId, orderId: data.order.id };
 }
 
-/** A refund's credit note as an attachment or a download; undefined while it has none. */
-export async function refundCreditNoteFile(db: Db, refundId: string): Promise<{ filename: string; content: Buffer; orderUserId: string | null; orderId: string } | undefined> {
-  const data = await loadRefundCreditNote(db, refundId);
-  const number = data?.order.creditNoteNumber;
-  if (!data || !number) return undefined;
-  return { filename: documentFilename(number), content: await renderInvoicePdf(data, "credit-note"), orderUserId: data.order.userId, orderId: data.order.id };
-}
+/** A mail attachment's credit note: by its id, or (mail queued before the credit notes' table, issue 49) by its refund's. */
+export const creditNoteAttachmentFile = (db: Db, attachment: { creditNoteId: string } | { refundId: string }) =>
+  creditNoteFile(db, "creditNoteId" in attachment ? { id: attachment.creditNoteId } : { refundId: attachment.refundId });

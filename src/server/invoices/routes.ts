@@ -8,7 +8,7 @@ import { INVOICE_TEXT } from "../../contract/texts/money";
 import { ADMIN_ROLE } from "../auth/roles";
 import { notFound } from "../http/errors";
 import { errorResponses } from "../http/schemas";
-import { documentFilename, documentNumberOf, loadInvoiceData, refundCreditNoteFile, renderInvoicePdf } from "./pdf";
+import { creditNoteFile, documentFilename, loadInvoiceData, renderInvoicePdf } from "./pdf";
 
 export const invoiceQuerySchema = z.object({
   /** `credit-note`: the cancelled order's credit note instead of its invoice. */
@@ -36,18 +36,25 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { id } = request.params;
       const { document, refund } = request.query;
-      if (refund) {
-        // A refund's credit note: the order's customer's or an admin's, else not found (no oracle).
-        const file = document === "credit-note" ? await refundCreditNoteFile(db, refund) : undefined;
-        if (!file || file.orderId !== id || (file.orderUserId !== request.viewer.id && request.viewer.role !== ADMIN_ROLE)) throw notFound(INVOICE_TEXT.noCreditNote);
+      const isAdmin = request.viewer.role === ADMIN_ROLE;
+      if (document === "credit-note") {
+        // A credit note (the refund's, else the order's cancel's): the order's customer's or an
+        // admin's, else not found, exactly as GET /api/order/:id answers (no oracle).
+        const file = await creditNoteFile(db, refund ? { refundId: refund } : { cancelOf: id });
+        if (!file || file.orderId !== id || (file.orderUserId !== request.viewer.id && !isAdmin)) {
+          if (refund) throw notFound(INVOICE_TEXT.noCreditNote);
+          const data = await loadInvoiceData(db, id);
+          if (!data || (data.order.userId !== request.viewer.id && !isAdmin)) throw notFound(API_TEXT.orderNotFound);
+          throw notFound(INVOICE_TEXT.noCreditNote);
+        }
         return reply.type("application/pdf").header("content-disposition", `attachment; filename="${file.filename}"`).send(file.content);
       }
       // Someone else's order is not found, exactly as GET /api/order/:id answers (no oracle).
       const data = await loadInvoiceData(db, id);
-      if (!data || (data.order.userId !== request.viewer.id && request.viewer.role !== ADMIN_ROLE)) throw notFound(API_TEXT.orderNotFound);
-      const number = documentNumberOf(data.order, document);
-      if (!number) throw notFound(document === "invoice" ? INVOICE_TEXT.noInvoice : INVOICE_TEXT.noCreditNote);
-      const pdf = await renderInvoicePdf(data, document);
+      if (!data || (data.order.userId !== request.viewer.id && !isAdmin)) throw notFound(API_TEXT.orderNotFound);
+      const number = data.order.invoiceNumber;
+      if (!number) throw notFound(INVOICE_TEXT.noInvoice);
+      const pdf = await renderInvoicePdf(data);
       return reply
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="${documentFilename(number)}"`)

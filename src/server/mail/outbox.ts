@@ -63,7 +63,18 @@ export interface OrderMail {
    */
   refundMade(
     tx: Tx,
-    refund: { id: string; orderId: string; orderNumber: number; userId: string | null; amountCents: number; creditNoteNumber: string | null; card: boolean; payment?: PaymentGivenBack | undefined },
+    refund: {
+      id: string;
+      orderId: string;
+      orderNumber: number;
+      userId: string | null;
+      amountCents: number;
+      creditNoteNumber: string | null;
+      /** The credit note attached (orders/credit-notes.ts); none for a payment given back whole. */
+      creditNoteId?: string | undefined;
+      card: boolean;
+      payment?: PaymentGivenBack | undefined;
+    },
   ): Promise<void>;
   /** In the transaction that decides a payment goes back (it came after the cancel, or twice): the customer hears it is being refunded. */
   refundOwed(tx: Tx, refund: { orderId: string; orderNumber: number; userId: string | null; amountCents: number; payment: PaymentGivenBack }): Promise<void>;
@@ -147,7 +158,7 @@ export function orderMail(publicUrl: string, adminEmails: string[]): OrderMail {
     async refundMade(tx, refund) {
       if (refund.userId === null) return;
       const m = templates.refundMade(refund, publicUrl);
-      const attachments = refund.creditNoteNumber ? JSON.stringify([{ kind: "credit_note", refundId: refund.id }]) : null;
+      const attachments = refund.creditNoteId ? JSON.stringify([{ kind: "credit_note", creditNoteId: refund.creditNoteId } satisfies Attachment]) : null;
       await tx.execute(sql`
         insert into ${mailOutbox} ("to", subject, text, html, kind, attachments)
         select lower(email), ${m.subject}, ${m.text}, ${m.html}, ${m.kind}, ${attachments}::jsonb from "user" where id = ${refund.userId}`);

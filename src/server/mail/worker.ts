@@ -2,7 +2,7 @@
  * The mail worker: a job of the queue `mail-send` (decision 0021) sends one message of the outbox.
  *
  * - Every row written to the outbox sends its job in the same transaction, whatever wrote it (a
- *   trigger, migration 0040: a checkout's CTE included), so a message and its job exist together.
+ *   trigger, migration 0041: a checkout's CTE included), so a message and its job exist together.
  *   Rows written before the queue existed (a store's first start) get theirs when the runner starts.
  * - pg-boss runs a job once across instances and retries a failure with exponential backoff; the
  *   row keeps its attempts, its last error and (for the console) when its job tries next; after the
@@ -27,10 +27,10 @@ import type { MailSettings } from "../config";
 import type { Db } from "../db/client";
 import type { JobAttempt, JobRunner } from "../jobs";
 import { mailOutbox } from "../db/schema";
-import { invoiceFile, refundCreditNoteFile } from "../invoices/pdf";
+import { creditNoteAttachmentFile, invoiceFile } from "../invoices/pdf";
 import type { Attachment } from "./outbox";
 
-/** The queue whose jobs send the outbox's rows; the name is also in migration 0040's trigger. */
+/** The queue whose jobs send the outbox's rows; the name is also in migration 0041's trigger. */
 export const MAIL_QUEUE = "mail-send";
 /** Jobs one worker takes at a time; they are sent side by side. */
 const BATCH = 50;
@@ -78,8 +78,8 @@ export function startMailWorker(jobs: JobRunner, db: Db, settings: MailSettings,
   const renderers = new Map<AttachmentKind, (attachment: Attachment) => Promise<AttachmentFile | undefined>>();
   const register = <K extends AttachmentKind>(kind: K, render: RenderAttachment<K>) =>
     renderers.set(kind, (a) => render(a as Extract<Attachment, { kind: K }>)); // the map is keyed by the kind it is called with
-  register("invoice", (a) => invoiceFile(db, a.orderId, "invoice"));
-  register("credit_note", (a) => refundCreditNoteFile(db, a.refundId));
+  register("invoice", (a) => invoiceFile(db, a.orderId));
+  register("credit_note", (a) => creditNoteAttachmentFile(db, a));
   const send: Send | undefined = smtpUrl
     ? async (m) => {
         transport ??= import("nodemailer").then(({ default: nodemailer }) =>
@@ -97,7 +97,7 @@ export function startMailWorker(jobs: JobRunner, db: Db, settings: MailSettings,
           const render = renderers.get(a.kind);
           if (!render) throw new Error(`no renderer for a ${a.kind} attachment`);
           const file = await render(a);
-          const missing = a.kind === "quote" ? `quote ${a.quoteId} has no revision ${a.revision}` : a.kind === "credit_note" ? `refund ${a.refundId} has no credit note` : `order ${a.orderId} has no invoice`;
+          const missing = a.kind === "quote" ? `quote ${a.quoteId} has no revision ${a.revision}` : a.kind === "credit_note" ? `credit note ${"creditNoteId" in a ? a.creditNoteId : `of refund ${a.refundId}`} does not exist` : `order ${a.orderId} has no invoice`;
           if (file) attachments.push({ filename: file.filename, content: file.content, contentType: "application/pdf" });
           else log.warn({ mail: { id: m.id }, attachment: a }, `mail ${m.id}: ${missing} to attach; sending without it`);
         }

@@ -11,6 +11,7 @@ export { lockForPlacement, lockedOf, ordersById, placeOrders, startPayment, type
 export { announceMove, getOrder, moveInTransaction, moveOrderStatus, withDetails, type MoveResult, type OrderRow } from "./service";
 export { createShipment, deliverEverything, leftToShip, moveShipment, settleShipping, shipEverythingLeft, shipmentOrderId } from "./shipments";
 export { renderPackingSlip } from "./packing-slip";
+export { issueCreditNote, type CreditNoteRow, type CreditNoteSource } from "./credit-notes";
 export { openCents, openCentsSql } from "./balance";
 export { creditUsedSql, dueDateOf, overdueSql } from "./trade-policy";
 export { checkReturnForRefund, listAdminReturns, moveReturn, settleReturn } from "./returns";

@@ -21,6 +21,7 @@ import type { OrderReturn, ReturnStatus } from "../../contract/schemas";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
 import { recordAudit } from "../audit";
 import type { Db, Tx } from "../db/client";
+import { readAll } from "../db/reads";
 import { cappedCount, type Page } from "../db/paging";
 import { orderEvents, orderLines, orders, refundLines, refunds, returnLines, returns, user } from "../db/schema";
 import { conflict, notFound } from "../http/errors";
@@ -74,14 +75,15 @@ async function withRefunded(db: Db | Tx, lines: (typeof returnLines.$inferSelect
 /** The returns of these orders, and their lines. */
 export async function readReturns(db: Db | Tx, orderIds: string[]): Promise<[ReturnRow[], ReturnLineRow[]]> {
   if (orderIds.length === 0) return [[], []];
-  return Promise.all([
-    db.select().from(returns).where(inArray(returns.orderId, orderIds)),
-    db
-      .select({ line: returnLines })
-      .from(returnLines)
-      .innerJoin(returns, eq(returns.id, returnLines.returnId))
-      .where(inArray(returns.orderId, orderIds))
-      .then((rows) => withRefunded(db, rows.map((r) => r.line))),
+  return readAll<[ReturnRow[], ReturnLineRow[]]>(db, [
+    () => db.select().from(returns).where(inArray(returns.orderId, orderIds)),
+    () =>
+      db
+        .select({ line: returnLines })
+        .from(returnLines)
+        .innerJoin(returns, eq(returns.id, returnLines.returnId))
+        .where(inArray(returns.orderId, orderIds))
+        .then((rows) => withRefunded(db, rows.map((r) => r.line))),
   ]);
 }
 

@@ -8,12 +8,13 @@ import { ADMIN_API_TEXT } from "../../contract/texts/admin";
 import { TRADE_TEXT } from "../../contract/texts/trade";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
+import { readAll } from "../db/reads";
 import { after, cappedCount, cappedTotal, splitPage, type Page } from "../db/paging";
 import { decodeCursor } from "../http/paging";
 import { orderEvents, orderLines, orders, payments, promotionRedemptions, promotions, refundLines, refunds, returns, shipments, stockMovements } from "../db/schema";
 import { readReturns, toReturnDto, type ReturnLineRow } from "./returns";
 import { readRefundedUnits, readShipments, withShipments, type RefundedUnits, type ShipmentLineRow, type ShipmentRow } from "./shipment-view";
-import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
+import { issueCreditNote } from "./credit-notes";
 import { returnToStock } from "../stock/ledger";
 import type { Priced } from "../pricing/price";
 import type { OrderMail } from "../mail/outbox";
@@ -161,14 +162,15 @@ export function withReturns(order: Order, rows: (typeof returns.$inferSelect)[],
 
 /** The refunds of these orders, and their lines. */
 async function readRefunds(db: Db | Tx, orderIds: string[]): Promise<[RefundRowOf[], RefundLineRowOf[]]> {
-  return Promise.all([
-    db.select().from(refunds).where(inArray(refunds.orderId, orderIds)),
-    db
-      .select({ line: refundLines })
-      .from(refundLines)
-      .innerJoin(refunds, eq(refunds.id, refundLines.refundId))
-      .where(inArray(refunds.orderId, orderIds))
-      .then((r) => r.map((x) => x.line)),
+  return readAll<[RefundRowOf[], RefundLineRowOf[]]>(db, [
+    () => db.select().from(refunds).where(inArray(refunds.orderId, orderIds)),
+    () =>
+      db
+        .select({ line: refundLines })
+        .from(refundLines)
+        .innerJoin(refunds, eq(refunds.id, refundLines.refundId))
+        .where(inArray(refunds.orderId, orderIds))
+        .then((r) => r.map((x) => x.line)),
   ]);
 }
 
@@ -177,14 +179,14 @@ export async function withDetails(db: Db | Tx, rows: OrderRow[]): Promise<Order[
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const cardIds = rows.filter((r) => r.paymentMethod === "card").map((r) => r.id);
-  const [lines, events, cardPayments, refundRows, refundLineRows, returnRows, returnLineRows, parcels] = await Promise.all([
-    db.select().from(orderLines).where(inArray(orderLines.orderId, ids)),
-    db.select().from(orderEvents).where(inArray(orderEvents.orderId, ids)).orderBy(asc(orderEvents.id)),
-    cardIds.length > 0 ? db.select().from(payments).where(inArray(payments.orderId, cardIds)) : Promise.resolve([]),
-    readRefunds(db, ids),
-    readReturns(db, ids),
-    readParcels(db, ids),
-  ]).then(([l, e, p, [r, rl], [rt, rtl], sh]) => [l, e, p, r, rl, rt, rtl, sh] as const);
+  const [lines, events, cardPayments, [refundRows, refundLineRows], [returnRows, returnLineRows], parcels] = await readAll(db, [
+    () => db.select().from(orderLines).where(inArray(orderLines.orderId, ids)),
+    () => db.select().from(orderEvents).where(inArray(orderEvents.orderId, ids)).orderBy(asc(orderEvents.id)),
+    () => (cardIds.length > 0 ? db.select().from(payments).where(inArray(payments.orderId, cardIds)) : Promise.resolve([])),
+    () => readRefunds(db, ids),
+    () => readReturns(db, ids),
+    () => readParcels(db, ids),
+  ] as const);
   const linesOf = groupBy(lines, (l) => l.orderId);
   const eventsOf = groupBy(events, (e) => e.orderId);
   const paymentOf = new Map(cardPayments.map((p) => [p.orderId, p]));
@@ -212,7 +214,7 @@ interface Parcels {
 }
 
 async function readParcels(db: Db | Tx, ids: string[]): Promise<Parcels> {
-  const [[rows, lines], refunded] = await Promise.all([readShipments(db, ids), readRefundedUnits(db, ids)]);
+  const [[rows, lines], refunded] = await readAll(db, [() => readShipments(db, ids), () => readRefundedUnits(db, ids)] as const);
   return { rows, lines, refunded };
 }
 
@@ -518,11 +520,11 @@ export async function listOrders(
   const page = splitPage(rows, query.limit, (r) => [r.created, r.row.number]);
   const refundedIds = page.rows.filter((r) => r.refunded).map((r) => r.row.id);
   const shippedIds = page.rows.filter((r) => r.shipped).map((r) => r.row.id);
-  const [[refundRows, refundLineRows], [returnRows, returnLineRows], parcels] = await Promise.all([
-    refundedIds.length > 0 ? readRefunds(db, refundedIds) : ([[], []] as [RefundRowOf[], RefundLineRowOf[]]),
-    refundedIds.length > 0 ? readReturns(db, refundedIds) : ([[], []] as Awaited<ReturnType<typeof readReturns>>),
-    shippedIds.length > 0 || refundedIds.length > 0 ? readParcels(db, [...new Set([...shippedIds, ...refundedIds])]) : ({ rows: [], lines: [], refunded: new Map() } as Parcels),
-  ]);
+  const [[refundRows, refundLineRows], [returnRows, returnLineRows], parcels] = await readAll(db, [
+    async () => (refundedIds.length > 0 ? readRefunds(db, refundedIds) : ([[], []] as [RefundRowOf[], RefundLineRowOf[]])),
+    async () => (refundedIds.length > 0 ? readReturns(db, refundedIds) : ([[], []] as Awaited<ReturnType<typeof readReturns>>)),
+    async () => (shippedIds.length > 0 || refundedIds.length > 0 ? readParcels(db, [...new Set([...shippedIds, ...refundedIds])]) : ({ rows: [], lines: [], refunded: new Map() } as Parcels)),
+  ] as const);
   const refundsOf = groupBy(refundRows, (r) => r.orderId);
   const items = page.rows.map((r) =>
     withParcels(
@@ -679,8 +681,8 @@ export async function moveInTransaction(
     // this transaction, last (the counter's row is held only to the commit). Once: the order's
     // row lock makes a second cancel see this one and change nothing.
     if (after.invoiceNumber && !after.creditNoteNumber) {
-      const [creditNote] = await takeDocumentNumbers(tx, "CN", documentYear(), 1);
-      const [credited] = await tx.update(orders).set({ creditNoteNumber: creditNote, creditedAt: sql`now()` }).where(eq(orders.id, orderId)).returning();
+      await issueCreditNote(tx, { orderId });
+      const [credited] = await tx.select().from(orders).where(eq(orders.id, orderId));
       if (credited) after = credited;
     }
   }

@@ -9,6 +9,7 @@ import { trackingUrl } from "../../contract/shipment-schemas";
 import type { Order } from "../../contract/schemas";
 import { dollarsToCents } from "../../contract/money";
 import type { Db, Tx } from "../db/client";
+import { readAll } from "../db/reads";
 import { refundLines, refunds, shipmentLines, shipments } from "../db/schema";
 
 export type ShipmentRow = typeof shipments.$inferSelect;
@@ -29,14 +30,15 @@ export const toShipmentDto = (s: ShipmentRow, lines: ShipmentLineRow[]): Shipmen
 /** The shipments of these orders, and their lines. */
 export async function readShipments(db: Db | Tx, orderIds: string[]): Promise<[ShipmentRow[], ShipmentLineRow[]]> {
   if (orderIds.length === 0) return [[], []];
-  return Promise.all([
-    db.select().from(shipments).where(inArray(shipments.orderId, orderIds)),
-    db
-      .select({ line: shipmentLines })
-      .from(shipmentLines)
-      .innerJoin(shipments, eq(shipments.id, shipmentLines.shipmentId))
-      .where(inArray(shipments.orderId, orderIds))
-      .then((rows) => rows.map((r) => r.line)),
+  return readAll<[ShipmentRow[], ShipmentLineRow[]]>(db, [
+    () => db.select().from(shipments).where(inArray(shipments.orderId, orderIds)),
+    () =>
+      db
+        .select({ line: shipmentLines })
+        .from(shipmentLines)
+        .innerJoin(shipments, eq(shipments.id, shipmentLines.shipmentId))
+        .where(inArray(shipments.orderId, orderIds))
+        .then((rows) => rows.map((r) => r.line)),
   ]);
 }
 

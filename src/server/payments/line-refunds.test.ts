@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminOrderSchema, type AdminOrder } from "../../contract/admin-schemas";
 import { refundResultSchema, type RefundResult } from "../../contract/refund-schemas";
 import { checkoutResultSchema, orderSchema, type Tool } from "../../contract/schemas";
-import { mailOutbox, refunds, stockMovements, tools } from "../db/schema";
+import { creditNotes, mailOutbox, refunds, stockMovements, tools } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 import { startStripeStandIn, type StripeStandIn } from "../../../tests/support/stripe";
 import { lineShippingTax } from "../pricing/price";
@@ -366,7 +366,10 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     const { refund: r } = await refunded(order._id, { lines: [{ toolId: order.lines[0]?.toolId, quantity: 1 }], reason: "wrong size" });
     const mails = await db().select().from(mailOutbox).where(like(mailOutbox.subject, `A refund for your order #${order.number}%`));
     expect(mails).toHaveLength(1);
-    expect(mails[0]?.attachments).toEqual([{ kind: "credit_note", refundId: r._id }]);
+    // The mail names the credit note, the refund's own document (issue 49).
+    const [note] = await db().select().from(creditNotes).where(eq(creditNotes.refundId, r._id));
+    expect(note).toMatchObject({ number: r.creditNoteNumber, orderId: order._id, totalCents: cents(r.amount) });
+    expect(mails[0]?.attachments).toEqual([{ kind: "credit_note", creditNoteId: note?.id }]);
     expect(mails[0]?.text).toContain(r.creditNoteNumber);
     const url = `/api/order/${order._id}/invoice?document=credit-note&refund=${r._id}`;
     for (const who of [c, admin]) {
@@ -496,6 +499,23 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     // Units are refunded as ever, with or without the (free) shipping.
     const units = await refunded(order._id, { lines: [{ toolId: order.lines[0]?.toolId, quantity: 2 }], shipping: true, reason: "both" });
     expect(cents(units.refund.amount)).toBe(cents(order.total));
+  }, 120_000);
+
+  it("refuses a shipping-only refund of a free delivery (Standard, free from $150): 409 NOTHING_TO_REFUND, no refund and no $0 credit note (issue 49)", async () => {
+    const { order } = await placed([[80, 2]], "cash_on_delivery", "");
+    expect(order.shippingMethodName).toBe("Standard delivery");
+    expect(order.shipping).toBe(0);
+    expect((await admin.post(`/api/admin/orders/${order._id}/status`, { status: "paid" })).statusCode).toBe(200);
+    const nothing = await refund(order._id, { shipping: true, reason: "free delivery" });
+    expect(nothing.statusCode, nothing.body).toBe(409);
+    expect(nothing.json()).toMatchObject({ error: "NOTHING_TO_REFUND", message: expect.any(String) });
+    expect(await db().select().from(refunds).where(eq(refunds.orderId, order._id))).toEqual([]);
+    expect(await db().select().from(creditNotes).where(eq(creditNotes.orderId, order._id))).toEqual([]);
+    // The units with the (free) shipping: one credit note, for the order's total.
+    const units = await refunded(order._id, { lines: [{ toolId: order.lines[0]?.toolId, quantity: 2 }], shipping: true, reason: "both" });
+    expect(await db().select({ number: creditNotes.number, shipping: creditNotes.shippingCents, total: creditNotes.totalCents }).from(creditNotes).where(eq(creditNotes.orderId, order._id))).toEqual([
+      { number: units.refund.creditNoteNumber, shipping: 0, total: cents(order.total) },
+    ]);
   }, 120_000);
 
   it("puts a card refund's units back on the shelf only once the money is back: refused at once, or later by Stripe's events, the stock is as it was and a later refund of the units restocks them (issue 49)", async () => {

@@ -42,10 +42,9 @@ import { recordAudit } from "../audit";
 import type { Db, Tx } from "../db/client";
 import { orderLines, orders, payments, refundLines, refunds } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
-import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
 import type { OrderMail } from "../mail/outbox";
 import { changeStock } from "../stock/ledger";
-import { leftToShip, noteOrder, settleReturn } from "../orders";
+import { issueCreditNote, leftToShip, noteOrder, settleReturn } from "../orders";
 import { lineShippingTax } from "../pricing/price";
 
 const money = (cents: number) => formatDollars(centsToDollars(cents));
@@ -267,10 +266,9 @@ export async function completeLineRefund(tx: Tx, refund: SettledRefund, mail: Or
   const restocked = back.some((m) => m.delta > 0);
   if (refund.returnId) await settleReturn(tx, refund.returnId, refund.id);
   const [order] = await tx.select({ number: orders.number, userId: orders.userId, status: orders.status }).from(orders).where(eq(orders.id, refund.orderId));
-  const [creditNoteNumber] = await takeDocumentNumbers(tx, "CN", documentYear(), 1);
-  if (!creditNoteNumber) throw new Error("no credit note number taken");
-  await tx.update(refunds).set({ creditNoteNumber }).where(eq(refunds.id, refund.id));
   if (!order) return restocked;
+  // The refund's credit note, a document of its own (orders/credit-notes.ts), numbered last.
+  const { id: creditNoteId, number: creditNoteNumber } = await issueCreditNote(tx, { orderId: refund.orderId, refundId: refund.id });
   await noteOrder(tx, { id: refund.orderId, status: order.status }, REFUND_TEXT.succeeded(money(refund.amountCents), creditNoteNumber));
   await mail?.refundMade(tx, {
     id: refund.id,
@@ -279,6 +277,7 @@ export async function completeLineRefund(tx: Tx, refund: SettledRefund, mail: Or
     userId: order.userId,
     amountCents: refund.amountCents,
     creditNoteNumber,
+    creditNoteId,
     card: refund.provider === "card",
   });
   return restocked;

@@ -2,7 +2,7 @@
  * Money owed back, durably (issue 40, decision 0016). A refund is a row of `refunds` written in
  * the same transaction as the decision that owes it (the owner's cancel of a paid card order, a
  * payment that came after the cancel, a second payment, a mismatched payment cancelled); the
- * transaction also sends its job (migration 0040's trigger, decision 0021), which asks the provider
+ * transaction also sends its job (migration 0041's trigger, decision 0021), which asks the provider
  * after the commit:
  *
  * - pg-boss runs the job once across instances and retries it with backoff; the job leases the
@@ -234,7 +234,7 @@ export async function applyProviderRefunds(db: Db, reported: ProviderRefund[], c
   return changed;
 }
 
-/** The queue whose jobs send refunds (one a refund, `{id}`); the name is also in migration 0040's trigger. */
+/** The queue whose jobs send refunds (one a refund, `{id}`); the name is also in migration 0041's trigger. */
 export const REFUND_QUEUE = "refund-send";
 const refundJobSchema = z.object({ id: z.string().min(1) });
 

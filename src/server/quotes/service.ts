@@ -27,6 +27,7 @@ import { MONEY_TEXT } from "../../contract/texts/money";
 import { QUOTE_API_TEXT, QUOTE_TEXT } from "../../contract/texts/quotes";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
+import { readAll } from "../db/reads";
 import { quoteLines, quoteRevisions, quotes, tools, user, type QuoteLineCents } from "../db/schema";
 import { ApiError, conflict, notFound } from "../http/errors";
 import { documentYear, takeDocumentNumbers } from "../invoices/numbers";
@@ -93,10 +94,10 @@ export function toQuoteDto(q: QuoteRow, lines: LineRow[], revisions: RevisionRow
 async function withDetails(db: Db | Tx, rows: QuoteRow[], now: Date): Promise<Quote[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [lines, revisions] = await Promise.all([
-    db.select().from(quoteLines).where(inArray(quoteLines.quoteId, ids)),
-    db.select().from(quoteRevisions).where(inArray(quoteRevisions.quoteId, ids)),
-  ]);
+  const [lines, revisions] = await readAll(db, [
+    () => db.select().from(quoteLines).where(inArray(quoteLines.quoteId, ids)),
+    () => db.select().from(quoteRevisions).where(inArray(quoteRevisions.quoteId, ids)),
+  ] as const);
   return rows.map((q) =>
     toQuoteDto(
       q,
