@@ -81,6 +81,9 @@ const loadApp = () => (appCode ??= import("./start"));
 /** undefined: the first load holds the page; null: the app takes it over where it is; a path: the page the visitor asked for. */
 let destination: string | null | undefined;
 
+/** The first load's listeners on the root, removed once the app has the page: its own links and forms are its own. */
+const listening = new AbortController();
+
 /** The app replaces the first load, at `to` (pushed on the history, as a link of the app does) or where the page is. */
 function takeOver(root: Root, to: string | null): void {
   const first = destination === undefined;
@@ -93,6 +96,7 @@ function takeOver(root: Root, to: string | null): void {
       await app.preloadFor(new URL(path, window.location.href).pathname).catch(() => undefined);
       const target = destination ?? null;
       if (target !== null) window.history.pushState(null, "", target);
+      listening.abort();
       app.renderApp(root, session.pending ? undefined : session.user);
       if (target === null) return;
       // A new page starts at its top, or at the anchor it names (app/layout.tsx's ScrollOnNavigation leaves the first page it renders where it is).
@@ -147,24 +151,33 @@ export function startHome(): void {
 
   // React's own listeners on the root come first (the carousel's arrows, the menu): what they
   // handled is left alone (defaultPrevented). The rest is the visitor moving on.
-  container.addEventListener("click", (event) => {
-    const to = followedLink(event);
-    if (to === null) return;
-    event.preventDefault();
-    app(to);
-  });
-  container.addEventListener("submit", (event) => {
-    const to = sentForm(event);
-    if (to === null) return;
-    event.preventDefault();
-    app(to);
-  });
+  const { signal } = listening;
+  container.addEventListener(
+    "click",
+    (event) => {
+      const to = followedLink(event);
+      if (to === null) return;
+      event.preventDefault();
+      app(to);
+    },
+    { signal },
+  );
+  container.addEventListener(
+    "submit",
+    (event) => {
+      const to = sentForm(event);
+      if (to === null) return;
+      event.preventDefault();
+      app(to);
+    },
+    { signal },
+  );
   // About to move on: the app's code is asked for, so the click finds it there.
   const intent = (event: Event) => {
     const target = event.target instanceof Element ? event.target.closest("a[href], form") : null;
     if (target) void loadApp().catch(() => undefined);
   };
-  for (const type of ["pointerover", "focusin", "touchstart"] as const) container.addEventListener(type, intent, { passive: true });
+  for (const type of ["pointerover", "focusin", "touchstart"] as const) container.addEventListener(type, intent, { passive: true, signal });
 
   // A page whose data failed on the server shows its error, and its retry is the app's.
   const failed = /"status":"error"/.test(document.getElementById(PAGE_STATE_ID)?.textContent ?? "");

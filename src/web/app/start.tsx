@@ -13,14 +13,19 @@ import { Mounted, wholeStylesheet } from "./mounted";
 import { makeQueryClient, Providers } from "./providers";
 import { AppRoutes, preloadPage } from "./router";
 
-function app(client: QueryClient) {
+/**
+ * The app's tree. `catchUp`: on a page it takes over as it loads (CatchUpWithAddress); not when
+ * it takes over from the home page's first load, whose router starts at the address as it is
+ * (and whose first render may itself move on, to /login, with a state a catch-up would drop).
+ */
+function app(client: QueryClient, catchUp = true) {
   return (
     <StrictMode>
       <BrowserRouter>
         <Providers client={client}>
           <HydrationBoundary state={readPageState(client, document)}>
             <AppRoutes />
-            <CatchUpWithAddress />
+            {catchUp && <CatchUpWithAddress />}
             <Mounted />
           </HydrationBoundary>
         </Providers>
@@ -68,5 +73,5 @@ export function preloadFor(pathname: string): Promise<unknown> {
 export function renderApp(root: Root, user: SessionUser | null | undefined): void {
   const client = makeQueryClient();
   if (user !== undefined) client.setQueryData(sessionQuery.queryKey, user);
-  flushSync(() => root.render(app(client)));
+  flushSync(() => root.render(app(client, false)));
 }
