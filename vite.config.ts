@@ -80,7 +80,7 @@ export default defineConfig({
     modulePreload: {
       polyfill: false,
       resolveDependencies: (file, deps, { hostType }) =>
-        hostType === "html" || /\/app-[\w-]+\.js$/.test(file) ? deps : deps.filter((dep) => dep !== file && !/\/(app|rolldown-runtime|preload-helper)-/.test(dep)),
+        hostType === "html" || /\/(app|home-start)-[\w-]+\.js$/.test(file) ? deps : deps.filter((dep) => dep !== file && !/\/(app|react|home-start|rolldown-runtime|preload-helper)-/.test(dep)),
     },
     // The app's own chunk (app/start.tsx, which the entry asks for) holds everything it imports,
     // React and the router included: one download, one compression context, and nothing split
@@ -90,7 +90,14 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             // Vite's helper for import() with preloads: the entry's, which must not wait for the app.
-            { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 2 },
+            { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 4 },
+            // React, which both the home page's first load and the app run on: one copy, so that the
+            // app can take over the root the first load hydrated (decision 0025).
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+            // The home page's first load (app/home-start.tsx): what it needs and nothing of the router
+            // or the data layer; the app imports the parts it shares with it (the navigation bar's view,
+            // the site's frame, the carousel) from this chunk.
+            { name: "home-start", test: /src[\\/]web[\\/]app[\\/]home-start\.tsx$/, includeDependenciesRecursively: true, priority: 2 },
             { name: "app", test: /src[\\/]web[\\/]app[\\/]start\.tsx$/, includeDependenciesRecursively: true, priority: 1 },
             // zod with our settings of it (contract/zod.ts), and the contract's smallest shared modules
             // together: each chunk a lazy page may need is a file name in the app's preload lists

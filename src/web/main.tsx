@@ -1,6 +1,8 @@
 /**
  * The app's entry, as Vite's own `<script type="module">` tag loads it: it asks for the app itself
- * (./app/start.tsx, with React: about 100 KB) and for the route's chunks (./app/preloads.ts).
+ * (./app/start.tsx, with React: about 100 KB), or on the home page for its first load
+ * (./app/home-start.tsx, React without the router and the data layer), and for the route's chunks
+ * (./app/preloads.ts).
  *
  * A page the server rendered (entry-server.tsx) is whole and works as plain HTML: links, GET
  * forms, the menu's popover, the carousel's anchors. The app only takes it over. So its code is
@@ -23,4 +25,8 @@ if (!document.getElementById("root")?.hasChildNodes()) {
 startPreloads();
 // A chunk that fails to load (the store redeployed meanwhile): the page stays the server's HTML,
 // which keeps working as links and forms.
-import("./app/start").catch((error: unknown) => console.error(error));
+// The home page as the server rendered it has a first load of its own, without the router and the
+// data layer (app/home-start.tsx, decision 0025); every other page gets the app.
+if (window.location.pathname === "/" && document.getElementById("root")?.hasChildNodes()) {
+  import("./app/home-start").then((home) => home.startHome(), (error: unknown) => console.error(error));
+} else import("./app/start").then((app) => app.startApp(), (error: unknown) => console.error(error));

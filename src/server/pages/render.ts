@@ -62,6 +62,8 @@ export class PageResponse {
 
 interface ManifestChunk {
   file: string;
+  /** The chunk's name: vite.config.ts's groups' ("app", "home-start"), else its module's. */
+  name?: string;
   isEntry?: boolean;
   css?: string[];
   imports?: string[];
@@ -188,7 +190,7 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
     entryTags.length === 0 ? "" : `  <template id="${ENTRY_TEMPLATE_ID}">${entryTags.join("")}</template><script>${ENTRY_ON_LOAD_SCRIPT}</script>\n  `;
   const manifestFile = path.join(webDir, ".vite", "manifest.json");
   const manifest: Record<string, ManifestChunk> = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>) : {};
-  // The app's own chunk: what the entry (src/web/main.tsx) imports once the first screen is painted.
+  // The app's own chunk and the home page's first load: what the entry (src/web/main.tsx) imports once the first screen is painted.
   const appChunks = Object.values(manifest).find((chunk) => chunk.isEntry)?.dynamicImports ?? [];
   // The store's stylesheet (styles.css, a chunk of its own: app/stylesheet.ts), wherever Vite put it.
   const appSheets = [...new Set(Object.values(manifest).flatMap((chunk) => [...(chunk.css ?? []), ...(chunk.file.endsWith(".css") ? [chunk.file] : [])]))].filter((file) => existsSync(path.join(webDir, file)));
@@ -263,7 +265,9 @@ export function createPageRenderer(app: FastifyInstance, webDir: string) {
       files.add(chunk.file);
       for (const imported of chunk.imports ?? []) walk(imported);
     };
-    for (const key of appChunks) walk(key);
+    // The home page's own first load (app/home-start.tsx, decision 0025), every other page the app.
+    const firstLoad = pattern === "/" && status === 200 ? "home-start" : "app";
+    for (const key of appChunks) if (manifest[key]?.name === firstLoad) walk(key);
     if (own) walk(own);
     return [...files];
   }

@@ -1,8 +1,9 @@
-import { lazy, useEffect, useRef } from "react";
-import { Outlet, useLocation } from "react-router";
-import { TEXT } from "../../contract/texts/site";
-import { HydrationPart } from "../lib/responsive";
+import { useEffect, useRef } from "react";
+import { Link, NavLink, Outlet, useLocation } from "react-router";
+import { NavKitProvider, type NavKit } from "../lib/nav-kit";
+import { preloadable } from "../lib/preloadable";
 import { Navbar } from "./navbar";
+import { SiteFrame } from "./site-frame";
 
 /**
  * A new page starts at the top, unless the link points at an anchor (/legal#privacy): then the
@@ -44,22 +45,21 @@ export function ScrollOnNavigation() {
 }
 
 // Last on every page: its own small chunk, off the first download (a server-rendered page shows it at once).
-const Footer = lazy(() => import("./footer").then((m) => ({ default: m.Footer })));
+const Footer = preloadable(() => import("./footer").then((m) => ({ default: m.Footer })));
+
+/** Loads the footer's chunk (the app taking a page over from the home page's first load: start.tsx). */
+export const preloadFooter = (): Promise<unknown> => Footer.preload();
+
+/** The shared parts' links are the router's (lib/nav-kit.tsx). */
+const ROUTER_LINKS: NavKit = { Link, NavLink };
 
 export function Layout() {
   return (
-    <div className="flex min-h-screen flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
-        {TEXT.a11y.skipToContent}
-      </a>
+    <NavKitProvider value={ROUTER_LINKS}>
       <ScrollOnNavigation />
-      <Navbar />
-      <main id="main" className="flex-1">
+      <SiteFrame navbar={<Navbar />} footer={<Footer />}>
         <Outlet />
-      </main>
-      <HydrationPart>
-        <Footer />
-      </HydrationPart>
-    </div>
+      </SiteFrame>
+    </NavKitProvider>
   );
 }

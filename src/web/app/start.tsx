@@ -1,47 +1,38 @@
-import { HydrationBoundary } from "@tanstack/react-query";
-import { StrictMode, startTransition, useEffect } from "react";
-import { createRoot, hydrateRoot } from "react-dom/client";
+import { HydrationBoundary, type QueryClient } from "@tanstack/react-query";
+import { StrictMode, startTransition } from "react";
+import { flushSync } from "react-dom";
+import { createRoot, hydrateRoot, type Root } from "react-dom/client";
 import { BrowserRouter } from "react-router";
+import type { SessionUser } from "../../contract/schemas";
+import { preloadBelowTheFold } from "../features/home";
+import { sessionQuery } from "../lib/session";
 import { CatchUpWithAddress } from "./catch-up-with-address";
-import { readPageState } from "./page-state";
+import { preloadFooter } from "./layout";
+import { PAGE_STATE_ID, readPageState } from "./page-state";
+import { Mounted, wholeStylesheet } from "./mounted";
 import { makeQueryClient, Providers } from "./providers";
 import { AppRoutes, preloadPage } from "./router";
 
-const root = document.getElementById("root");
-if (!root) throw new Error("#root is missing from index.html");
-
-/** The whole stylesheet (./stylesheet.ts). One that does not load leaves the page its own rules. */
-const wholeStylesheet = () => import("./stylesheet").catch((error: unknown) => console.error(error));
-
 /**
- * Marks the root once React has taken it over: browser tests wait for it before clicking, and
- * the no-JavaScript carousel rules step aside (styles.css). Then the whole stylesheet is asked
- * for, for what the app shows beyond the page as rendered.
+ * The app's tree. `catchUp`: on a page it takes over as it loads (CatchUpWithAddress); not when
+ * it takes over from the home page's first load, whose router starts at the address as it is
+ * (and whose first render may itself move on, to /login, with a state a catch-up would drop).
  */
-function Mounted() {
-  useEffect(() => {
-    root?.setAttribute("data-hydrated", "");
-    void wholeStylesheet();
-  }, []);
-  return null;
+function app(client: QueryClient, catchUp = true) {
+  return (
+    <StrictMode>
+      <BrowserRouter>
+        <Providers client={client}>
+          <HydrationBoundary state={readPageState(client, document)}>
+            <AppRoutes />
+            {catchUp && <CatchUpWithAddress />}
+            <Mounted />
+          </HydrationBoundary>
+        </Providers>
+      </BrowserRouter>
+    </StrictMode>
+  );
 }
-
-const client = makeQueryClient();
-const pageState = readPageState(client, document);
-const serverRendered = pageState !== undefined && root.hasChildNodes();
-const app = (
-  <StrictMode>
-    <BrowserRouter>
-      <Providers client={client}>
-        <HydrationBoundary state={pageState}>
-          <AppRoutes />
-          <CatchUpWithAddress />
-          <Mounted />
-        </HydrationBoundary>
-      </Providers>
-    </BrowserRouter>
-  </StrictMode>
-);
 
 /*
  * The app itself, loaded by the entry (../main.tsx): once the first screen is painted on a page
@@ -52,10 +43,35 @@ const app = (
  * links and GET forms (the catalogue's filters, search, price range and pager), the carousel's
  * anchors, the menu's popover; a value typed or chosen meanwhile is taken over by its control
  * (lib/typed-early.ts). The page's chunk is asked for at once, and the page renders without
- * waiting once it is there.
+ * waiting once it is there. (The home page's first load is home-start.tsx's, without this app.)
  */
-if (serverRendered) {
-  // A chunk that fails to load: the page's error boundary says so when it renders.
-  preloadPage(window.location.pathname).catch(() => undefined);
-  startTransition(() => void hydrateRoot(root, app));
-} else void wholeStylesheet().then(() => createRoot(root).render(app));
+export function startApp(): void {
+  const root = document.getElementById("root");
+  if (!root) throw new Error("#root is missing from index.html");
+  const client = makeQueryClient();
+  if (root.hasChildNodes() && document.getElementById(PAGE_STATE_ID)) {
+    // A chunk that fails to load: the page's error boundary says so when it renders.
+    preloadPage(window.location.pathname).catch(() => undefined);
+    startTransition(() => void hydrateRoot(root, app(client)));
+  } else void wholeStylesheet().then(() => createRoot(root).render(app(client)));
+}
+
+/**
+ * What the page at `pathname` renders from code of its own, loaded (its chunk, the footer's; the
+ * home page's sections below the first screen), so that the app shows it whole at once when it
+ * takes the page over from the home page's first load.
+ */
+export function preloadFor(pathname: string): Promise<unknown> {
+  return Promise.all([preloadPage(pathname), preloadFooter(), pathname === "/" ? preloadBelowTheFold() : undefined]);
+}
+
+/**
+ * The app taking over a page the home page's first load hydrated (home-start.tsx), in one
+ * render, at the address the window has now: React replaces that first load's tree with the
+ * app's. `user`: the session as the first load read it (not asked for again).
+ */
+export function renderApp(root: Root, user: SessionUser | null | undefined): void {
+  const client = makeQueryClient();
+  if (user !== undefined) client.setQueryData(sessionQuery.queryKey, user);
+  flushSync(() => root.render(app(client, false)));
+}

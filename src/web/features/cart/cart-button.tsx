@@ -1,11 +1,13 @@
-import { NavLink } from "react-router";
 import { TEXT } from "../../../contract/texts/site";
+import { useNavKit } from "../../lib/nav-kit";
 
 /**
  * The navigation bar's cart icon, a link to the cart with the count when it is known. Without a
  * count (the moment before the count's code has come: navbar.tsx) it is named just "Cart".
+ * Its link is the router's in the app and a plain anchor on the home page's first load (lib/nav-kit.tsx).
  */
 export function CartButton({ count }: { count?: number }) {
+  const { NavLink } = useNavKit();
   return (
     <NavLink
       to="/cart"

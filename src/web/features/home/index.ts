@@ -1,1 +1,2 @@
-export { HomePage } from "./home-page";
+export { HomePage, preloadBelowTheFold } from "./home-page";
+export { HomeFrame } from "./home-frame";
