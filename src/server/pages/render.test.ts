@@ -378,10 +378,13 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
   // Tailwind and daisyUI register custom properties with `@property` inside `@layer base`.
   const sheet = "@layer base{@property --radialprogress{syntax:\"<percentage>\";inherits:true;initial-value:0%}html{color:#111}:where(:root),[data-theme=toolyard]{--border:1px}}.navbar{display:flex}.console-only{color:red}@media (min-width:48rem){.console-only{color:blue}}";
   const manifest = {
-    "index.html": { file: "assets/index-E1.js", isEntry: true, imports: ["_preload-helper-P1.js"], dynamicImports: ["_app-A1.js"] },
+    // The entry imports the home page's first load or the app (decision 0025), React a chunk of its own.
+    "index.html": { file: "assets/index-E1.js", isEntry: true, imports: ["_preload-helper-P1.js"], dynamicImports: ["_home-start-H1.js", "_app-A1.js"] },
     "_preload-helper-P1.js": { file: "assets/preload-helper-P1.js" },
     "_rolldown-runtime-R1.js": { file: "assets/rolldown-runtime-R1.js" },
-    "_app-A1.js": { file: "assets/app-A1.js", imports: ["_rolldown-runtime-R1.js", "_preload-helper-P1.js"] },
+    "_react-X1.js": { file: "assets/react-X1.js", name: "react", imports: ["_rolldown-runtime-R1.js"] },
+    "_home-start-H1.js": { file: "assets/home-start-H1.js", name: "home-start", imports: ["_rolldown-runtime-R1.js", "_preload-helper-P1.js", "_react-X1.js"], dynamicImports: ["_app-A1.js"] },
+    "_app-A1.js": { file: "assets/app-A1.js", name: "app", imports: ["_rolldown-runtime-R1.js", "_react-X1.js", "_home-start-H1.js", "_preload-helper-P1.js"] },
     // As Vite writes a chunk that only imports CSS (app/stylesheet.ts): its file is the sheet.
     "app/stylesheet.ts": { file: "assets/stylesheet-C1.css", src: "app/stylesheet.ts" },
     "_schemas-S1.js": { file: "assets/schemas-S1.js", imports: ["_app-A1.js"] },
@@ -426,11 +429,14 @@ describe("the app's code and stylesheet on a server-rendered page", () => {
       expect(html, url).toContain(`<template id="${ENTRY_TEMPLATE_ID}">${entry}</template><script>${ENTRY_ON_LOAD_SCRIPT}</script>\n  </body>`);
       expect((await app.inject({ url })).headers["content-security-policy"], url).toContain(`script-src 'self' ${ENTRY_ON_LOAD_CSP_SOURCE};`);
     }
-    expect(split((await app.inject({ url: "/" })).body).held).toEqual(["/assets/app-A1.js", "/assets/rolldown-runtime-R1.js"]);
+    // The home page: its first load and what it imports, never the app's chunk (decision 0025).
+    expect(split((await app.inject({ url: "/" })).body).held).toEqual(["/assets/home-start-H1.js", "/assets/rolldown-runtime-R1.js", "/assets/react-X1.js"]);
     // The route's chunk and what it imports, less what the template loads already.
     expect(split((await app.inject({ url: "/tools" })).body).held).toEqual([
       "/assets/app-A1.js",
       "/assets/rolldown-runtime-R1.js",
+      "/assets/react-X1.js",
+      "/assets/home-start-H1.js",
       "/assets/tools-page-T1.js",
       "/assets/schemas-S1.js",
     ]);
