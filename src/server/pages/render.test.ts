@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
+import { HOME_TOOLS_COUNT } from "../../contract/storefront";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDollars } from "../../contract/money";
 import type { Review, Tool } from "../../contract/schemas";
@@ -93,6 +94,12 @@ describe.each(drivers())("server-rendered public pages on %s", (driver) => {
       expect(text).toContain(formatDollars(tool.price));
       expect(html).toContain(`href="/purchase/${tool._id}"`);
     }
+    // Each card names its brand and, for a product, its options, as the catalogue's cards do (issue 50).
+    const onHome = tools.slice(0, HOME_TOOLS_COUNT);
+    expect(html.match(/data-testid="tool-brand"/g)).toHaveLength(onHome.filter((tool) => tool.brand).length);
+    expect(onHome.some((tool) => tool.brand)).toBe(true);
+    for (const tool of onHome) if (tool.brand) expect(text).toContain(tool.brand.name);
+    expect(html.match(/data-testid="tool-variants"/g) ?? []).toHaveLength(onHome.filter((tool) => tool.variantCount > 1).length);
     for (const review of reviews.slice(0, 3)) expect(text).toContain(review.name);
     expect(titleOf(html)).toBe("Toolyard — tools for the workshop, garden and woodland");
     expect(canonicalOf(html)).toBe(`${BASE}/`);

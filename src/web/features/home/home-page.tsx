@@ -4,7 +4,7 @@ import { HOME_PHONE_TOOLS, HOME_TOOLS_COUNT } from "../../../contract/storefront
 import { TEXT } from "../../../contract/texts/site";
 import { QueryView } from "../../components/ui/states";
 import { preloadable } from "../../lib/preloadable";
-import { ToolGrid, toolsQuery } from "../catalog";
+import { cardDetails, ToolGrid, toolsQuery } from "../catalog";
 import { Categories, Section } from "./components/sections";
 import { HomeFrame } from "./home-frame";
 
@@ -25,7 +25,7 @@ function OurTools() {
       <QueryView query={tools} isEmpty={(d) => d.items.length === 0} empty={TEXT.home.emptyCatalog}>
         {(data) => (
           <>
-            <ToolGrid tools={data.items} phoneCount={HOME_PHONE_TOOLS} />
+            <ToolGrid tools={data.items} phoneCount={HOME_PHONE_TOOLS} details={cardDetails} />
             {(data.total > data.items.length || data.items.length > HOME_PHONE_TOOLS) && (
               // On a phone whenever it hides some of these; on a wider screen when there are more than these.
               <div className={`mt-8 text-center ${data.total > data.items.length ? "" : "md:hidden"}`}>
