@@ -115,20 +115,14 @@ export function startMailWorker(jobs: JobRunner, db: Db, settings: MailSettings,
     return row && { ...row, id: Number(row.id) };
   }
 
-  /** Without SMTP_URL: the row is kept for the first start with one (one statement: a store without mail sends a job per message). */
-  async function keep(id: number): Promise<void> {
-    const result = await db.execute(sql`
-      update ${mailOutbox} set next_attempt_at = 'infinity', attempts = 0, last_error = ${NO_SMTP_NOTE}
-       where id = ${id} and status <> 'sent'
-      returning id, "to", subject, text`);
-    const [m] = rowsOf<{ id: number | string; to: string; subject: string; text: string }>(result);
-    if (m) log.info({ mail: { id: Number(m.id), to: m.to, subject: m.subject } }, `mail not sent (no SMTP_URL) to ${m.to}: ${m.subject}\n${m.text}`);
-  }
-
   async function handle(id: number, attempt: JobAttempt): Promise<void> {
-    if (!send) return keep(id);
     const m = await claim(id);
     if (!m) return;
+    if (!send) {
+      log.info({ mail: { id: m.id, to: m.to, subject: m.subject } }, `mail not sent (no SMTP_URL) to ${m.to}: ${m.subject}\n${m.text}`);
+      await db.execute(sql`update ${mailOutbox} set next_attempt_at = 'infinity', attempts = 0, last_error = ${NO_SMTP_NOTE} where id = ${m.id}`);
+      return;
+    }
     try {
       await send(m);
     } catch (error) {
