@@ -573,9 +573,8 @@ export const keptFacets = pgTable("kept_facets", {
 export const mailStatus = pgEnum("mail_status", ["pending", "sent", "failed"]);
 
 /**
- * Every e-mail, written in the same transaction as what caused it, with its job (migration 0041's
- * trigger); the job sends it (src/server/mail/worker.ts), retried with backoff until `sent` or,
- * after its last attempt, `failed`.
+ * Every e-mail, written in the same transaction as what caused it; the mail worker sends it
+ * (src/server/mail/worker.ts), retrying with backoff until `sent` or, after its last attempt, `failed`.
  */
 export const mailOutbox = pgTable(
   "mail_outbox",
@@ -735,9 +734,9 @@ export const payments = pgTable(
 
 /**
  * Money owed back (issue 40, decision 0016): written in the same transaction as the decision (an
- * owner's cancel, a late or duplicate payment, a mismatched one cancelled) with its job (migration
- * 0041's trigger), which sends it (payments/refunds.ts) like the mail outbox: leased while the
- * provider is asked, retried with backoff. The idempotency key is `refund-<id>` (then `refund-<id>-<keyAttempt>`):
+ * owner's cancel, a late or duplicate payment, a mismatched one cancelled) and sent by the refund
+ * worker (payments/refund-worker.ts) like the mail outbox: claimed with SKIP LOCKED and a lease,
+ * retried with backoff. The idempotency key is `refund-<id>` (then `refund-<id>-<keyAttempt>`):
  * an unknown outcome is retried with the same key; a new key only after a definite refusal and
  * after the provider's refunds of the payment were read.
  */
@@ -1252,7 +1251,7 @@ export const stockAlerts = pgTable(
     status: stockAlertStatus("status").notNull(),
     createdAt: createdAt(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
-    /** A pending row's: when the last confirmation link mailed for it expires; the clean-up sweep (stock-alerts/routes.ts) deletes it after. */
+    /** A pending row's: when the last confirmation link mailed for it expires; the mail worker's round deletes it after. */
     confirmExpiresAt: timestamp("confirm_expires_at", { withTimezone: true }),
     sentAt: timestamp("sent_at", { withTimezone: true }),
     endedAt: timestamp("ended_at", { withTimezone: true }),
@@ -1260,11 +1259,11 @@ export const stockAlerts = pgTable(
   (t) => [
     // One open subscription per tool and address: a second request finds it (never a second alert).
     uniqueIndex("stock_alerts_open_idx").on(t.toolId, t.email).where(sql`${t.status} in ('pending', 'waiting', 'due')`),
-    // The alerts to mail (the due alerts' job) and the console's counts per tool.
+    // The alerts to mail (the mail worker's round) and the console's counts per tool.
     index("stock_alerts_due_idx").on(t.id).where(sql`${t.status} = 'due'`),
     index("stock_alerts_waiting_idx").on(t.toolId).where(sql`${t.status} = 'waiting'`),
     index("stock_alerts_user_idx").on(t.userId),
-    // The unconfirmed ones whose link has expired (the clean-up sweep deletes them).
+    // The unconfirmed ones whose link has expired (the mail worker's round deletes them).
     index("stock_alerts_pending_idx").on(t.confirmExpiresAt).where(sql`${t.status} = 'pending'`),
   ],
 );

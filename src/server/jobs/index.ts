@@ -1,3 +1,3 @@
-export { JobRunner, sqlOf, type JobAttempt, type JobFailure, type QueueDefinition } from "./runner";
+export { JobRunner, sqlOf, type JobFailure, type QueueDefinition } from "./runner";
 export { default as jobs } from "./plugin";
 export { jobAdminRoutes } from "./admin-routes";

@@ -19,25 +19,10 @@ import { jobFailures } from "../db/schema";
 
 /** What a queue does with a job's data, and how often it tries. */
 export interface QueueDefinition<T extends object> {
-  handle: (data: T, attempt: JobAttempt) => Promise<unknown>;
+  handle: (data: T) => Promise<unknown>;
   /** Attempts after the first (default 5); retries wait retryDelaySeconds × 2^n. */
   retryLimit?: number;
   retryDelaySeconds?: number;
-  /** Jobs one fetch takes (default 1); they run one after another unless `parallel`. */
-  batchSize?: number;
-  parallel?: boolean;
-  /** How often this queue's worker asks for due jobs (default: the runner's pollSeconds). */
-  pollSeconds?: number;
-  /** pg-boss's queue policy: `short` keeps one job waiting per singleton key (default `standard`). */
-  policy?: "standard" | "short";
-}
-
-/** Which attempt of its job a handler runs: `last` when a failure now is listed as failed. */
-export interface JobAttempt {
-  id: string;
-  /** 1 for the first attempt. */
-  number: number;
-  last: boolean;
 }
 
 export type JobFailure = typeof jobFailures.$inferSelect;
@@ -55,15 +40,9 @@ export function sqlOf(db: Db | Tx): PgBoss.Db {
   };
 }
 
-/** An error as the console lists it: a failed query's message names the query, its cause says why (the database's words). */
-const errorText = (error: unknown): string =>
-  error instanceof Error ? (error.cause instanceof Error && !error.message.includes(error.cause.message) ? `${error.message}\n${error.cause.message}` : error.message) : String(error);
-
 export interface JobRunnerOptions {
   /** How often a worker asks for due jobs (pg-boss's least is 0.5 s). */
   pollSeconds?: number;
-  /** false: no workers and no sweeps' timers; jobs run only when `runDue` is called (another instance in tests). */
-  work?: boolean;
 }
 
 export class JobRunner {
@@ -71,10 +50,6 @@ export class JobRunner {
   private readonly queues = new Map<string, QueueDefinition<object>>();
   private readonly periodic: { queue: string; ms: number }[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
-  private readonly onStart: (() => Promise<unknown>)[] = [];
-  private readonly onStop: (() => Promise<unknown>)[] = [];
-  /** The batches this process is running, by queue (runDue waits for them, as a second round waits for the first). */
-  private readonly running = new Map<string, Set<Promise<unknown>>>();
   private started = false;
 
   constructor(
@@ -94,19 +69,6 @@ export class JobRunner {
     this.queues.set(queue, definition as QueueDefinition<object>);
   }
 
-  /**
-   * Runs at start once the queues exist, before the workers take jobs (a module's catch-up: the
-   * mail outbox enqueues the rows written while its queue did not exist yet).
-   */
-  atStart(task: () => Promise<unknown>): void {
-    this.onStart.push(task);
-  }
-
-  /** Runs at stop once the workers have finished their jobs (a module closes what its jobs used: the mail's SMTP pool). */
-  atStop(task: () => Promise<unknown>): void {
-    this.onStop.push(task);
-  }
-
   /** A sweep: every `ms`, one job of `queue` (with `{}` as its data) across every instance. */
   every(queue: string, ms: number): void {
     this.periodic.push({ queue, ms });
@@ -116,28 +78,19 @@ export class JobRunner {
    * Sends a job in `tx`'s transaction: it exists only if that transaction commits. A queue another
    * instance defined takes the retry policy it was created with.
    */
-  async enqueue<T extends object>(tx: Db | Tx, queue: string, data: T, options: { startAfterSeconds?: number } = {}): Promise<void> {
+  async enqueue<T extends object>(tx: Db | Tx, queue: string, data: T): Promise<void> {
     const definition = this.queues.get(queue);
-    await this.boss.send(queue, data, {
-      // Outside a transaction pg-boss's own connection sends it: sqlOf gives each `$n` of its text a
-      // parameter of its own, and Postgres then types a reused one by each use (a delayed job's
-      // start_after is refused: "date/time field value out of range").
-      ...(tx === this.db ? {} : { db: sqlOf(tx) }),
-      ...(definition ? this.retryOf(definition) : {}),
-      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
-    });
+    await this.boss.send(queue, data, { db: sqlOf(tx), ...(definition ? this.retryOf(definition) : {}) });
   }
 
   async start(): Promise<void> {
     this.started = true;
     await this.boss.start();
-    for (const [queue, definition] of this.queues) await this.createQueue(queue, definition);
-    for (const task of this.onStart) await task();
-    if (this.options.work === false) return;
     for (const [queue, definition] of this.queues) {
-      const pollingIntervalSeconds = definition.pollSeconds ?? this.options.pollSeconds ?? 1;
-      // A job whose handler threw is failed by runBatch; pg-boss completes the others when it returns.
-      await this.boss.work<object>(queue, { includeMetadata: true, pollingIntervalSeconds, batchSize: definition.batchSize ?? 1 }, (jobs) => this.runBatch(queue, definition, jobs));
+      await this.createQueue(queue, definition);
+      await this.boss.work<object>(queue, { includeMetadata: true, pollingIntervalSeconds: this.options.pollSeconds ?? 1 }, async (jobs) => {
+        for (const job of jobs) await this.run(queue, definition, job);
+      });
     }
     for (const { queue, ms } of this.periodic) {
       const tick = () => {
@@ -154,41 +107,13 @@ export class JobRunner {
     for (const timer of this.timers) clearInterval(timer);
     this.timers.length = 0;
     if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
-    for (const task of this.onStop) await task().catch((error: unknown) => this.log.warn({ err: error }, "closing after the job runner failed"));
   }
 
-  /**
-   * Runs the queue's due jobs now, in this process, as its worker would (tests; a job that fails
-   * is retried after its backoff or listed): how many it ran. Jobs another instance holds are not
-   * taken (SKIP LOCKED).
-   */
-  async runDue(queue: string): Promise<number> {
+  /** Runs the sweep now, wherever this instance is (tests; the console's "run now"). */
+  async runNow(queue: string): Promise<unknown> {
     const definition = this.queues.get(queue);
     if (!definition) throw new Error(`no queue ${queue}`);
-    // A job this process's worker is running now finishes first: the caller then sees its outcome.
-    await Promise.allSettled([...(this.running.get(queue) ?? [])]);
-    const jobs = await this.boss.fetch<object>(queue, { batchSize: definition.batchSize ?? 1, includeMetadata: true });
-    if (jobs.length === 0) return 0;
-    const done = await this.runBatch(queue, definition, jobs);
-    if (done.length > 0) await this.boss.complete(queue, done);
-    return jobs.length;
-  }
-
-  /** Every job of `queue` waiting for its retry's backoff is due now (tests skip the wait). */
-  async dueNow(queue: string): Promise<void> {
-    await this.db.execute(sql`update pgboss.job set start_after = now() where name = ${queue} and state in ('created', 'retry') and start_after > now()`);
-  }
-
-  /** Runs the queue's handler now with `data` (a sweep's `{}`), wherever this instance is, with no job (tests; the console's "run now"). */
-  async runNow(queue: string, data: object = {}): Promise<unknown> {
-    const definition = this.queues.get(queue);
-    if (!definition) throw new Error(`no queue ${queue}`);
-    return definition.handle(data, { id: "now", number: 1, last: false });
-  }
-
-  /** This instance's worker of `queue` stops taking jobs (tests that run them with `runDue`). */
-  async stopWorking(queue: string): Promise<void> {
-    await this.boss.offWork(queue);
+    return definition.handle({});
   }
 
   /** The queues pg-boss holds (every instance's, this one's included). */
@@ -228,7 +153,7 @@ export class JobRunner {
     for (let attempt = 1; ; attempt += 1) {
       if (await this.boss.getQueue(queue)) return;
       try {
-        await this.boss.createQueue(queue, { name: queue, policy: definition.policy ?? "standard", ...this.retryOf(definition) });
+        await this.boss.createQueue(queue, { name: queue, ...this.retryOf(definition) });
         return;
       } catch (error) {
         const code = (error as { code?: string }).code;
@@ -242,39 +167,11 @@ export class JobRunner {
     return { retryLimit: definition.retryLimit ?? 5, retryDelay: definition.retryDelaySeconds ?? 2, retryBackoff: true };
   }
 
-  /** Runs a batch's jobs; a job whose handler threw is failed (retried or listed). Returns the ids that ran. */
-  private async runBatch(queue: string, definition: QueueDefinition<object>, jobs: PgBoss.JobWithMetadata<object>[]): Promise<string[]> {
-    const one = async (job: PgBoss.JobWithMetadata<object>) => {
-      try {
-        await this.run(queue, definition, job);
-        return job.id;
-      } catch (error) {
-        await this.boss.fail(queue, job.id, { message: errorText(error) });
-        return undefined;
-      }
-    };
-    const all = async () => {
-      const ids: (string | undefined)[] = [];
-      if (definition.parallel) ids.push(...(await Promise.all(jobs.map(one))));
-      else for (const job of jobs) ids.push(await one(job));
-      return ids.filter((id): id is string => id !== undefined);
-    };
-    const batch = all();
-    const running = this.running.get(queue) ?? new Set();
-    this.running.set(queue, running);
-    running.add(batch);
-    try {
-      return await batch;
-    } finally {
-      running.delete(batch);
-    }
-  }
-
   private async run(queue: string, definition: QueueDefinition<object>, job: PgBoss.JobWithMetadata<object>): Promise<void> {
     try {
-      await definition.handle(job.data, { id: job.id, number: job.retryCount + 1, last: job.retryCount >= job.retryLimit });
+      await definition.handle(job.data);
     } catch (error) {
-      const message = errorText(error);
+      const message = error instanceof Error ? error.message : String(error);
       this.log.warn({ err: error, queue, job: job.id, attempt: job.retryCount + 1 }, `job ${queue} failed`);
       if (job.retryCount >= job.retryLimit) {
         await this.db

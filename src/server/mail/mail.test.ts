@@ -1,8 +1,7 @@
 /**
  * Mail end to end against a real SMTP server started by the test (tests/support/smtp.ts):
  * order mail, a mail server that is down (nothing lost, nothing twice), two workers, a
- * refusing or hanging server, and no SMTP_URL at all. The worker is a queue of the job runner
- * (decision 0021): the tests run its due jobs themselves (`runOnce`), its timer never fires.
+ * refusing or hanging server, and no SMTP_URL at all.
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
@@ -11,8 +10,7 @@ import { startSmtpStandIn, type SmtpStandIn } from "../../../tests/support/smtp"
 import { ORDER_TEXT } from "../../contract/texts/orders";
 import { mailOutbox } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
-import { JobRunner } from "../jobs";
-import { MAIL_QUEUE, startMailWorker } from "./worker";
+import { startMailWorker } from "./worker";
 
 const ADMIN = "boss@toolyard.example";
 const PUBLIC_URL = "http://localhost:3999";
@@ -43,23 +41,7 @@ describe.each(drivers())("mail on %s", (driver) => {
   };
   const outbox = async () => t.app.store.db.select().from(mailOutbox);
   /** Every pending message is due now (skips the backoff's wait). */
-  const dueNow = () => t.app.mail.worker.dueNow();
-  /** The mail jobs of these rows that are still to run (waiting, retrying or running). */
-  const openJobs = async (ids: number[], db: Pick<TestApp["app"]["store"]["db"], "execute"> = t.app.store.db) =>
-    Number(
-      (
-        (await db.execute(
-          sql`select count(*) as n from pgboss.job where name = ${MAIL_QUEUE} and state < 'completed' and (data->>'id')::bigint = any(${`{${ids.join(",")}}`}::bigint[])`,
-        )) as unknown as { rows: { n: number | string }[] }
-      ).rows[0]?.n,
-    );
-  /** A runner as another instance has, that runs mail jobs only when told. */
-  const otherInstance = async () => {
-    const jobs = new JobRunner(t.app.store.db, t.app.store.executeSql, t.app.log, { work: false });
-    const worker = startMailWorker(jobs, t.app.store.db, t.config.mail, t.app.log);
-    await jobs.start();
-    return { worker, stop: async () => (await worker.stop(), await jobs.stop()) };
-  };
+  const dueNow = () => t.app.store.db.execute(sql`update ${mailOutbox} set next_attempt_at = now() where status = 'pending'`);
   /**
    * Rounds until nothing is pending. A send the SMTP timeout (1 s here) cut off on a busy machine
    * is pending again after its backoff, as in the shop; the test makes it due at once rather than
@@ -156,9 +138,9 @@ describe.each(drivers())("mail on %s", (driver) => {
 
     await smtp.start();
     // Two workers (two instances) race for the same messages.
-    const other = await otherInstance();
+    const other = startMailWorker(t.app.store.db, t.config.mail, t.app.log, { autostart: false });
     await dueNow();
-    await Promise.all([t.app.mail.worker.runOnce(), other.worker.runOnce(), t.app.mail.worker.runOnce(), other.worker.runOnce()]);
+    await Promise.all([t.app.mail.worker.runOnce(), other.runOnce(), t.app.mail.worker.runOnce(), other.runOnce()]);
     await other.stop();
     await drain();
     for (const [i, { email }] of buyers.entries()) {
@@ -176,19 +158,13 @@ describe.each(drivers())("mail on %s", (driver) => {
     const { c, email } = await customer();
     await drain();
     smtp.mode = "hang";
-    const order = (await c.post("/api/order", { toolId, quantity: 1 })).json() as { number: number };
+    await c.post("/api/order", { toolId, quantity: 1 });
     const started = Date.now();
     await t.app.mail.worker.runOnce();
     expect(Date.now() - started).toBeLessThan(8000);
     let row = (await outbox()).find((m) => m.to === email && m.kind === "order-placed");
     expect(row).toMatchObject({ status: "pending", attempts: 1 });
-    // Its job waits for its backoff before the next attempt.
-    const job = (
-      (await t.app.store.db.execute(sql`select state, start_after > now() as later from pgboss.job where name = ${MAIL_QUEUE} and (data->>'id')::bigint = ${row?.id}`)) as unknown as {
-        rows: { state: string; later: boolean }[];
-      }
-    ).rows;
-    expect(job).toEqual([{ state: "retry", later: true }]);
+    expect(row?.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
     smtp.mode = "refuse";
     await dueNow();
     await t.app.mail.worker.runOnce();
@@ -197,40 +173,8 @@ describe.each(drivers())("mail on %s", (driver) => {
     row = (await outbox()).find((m) => m.to === email && m.kind === "order-placed");
     expect(row).toMatchObject({ status: "failed", attempts: 3 });
     expect(row?.lastError).toMatch(/550|Mailbox unavailable/);
-    // Its job used its last attempt: listed with the console's failed jobs, with the error.
-    const failure = (await t.app.jobs.failures()).find((f) => f.queue === MAIL_QUEUE && (f.data as { id: number }).id === row?.id);
-    expect(failure).toMatchObject({ attempts: 3 });
-    expect(failure?.error).toMatch(/550|Mailbox unavailable/);
     smtp.mode = "accept";
     await drain();
-    expect((await outbox()).find((m) => m.id === row?.id)?.status).toBe("failed");
-    // The console's retry sends it again: it goes out once.
-    expect(await t.app.jobs.retry(failure?.id ?? "")).toBe(true);
-    await drain();
-    expect((await outbox()).find((m) => m.id === row?.id)).toMatchObject({ status: "sent", lastError: null });
-    // (At least once: a server whose reply a 1 s timeout cut off on a loaded machine may have kept an earlier copy.)
-    expect(smtp.to(email).filter((m) => m.subject.includes(`#${order.number}`)).length).toBeGreaterThanOrEqual(1);
-  });
-
-  it("a message's job exists only if the transaction that wrote the message commits, and runs once", async () => {
-    const { db } = t.app.store;
-    const write = (to: string, tx: Pick<typeof db, "insert">) => tx.insert(mailOutbox).values({ to, subject: "Job test", text: "x", html: "<p>x</p>", kind: "test" }).returning({ id: mailOutbox.id });
-    const committed = await db.transaction(async (tx) => (await write("kept@example.com", tx))[0]?.id ?? 0);
-    let rolledBack = 0;
-    await db
-      .transaction(async (tx) => {
-        rolledBack = (await write("gone@example.com", tx))[0]?.id ?? 0;
-        expect(await openJobs([rolledBack], tx)).toBe(1);
-        throw new Error("roll back");
-      })
-      .catch(() => undefined);
-    expect(await openJobs([committed])).toBe(1);
-    expect(await openJobs([rolledBack])).toBe(0);
-    const other = await otherInstance();
-    await Promise.all([t.app.mail.worker.runOnce(), other.worker.runOnce()]);
-    await other.stop();
-    expect(await openJobs([committed])).toBe(0);
-    expect(smtp.to("kept@example.com").filter((m) => m.subject === "Job test")).toHaveLength(1);
   });
 
   it("lists the outbox for admins only", async () => {
@@ -259,32 +203,17 @@ describe("mail without SMTP_URL", () => {
   });
 
   it("keeps the message and writes its text, links included, to the log", async () => {
-    const log = { info: (_obj: unknown, msg: string) => lines.push(msg), warn: () => undefined } as never;
-    const jobs = new JobRunner(t.app.store.db, t.app.store.executeSql, log, { work: false });
-    const worker = startMailWorker(jobs, t.app.store.db, t.config.mail, log);
-    await jobs.start();
+    const worker = startMailWorker(t.app.store.db, t.config.mail, {
+      info: (_obj: unknown, msg: string) => lines.push(msg),
+      warn: () => undefined,
+    } as never, { autostart: false });
     await t.app.store.db.insert(mailOutbox).values({ to: "a@example.com", subject: "Hi", text: "Open http://localhost:3999/reset-password?token=abc", html: "<p>x</p>", kind: "test" });
     expect(await worker.runOnce()).toBe(1);
     expect(await worker.runOnce()).toBe(0);
     await worker.stop();
-    await jobs.stop();
     expect(lines.join("\n")).toContain("http://localhost:3999/reset-password?token=abc");
     const [row] = await t.app.store.db.select().from(mailOutbox);
     expect(row?.status).toBe("pending");
     expect(row?.lastError).toContain("SMTP_URL");
-    // The first start with SMTP_URL sends it too: its job is sent at start.
-    const jobsOf = async () =>
-      (
-        (await t.app.store.db.execute(sql`select state from pgboss.job where name = ${MAIL_QUEUE} and (data->>'id')::bigint = ${row?.id} order by created_on`)) as unknown as {
-          rows: { state: string }[];
-        }
-      ).rows.map((r) => r.state);
-    expect(await jobsOf()).toEqual(["completed"]);
-    const withSmtp = new JobRunner(t.app.store.db, t.app.store.executeSql, log, { work: false });
-    startMailWorker(withSmtp, t.app.store.db, { ...t.config.mail, smtpUrl: "smtp://127.0.0.1:9" }, log);
-    await withSmtp.start();
-    await withSmtp.stop();
-    expect(await jobsOf()).toEqual(["completed", "created"]);
-    expect((await t.app.store.db.select().from(mailOutbox))[0]).toMatchObject({ status: "pending", lastError: null });
   });
 });

@@ -12,11 +12,12 @@ declare module "fastify" {
 export default fp(
   async (app) => {
     const { config } = app;
-    // The worker is a queue of the job runner; modules hand it their attachments' renderers at start (worker.ts).
-    const worker = startMailWorker(app.jobs, app.store.db, config.mail, app.log.child({ module: "mail" }));
+    // Modules hand the worker their attachments' renderers and the mail that falls due by itself at start (worker.ts).
+    const worker = startMailWorker(app.store.db, config.mail, app.log.child({ module: "mail" }));
     app.decorate("mail", { orders: orderMail(config.publicUrl, config.adminEmails), worker });
-    // The SMTP pool closes once the runner's workers have finished the messages they were sending.
-    app.jobs.atStop(() => worker.stop());
+    app.addHook("onClose", async () => {
+      await worker.stop();
+    });
   },
-  { name: "toolyard-mail", dependencies: ["toolyard-database", "toolyard-jobs"] },
+  { name: "toolyard-mail", dependencies: ["toolyard-database"] },
 );

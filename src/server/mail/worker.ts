@@ -1,13 +1,11 @@
 /**
- * The mail worker: a job of the queue `mail-send` (decision 0021) sends one message of the outbox.
+ * The mail worker: takes due messages from the outbox and sends them.
  *
- * - Every row written to the outbox sends its job in the same transaction, whatever wrote it (a
- *   trigger, migration 0041: a checkout's CTE included), so a message and its job exist together.
- *   Rows written before the queue existed (a store's first start) get theirs when the runner starts.
- * - pg-boss runs a job once across instances and retries a failure with exponential backoff; the
- *   row keeps its attempts, its last error and (for the console) when its job tries next; after the
- *   last attempt the row is `failed` and the job is listed with the console's failed jobs, whose
- *   retry sends it again.
+ * - A batch is claimed with `FOR UPDATE SKIP LOCKED` and leased in the same statement (its
+ *   next attempt moves LEASE_MS ahead), so two workers (two instances) never take one message,
+ *   and no transaction stays open while a mail server answers (PGlite has one connection).
+ * - The batch's sent messages are marked in ONE update, the failures in one more: a failure
+ *   waits 2^attempts seconds (at most an hour), and after the last attempt it is `failed`.
  * - Every SMTP step has a timeout: a mail server that hangs fails the attempt, not the worker.
  * - Without SMTP_URL a message is written to the log (text and links) and kept as pending with
  *   no next attempt; the first start with SMTP_URL sends those too.
@@ -18,22 +16,21 @@
  *   rendered by invoices/; a module whose mail attaches documents of its own hands the worker their
  *   renderer at start (quotes/routes.ts: a quote's revision), so mail/ imports no module that
  *   writes mail. A kind with no renderer fails the attempt, as a failed rendering does.
+ * - Mail that falls due by itself (the back-in-stock alerts) is written at the start of each round
+ *   by what its module hands the worker at start (stock-alerts/routes.ts).
  */
 import { sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Transporter } from "nodemailer";
 import type { FastifyBaseLogger } from "fastify";
 import type { MailSettings } from "../config";
 import type { Db } from "../db/client";
-import type { JobAttempt, JobRunner } from "../jobs";
 import { mailOutbox } from "../db/schema";
 import { creditNoteAttachmentFile, invoiceFile } from "../invoices/pdf";
 import type { Attachment } from "./outbox";
 
-/** The queue whose jobs send the outbox's rows; the name is also in migration 0041's trigger. */
-export const MAIL_QUEUE = "mail-send";
-/** Jobs one worker takes at a time; they are sent side by side. */
 const BATCH = 50;
+/** Longer than the timeouts of a whole batch: a crashed worker's claim comes back after it. */
+const LEASE_MS = 10 * 60 * 1000;
 export const NO_SMTP_NOTE = "not sent: no SMTP_URL, the text was written to the log";
 
 interface Claimed {
@@ -54,24 +51,28 @@ export type AttachmentKind = Attachment["kind"];
 export type RenderAttachment<K extends AttachmentKind> = (attachment: Extract<Attachment, { kind: K }>) => Promise<AttachmentFile | undefined>;
 
 export interface MailWorker {
-  /** Runs the mail jobs that are due now, here (tests; the queue's worker does this every MAIL_POLL_MS). Returns how many ran. */
+  /** Runs one round now (tests; the timer does this every MAIL_POLL_MS). Returns how many were handled. */
   runOnce(): Promise<number>;
-  /** Every message waiting for its retry's backoff is due now (tests skip the wait). */
-  dueNow(): Promise<void>;
   stop(): Promise<void>;
   /** How attachments of `kind` are rendered (the module that owns the document hands it over at start). */
   renderAttachments<K extends AttachmentKind>(kind: K, render: RenderAttachment<K>): void;
+  /** Writes mail that fell due at the start of every round (as `produce` does). */
+  beforeEachRound(produce: () => Promise<unknown>): void;
 }
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-const mailJobSchema = z.object({ id: z.coerce.number().int() });
+export interface MailWorkerOptions {
+  autostart?: boolean;
+  /**
+   * Writes mail that is due to the outbox at the start of each round (the back-in-stock alerts:
+   * stock-alerts/service.ts), so this round sends it. A failure is logged and the round goes on.
+   * The app's worker is handed it at start (beforeEachRound); tests pass it here.
+   */
+  produce?: () => Promise<unknown>;
+}
 
-/**
- * Defines the mail queue on `jobs` (before it starts): its jobs send the outbox's rows, retried
- * MAIL_MAX_ATTEMPTS times in all; at start it sends the jobs of rows that have none.
- */
-export function startMailWorker(jobs: JobRunner, db: Db, settings: MailSettings, log: FastifyBaseLogger): MailWorker {
+export function startMailWorker(db: Db, settings: MailSettings, log: FastifyBaseLogger, options: MailWorkerOptions = {}): MailWorker {
   // nodemailer is loaded with the first message, not at start-up.
   let transport: Promise<Transporter> | undefined;
   const { smtpUrl } = settings;
@@ -80,6 +81,7 @@ export function startMailWorker(jobs: JobRunner, db: Db, settings: MailSettings,
     renderers.set(kind, (a) => render(a as Extract<Attachment, { kind: K }>)); // the map is keyed by the kind it is called with
   register("invoice", (a) => invoiceFile(db, a.orderId));
   register("credit_note", (a) => creditNoteAttachmentFile(db, a));
+  const producers = options.produce ? [options.produce] : [];
   const send: Send | undefined = smtpUrl
     ? async (m) => {
         transport ??= import("nodemailer").then(({ default: nodemailer }) =>
@@ -104,69 +106,95 @@ export function startMailWorker(jobs: JobRunner, db: Db, settings: MailSettings,
         await (await transport).sendMail({ from: settings.from, to: m.to, subject: m.subject, text: m.text, html: m.html, attachments });
       }
     : undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = false;
+  let revived = false;
 
-  /** Takes the row for this attempt: none when it was sent (a job run twice) or deleted with its customer. */
-  async function claim(id: number): Promise<Claimed | undefined> {
+  async function claim(): Promise<Claimed[]> {
     const result = await db.execute(sql`
-      update ${mailOutbox} set attempts = attempts + 1, next_attempt_at = now()
-       where id = ${id} and status <> 'sent'
+      update ${mailOutbox} set attempts = attempts + 1, next_attempt_at = now() + ${`${LEASE_MS} milliseconds`}::interval
+       where id in (select id from ${mailOutbox} where status = 'pending' and next_attempt_at <= now()
+                     order by id limit ${BATCH} for update skip locked)
       returning id, "to", subject, text, html, attempts, attachments`);
-    const [row] = rowsOf<Claimed & { id: number | string }>(result);
-    return row && { ...row, id: Number(row.id) };
+    return rowsOf<Claimed & { id: number | string }>(result).map((r) => ({ ...r, id: Number(r.id) }));
   }
 
-  async function handle(id: number, attempt: JobAttempt): Promise<void> {
-    const m = await claim(id);
-    if (!m) return;
+  async function round(): Promise<number> {
+    if (send && !revived) {
+      // Kept while no SMTP_URL was set: due now.
+      await db.execute(sql`update ${mailOutbox} set next_attempt_at = now(), attempts = 0 where status = 'pending' and last_error = ${NO_SMTP_NOTE}`);
+      revived = true;
+    }
+    for (const produce of producers) {
+      await produce().catch((error: unknown) => log.warn({ err: error }, "mail worker: writing due mail failed; trying again next round"));
+    }
+    const batch = await claim();
+    if (batch.length === 0) return 0;
     if (!send) {
-      log.info({ mail: { id: m.id, to: m.to, subject: m.subject } }, `mail not sent (no SMTP_URL) to ${m.to}: ${m.subject}\n${m.text}`);
-      await db.execute(sql`update ${mailOutbox} set next_attempt_at = 'infinity', attempts = 0, last_error = ${NO_SMTP_NOTE} where id = ${m.id}`);
-      return;
+      for (const m of batch) log.info({ mail: { id: m.id, to: m.to, subject: m.subject } }, `mail not sent (no SMTP_URL) to ${m.to}: ${m.subject}\n${m.text}`);
+      await db.execute(sql`update ${mailOutbox} set next_attempt_at = 'infinity', attempts = 0, last_error = ${NO_SMTP_NOTE}
+                            where id = any(${`{${batch.map((m) => m.id).join(",")}}`}::bigint[])`);
+      return batch.length;
     }
-    try {
-      await send(m);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      // pg-boss waits retryDelay × 2^n (n = attempts so far) to 2^(n+1) before the next attempt: the row shows the earliest.
+    const results = await Promise.all(
+      batch.map((m) =>
+        send(m).then(
+          () => ({ id: m.id, error: undefined as string | undefined }),
+          (error: unknown) => ({ id: m.id, error: error instanceof Error ? error.message : String(error) }),
+        ),
+      ),
+    );
+    const sent = results.filter((r) => r.error === undefined).map((r) => r.id);
+    const failed = results.filter((r) => r.error !== undefined);
+    if (sent.length > 0) {
+      await db.execute(sql`update ${mailOutbox} set status = 'sent', sent_at = now(), last_error = null where id = any(${`{${sent.join(",")}}`}::bigint[])`);
+    }
+    if (failed.length > 0) {
       await db.execute(sql`
-        update ${mailOutbox}
-           set last_error = ${message},
-               status = ${attempt.last ? "failed" : "pending"}::mail_status,
-               next_attempt_at = now() + power(2, ${attempt.number}) / 2 * interval '1 second'
-         where id = ${m.id}`);
-      log.warn({ mail: { id: m.id }, attempt: attempt.number }, `mail ${m.id} not sent${attempt.last ? ", its last attempt" : ", will retry"}: ${message}`);
-      throw error;
+        update ${mailOutbox} o
+           set last_error = f.error,
+               status = case when o.attempts >= ${settings.maxAttempts} then 'failed'::mail_status else 'pending'::mail_status end,
+               next_attempt_at = now() + least(3600, power(2, o.attempts)) * interval '1 second'
+          from jsonb_to_recordset(${JSON.stringify(failed)}::jsonb) as f(id bigint, error text)
+         where o.id = f.id`);
+      log.warn({ failed: failed.length }, `mail: ${failed.length} message(s) not sent, will retry: ${failed[0]?.error ?? ""}`);
     }
-    await db.execute(sql`update ${mailOutbox} set status = 'sent', sent_at = now(), last_error = null where id = ${m.id}`);
+    return batch.length;
   }
 
-  jobs.define<{ id: number }>(MAIL_QUEUE, {
-    handle: (data, attempt) => handle(mailJobSchema.parse(data).id, attempt),
-    retryLimit: settings.maxAttempts - 1,
-    retryDelaySeconds: 1,
-    batchSize: BATCH,
-    parallel: true,
-    pollSeconds: Math.max(0.5, settings.pollMs / 1000),
-  });
-  jobs.atStart(() =>
-    db.transaction(async (tx) => {
-      // One instance at a time: two starting together would both find the same rows with no job.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${MAIL_QUEUE}))`);
-      // Kept while no SMTP_URL was set: due now, and enqueued below with the rest.
-      if (send) await tx.execute(sql`update ${mailOutbox} set next_attempt_at = now(), attempts = 0, last_error = null where status = 'pending' and last_error = ${NO_SMTP_NOTE}`);
-      await tx.execute(sql`
-        select mail_outbox_jobs(array(
-          select o.id from ${mailOutbox} o
-           where o.status = 'pending' and o.last_error is distinct from ${NO_SMTP_NOTE}
-             and not exists (select 1 from pgboss.job j where j.name = ${MAIL_QUEUE} and j.state < 'completed' and j.data->>'id' = o.id::text)))`);
-    }),
-  );
+  async function runOnce(): Promise<number> {
+    // One round at a time in this process; a second caller waits for it.
+    while (running) await running.catch(() => 0);
+    running = round();
+    try {
+      return await running;
+    } finally {
+      running = undefined;
+    }
+  }
+
+  const tick = () => {
+    timer = undefined;
+    if (stopped) return;
+    runOnce()
+      .catch((error: unknown) => log.warn({ err: error }, "mail worker round failed; trying again"))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, settings.pollMs);
+      });
+  };
+  if (options.autostart !== false) timer = setTimeout(tick, settings.pollMs);
 
   return {
-    runOnce: () => jobs.runDue(MAIL_QUEUE),
-    dueNow: () => jobs.dueNow(MAIL_QUEUE),
+    runOnce,
     renderAttachments: register,
+    beforeEachRound(produce) {
+      producers.push(produce);
+    },
     async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => 0);
       (await transport?.catch(() => undefined))?.close();
     },
   };

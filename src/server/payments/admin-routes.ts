@@ -93,6 +93,7 @@ export const refundAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       const outcome = await refundOrderLines(db, { mail: app.mail.orders, checkReturn: checkReturnForRefund, afterRefund }, request.params.id, request.body, request.headers["idempotency-key"], actor);
       for (const m of moves) announceMove(db, m.result, m.to);
+      if (outcome.owed) app.payments.refundWorker.kick();
       if (outcome.restocked) announceChange(db, "tools");
       const order = await getAdminOrder(db, request.params.id);
       const refund = order.refunds?.find((r) => r._id === outcome.refundId);

@@ -146,7 +146,7 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
   };
   const adminOrder = async (id: string): Promise<AdminOrder> => adminOrderSchema.parse((await admin.get(`/api/admin/orders/${id}`)).json());
   const runRefunds = async () => {
-    await t.app.payments.refundWorker.dueNow();
+    await db().update(refunds).set({ nextAttemptAt: sql`now()` }).where(eq(refunds.status, "pending"));
     await t.app.payments.refundWorker.runOnce();
   };
 
@@ -165,8 +165,8 @@ describe.each(drivers())("refunds of any part on %s", (driver) => {
     );
     await t.app.listen({ port: 0, host: "127.0.0.1" });
     stripe.setWebhookUrl(`http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/payments/stripe/webhook`);
-    // The tests run the refund jobs themselves (runRefunds): the app's own worker, running them
-    // beside the tests, would retry a refund whose backoff ran out between two of a test's looks.
+    // The tests run the refund worker's rounds themselves (runRefunds): the app's own timer, running
+    // rounds beside them, would retry a refund whose backoff ran out between two of a test's looks.
     await t.app.payments.refundWorker.stop();
     admin = new Client(t.app, "10.41.0.1");
     await admin.signUp("Admin", ADMIN);

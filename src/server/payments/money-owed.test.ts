@@ -15,7 +15,6 @@ import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
 import { mailOutbox, orders, paymentEvents, refunds, tools } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
-import { applyProviderRefunds, queueRefund, REFUND_QUEUE } from "./refunds";
 import { startStripeStandIn, type StripeStandIn } from "../../../tests/support/stripe";
 
 const ADMIN = "money-owed-admin@toolyard.example";
@@ -72,9 +71,9 @@ describe.each(drivers())("money owed back on %s", (driver) => {
   const orderOf = async (c: Client, id: string): Promise<Order> => orderSchema.parse((await c.get(`/api/order/${id}`)).json());
   const refundsOf = (orderId: string) => db().select().from(refunds).where(eq(refunds.orderId, orderId));
   const standInRefunds = (orderId: string) => stripe.refunds.filter((r) => r.metadata?.orderId === orderId);
-  /** Makes every refund job due now (its backoff, its next look) and runs them. */
+  /** Makes every pending refund due now and runs one round of the refund worker. */
   const runRefunds = async () => {
-    await t.app.payments.refundWorker.dueNow();
+    await db().update(refunds).set({ nextAttemptAt: sql`now()` }).where(eq(refunds.status, "pending"));
     await t.app.payments.refundWorker.runOnce();
   };
   /** The customer's mails about money given back for an order, oldest first. */
@@ -95,8 +94,8 @@ describe.each(drivers())("money owed back on %s", (driver) => {
     });
     await t.app.listen({ port: 0, host: "127.0.0.1" });
     stripe.setWebhookUrl(`http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/payments/stripe/webhook`);
-    // The tests run the refund jobs themselves (runRefunds): the app's own worker, running them
-    // beside the tests, would retry a refund whose backoff ran out between two of a test's looks.
+    // The tests run the refund worker's rounds themselves (runRefunds): the app's own timer, running
+    // rounds beside them, would retry a refund whose backoff ran out between two of a test's looks.
     await t.app.payments.refundWorker.stop();
     admin = new Client(t.app, "10.40.0.1");
     await admin.signUp("Admin", ADMIN);
@@ -485,78 +484,5 @@ describe.each(drivers())("money owed back on %s", (driver) => {
     await runRefunds();
     await stripe.idle();
     expect(standInRefunds(late.order._id).map((r) => r.amount).sort()).toEqual([1234, 2500]);
-  });
-  describe("the refund queue (decision 0021)", () => {
-    const openJobs = async (refundId: string, on: Pick<ReturnType<typeof db>, "execute"> = db()) =>
-      Number(
-        ((await on.execute(sql`select count(*) as n from pgboss.job where name = ${REFUND_QUEUE} and state < 'completed' and data->>'id' = ${refundId}`)) as unknown as { rows: { n: number | string }[] })
-          .rows[0]?.n,
-      );
-    const postsFor = (orderId: string) =>
-      stripe.requests.filter((r) => r.path === "/v1/refunds" && r.method === "POST" && (r.params.metadata as Record<string, string> | undefined)?.orderId === orderId);
-
-    it("sends a refund's job in the transaction that owes it: none if that transaction rolls back", async () => {
-      const { order } = await paidOrder();
-      let rolledBack = "";
-      await db()
-        .transaction(async (tx) => {
-          rolledBack = await queueRefund(tx, { orderId: order._id, kind: "cancel", provider: "card", paymentIntent: "pi_never", amountCents: 100 });
-          expect(await openJobs(rolledBack, tx)).toBe(1);
-          throw new Error("roll back");
-        })
-        .catch(() => undefined);
-      expect(await openJobs(rolledBack)).toBe(0);
-      await cancel(order._id);
-      const [owed] = await refundsOf(order._id);
-      expect(owed?.status).toBe("pending");
-      expect(await openJobs(owed?.id ?? "")).toBe(1);
-      await runRefunds();
-      expect(await openJobs(owed?.id ?? "")).toBe(0);
-    });
-
-    it("asks the provider once and settles once when its job runs twice at once, runs again, or the provider tells it twice", async () => {
-      const { order, c, tool } = await paidOrder();
-      await cancel(order._id);
-      const [owed] = await refundsOf(order._id);
-      const id = owed?.id ?? "";
-      // The job, a duplicate of it and a run of another instance, all at once; then once more.
-      await Promise.all([t.app.jobs.runNow(REFUND_QUEUE, { id }), t.app.jobs.runNow(REFUND_QUEUE, { id }), t.app.payments.refundWorker.runOnce()]);
-      await t.app.jobs.runNow(REFUND_QUEUE, { id });
-      await stripe.idle();
-      expect(postsFor(order._id)).toHaveLength(1);
-      const [settled] = await refundsOf(order._id);
-      expect(settled).toMatchObject({ status: "succeeded", tries: 1 });
-      // The provider's answer told twice more (its events): nothing changes.
-      const told = [{ id: settled?.providerRefundId ?? "", refundId: id, status: "succeeded" as const, failureReason: null, amountCents: 2500, paymentIntent: null }];
-      expect(await applyProviderRefunds(db(), told, {})).toBe(0);
-      expect(await applyProviderRefunds(db(), told, {})).toBe(0);
-      const after = await orderOf(c, order._id);
-      expect(after.status).toBe("cancelled");
-      expect(after.history.filter((h) => h.status === "cancelled")).toHaveLength(1);
-      expect(await stock(tool._id)).toBe(10);
-      expect((await db().select().from(mailOutbox)).filter((m) => m.kind === "order-cancelled" && m.subject.includes(`#${order.number}`))).toHaveLength(1);
-    });
-
-    it("retries a refund the provider cannot answer with backoff, then lists its job as failed; the console's retry settles it once", async () => {
-      const { order, c } = await paidOrder();
-      const heal = stripe.failRequests({ method: "POST", path: "/v1/refunds" }, "error-before", 1000);
-      await cancel(order._id);
-      const [owed] = await refundsOf(order._id);
-      const id = owed?.id ?? "";
-      const listed = async () => (await t.app.jobs.failures()).find((f) => f.queue === REFUND_QUEUE && (f.data as { id: string }).id === id);
-      for (let i = 0; i < 20 && !(await listed()); i++) await runRefunds();
-      heal();
-      const failure = await listed();
-      expect(failure).toMatchObject({ attempts: 17 });
-      expect(failure?.error).toBeTruthy();
-      // The money is still owed, with the reason: nothing was given up.
-      expect((await refundsOf(order._id))[0]).toMatchObject({ status: "pending", tries: 17, lastError: expect.any(String) });
-      expect(await t.app.jobs.retry(failure?.id ?? "")).toBe(true);
-      await runRefunds();
-      await stripe.idle();
-      expect((await refundsOf(order._id))[0]).toMatchObject({ status: "succeeded" });
-      expect(await orderOf(c, order._id)).toMatchObject({ status: "cancelled", payment: { status: "refunded" } });
-      expect(standInRefunds(order._id)).toHaveLength(1);
-    });
   });
 });

@@ -23,8 +23,8 @@ export default fp(
     const { config } = app;
     const stripe = config.stripe ? await stripeProvider(config.stripe) : undefined;
     const log = app.log.child({ module: "payments" });
-    // Refunds are jobs of the app's runner (decision 0021), sent with the refund that owes them.
-    const payments = new Payments(app.store.db, { publicUrl: config.publicUrl, holdMs: config.paymentHoldMs, mail: app.mail.orders, card: stripe, log, jobs: app.jobs });
+    // The refund worker runs wherever a provider can be asked for money back (decision 0016).
+    const payments = new Payments(app.store.db, { publicUrl: config.publicUrl, holdMs: config.paymentHoldMs, mail: app.mail.orders, card: stripe, log, autostartRefunds: stripe !== undefined });
     app.decorate("payments", payments);
 
     // The hold's sweep is a job (decision 0021): one instance a period runs it.
@@ -37,6 +37,9 @@ export default fp(
       });
       app.jobs.every(HOLD_SWEEP, sweepEvery(config.paymentHoldMs));
     }
+    app.addHook("onClose", async () => {
+      await payments.refundWorker.stop();
+    });
   },
   { name: "toolyard-payments", dependencies: ["toolyard-database", "toolyard-jobs", "toolyard-mail"] },
 );

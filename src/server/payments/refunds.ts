@@ -2,33 +2,29 @@
  * Money owed back, durably (issue 40, decision 0016). A refund is a row of `refunds` written in
  * the same transaction as the decision that owes it (the owner's cancel of a paid card order, a
  * payment that came after the cancel, a second payment, a mismatched payment cancelled); the
- * transaction also sends its job (migration 0041's trigger, decision 0021), which asks the provider
- * after the commit:
+ * refund worker sends it to the provider after the commit, like the mail outbox:
  *
- * - pg-boss runs the job once across instances and retries it with backoff; the job leases the
- *   refund's row (its next attempt moves LEASE_MS ahead) before the provider is asked, so a job
- *   run twice never sends one refund twice at once, and a crashed run's claim comes back after
- *   the lease (pg-boss gives its job again once it expires);
+ * - a batch is claimed with `FOR UPDATE SKIP LOCKED` and leased (its next attempt moves LEASE_MS
+ *   ahead) in one statement, so two workers (two instances) never send one refund at once and a
+ *   crashed worker's claim comes back after the lease;
  * - the idempotency key is the refund's own id (`refund-<id>`): a call whose outcome is unknown
  *   (no answer, a 5xx, a timeout) is retried with the SAME key, which the provider replays, so
  *   a refund that ran is never made twice; a new key (`refund-<id>-<n>`) only after a definite
  *   refusal, and only once the provider's refunds of the payment were read and none of them is
  *   this refund's;
  * - `pending` at the provider stays pending here until its events (refund.updated,
- *   refund.failed, charge.refunded) or the worker's own look (a job a minute) say how it ended;
+ *   refund.failed, charge.refunded) or the worker's own polling say how it ended;
  * - settling (`settleRefund`) locks the refund's row, then the order's: a cancel's refund
  *   confirmed completes the cancel (`refunding` → `cancelled`, the stock back, a credit note);
  *   refused, the order goes back to `paid` with the reason.
  */
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { z } from "zod";
 import { centsToDollars, formatDollars } from "../../contract/money";
 import type { PaymentMethod } from "../../contract/constants";
 import { PAYMENT_TEXT } from "../../contract/texts/payments";
 import { announceChange } from "../db/changes";
 import type { Db, Tx } from "../db/client";
-import type { JobRunner } from "../jobs";
 import { orders, payments, refunds } from "../db/schema";
 import type { OrderMail } from "../mail/outbox";
 import type { PaymentGivenBack } from "../mail/templates";
@@ -47,6 +43,7 @@ const BATCH = 20;
 export const LEASE_MS = 30_000;
 /** How often a refund pending at the provider is asked about when no event says how it ended. */
 const POLL_PENDING_MS = 60_000;
+const backoffSeconds = (tries: number) => Math.min(3600, 2 ** Math.max(1, tries));
 
 /** The idempotency key of a refund's current attempt. */
 export const refundKey = (r: Pick<RefundRow, "id" | "keyAttempt">) => (r.keyAttempt === 0 ? `refund-${r.id}` : `refund-${r.id}-${r.keyAttempt}`);
@@ -234,16 +231,11 @@ export async function applyProviderRefunds(db: Db, reported: ProviderRefund[], c
   return changed;
 }
 
-/** The queue whose jobs send refunds (one a refund, `{id}`); the name is also in migration 0041's trigger. */
-export const REFUND_QUEUE = "refund-send";
-const refundJobSchema = z.object({ id: z.string().min(1) });
-
 export interface RefundWorker {
-  /** Runs the refund jobs that are due now, here (tests). Returns how many ran. */
+  /** One round now (tests; the timer runs one every poll). Returns how many refunds it handled. */
   runOnce(): Promise<number>;
-  /** Every refund job waiting (its backoff, its next look at a pending refund) is due now (tests). */
-  dueNow(): Promise<void>;
-  /** This instance's worker stops taking refund jobs (tests then run them with runOnce). */
+  /** Asks for a round soon (a refund was just written). */
+  kick(): void;
   stop(): Promise<void>;
 }
 
@@ -260,70 +252,38 @@ interface ClaimedRow {
   tries: number;
 }
 
-/** An attempt that must be tried again after the queue's backoff (the job fails, pg-boss retries it). */
-class TryAgain extends Error {}
-
-/**
- * Defines the refund queue on `jobs` (before it starts): a job asks the provider for one refund
- * and settles it. It runs once across instances (pg-boss), and a job run twice (a duplicate, or
- * one pg-boss gave again after its holder died) does no harm: the refund's row is leased before
- * the provider is asked (a run that finds it settled does nothing, one that finds the lease held
- * looks again when it ends, in case its holder died), the
- * provider is asked with the refund's key, and settling applies once (settleRefund).
- */
 export function startRefundWorker(
-  jobs: JobRunner,
   db: Db,
   providerOf: (method: string) => PaymentProvider | undefined,
   log: FastifyBaseLogger,
   context: SettleContext,
+  options: { pollMs?: number; autostart?: boolean } = {},
 ): RefundWorker {
-  const claim = async (id: string): Promise<ClaimedRow | undefined> =>
+  const pollMs = options.pollMs ?? 1000;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = false;
+
+  const claim = async (): Promise<ClaimedRow[]> =>
     rowsOf<ClaimedRow>(
       await db.execute(sql`
         update ${refunds} set tries = tries + 1, next_attempt_at = now() + ${`${LEASE_MS} milliseconds`}::interval, updated_at = now()
-         where id = ${id} and status = 'pending' and next_attempt_at <= now()
+         where id in (select id from ${refunds} where status = 'pending' and next_attempt_at <= now()
+                       order by next_attempt_at limit ${BATCH} for update skip locked)
         returning id, order_id, provider, payment_intent, amount_cents, provider_refund_id, key_attempt, tries`),
-    )[0];
-  /** Seconds until the lease another run holds on a pending refund ends; undefined when it is settled or gone. */
-  const leaseLeft = async (id: string): Promise<number | undefined> =>
-    rowsOf<{ left: number | string }>(
-      await db.execute(sql`select greatest(0, extract(epoch from next_attempt_at - now())) as left from ${refunds} where id = ${id} and status = 'pending'`),
-    ).map((r) => Number(r.left))[0];
+    );
 
-  /** The lease ends now (the next job may claim it); the error is kept, and the job fails to be retried after its backoff. */
-  const tryAgain = async (id: string, error: string): Promise<never> => {
-    await db.update(refunds).set({ nextAttemptAt: sql`now()`, lastError: error, updatedAt: sql`now()` }).where(eq(refunds.id, id));
-    throw new TryAgain(error);
-  };
-  /** Pending at the provider: the lease ends, and a job looks again in POLL_PENDING_MS (sent before this one completes). */
-  const lookAgain = async (id: string, extra: Partial<typeof refunds.$inferInsert> = {}) => {
-    await db.update(refunds).set({ nextAttemptAt: sql`now()`, lastError: null, updatedAt: sql`now()`, ...extra }).where(eq(refunds.id, id));
-    await jobs.enqueue(db, REFUND_QUEUE, { id }, { startAfterSeconds: POLL_PENDING_MS / 1000 });
+  const later = async (id: string, delayMs: number, error: string | null, extra: Partial<typeof refunds.$inferInsert> = {}) => {
+    await db
+      .update(refunds)
+      .set({ nextAttemptAt: sql`now() + ${`${delayMs} milliseconds`}::interval`, lastError: error, updatedAt: sql`now()`, ...extra })
+      .where(eq(refunds.id, id));
   };
 
-  async function handle(id: string): Promise<void> {
-    const job = await claim(id);
-    if (!job) {
-      // Settled already; or another run holds its lease: it may have died with its instance (its job
-      // comes back only once pg-boss expires it), so this job looks again when the lease ends.
-      const left = await leaseLeft(id);
-      if (left !== undefined) await jobs.enqueue(db, REFUND_QUEUE, { id }, { startAfterSeconds: Math.ceil(left) + 1 });
-      return;
-    }
-    try {
-      await attempt(job);
-    } catch (error) {
-      if (error instanceof TryAgain) throw error;
-      log.warn({ err: error, refund: job.id }, `refund ${job.id}: the attempt failed; it is retried`);
-      await tryAgain(job.id, error instanceof Error ? error.message : String(error));
-    }
-  }
-
-  async function attempt(job: ClaimedRow): Promise<void> {
+  async function handle(job: ClaimedRow): Promise<void> {
     const provider = providerOf(job.provider);
     const amountCents = Number(job.amount_cents);
-    if (!provider) return tryAgain(job.id, PAYMENT_TEXT.cardUnavailable);
+    if (!provider) return later(job.id, backoffSeconds(job.tries) * 1000, PAYMENT_TEXT.cardUnavailable);
     if (!job.payment_intent && provider.online) return settleAndAnnounce(db, job.id, { status: "failed", message: PAYMENT_TEXT.noPaymentToRefund }, context);
 
     if (job.provider_refund_id) {
@@ -332,53 +292,81 @@ export function startRefundWorker(
       if (theirs && theirs.status !== "pending") {
         return settleAndAnnounce(db, job.id, { status: theirs.status, providerRefundId: theirs.id, message: theirs.failureReason }, context);
       }
-      return lookAgain(job.id);
+      return later(job.id, POLL_PENDING_MS, null);
     }
 
-    const sent = await provider.refund({ refundId: job.id, key: refundKey({ id: job.id, keyAttempt: job.key_attempt }), orderId: job.order_id, paymentIntent: job.payment_intent ?? "", amountCents });
-    if (sent.kind === "unknown") {
-      log.warn({ refund: job.id, order: job.order_id, tries: job.tries }, `refund ${job.id}: no answer from the provider (${sent.message}); retrying with the same key`);
-      return tryAgain(job.id, sent.message);
+    const attempt = await provider.refund({ refundId: job.id, key: refundKey({ id: job.id, keyAttempt: job.key_attempt }), orderId: job.order_id, paymentIntent: job.payment_intent ?? "", amountCents });
+    if (attempt.kind === "unknown") {
+      log.warn({ refund: job.id, order: job.order_id, tries: job.tries }, `refund ${job.id}: no answer from the provider (${attempt.message}); retrying with the same key`);
+      return later(job.id, backoffSeconds(job.tries) * 1000, attempt.message);
     }
-    if (sent.kind === "sent") {
-      if (sent.refund.status === "pending") return lookAgain(job.id, { providerRefundId: sent.refund.id, providerStatus: "pending" });
-      return settleAndAnnounce(db, job.id, { status: sent.refund.status, providerRefundId: sent.refund.id, message: sent.refund.failureReason }, context);
+    if (attempt.kind === "sent") {
+      if (attempt.refund.status === "pending") return later(job.id, POLL_PENDING_MS, null, { providerRefundId: attempt.refund.id, providerStatus: "pending" });
+      return settleAndAnnounce(db, job.id, { status: attempt.refund.status, providerRefundId: attempt.refund.id, message: attempt.refund.failureReason }, context);
     }
     // A definite refusal: before anything else, is this refund already at the provider (a key of an earlier attempt that ran)?
     let theirs: ProviderRefund[];
     try {
       theirs = await provider.listRefunds(job.payment_intent ?? "");
     } catch (error) {
-      return tryAgain(job.id, error instanceof Error ? error.message : String(error));
+      return later(job.id, backoffSeconds(job.tries) * 1000, error instanceof Error ? error.message : String(error));
     }
     const mine = theirs.find((r) => r.refundId === job.id && r.status !== "failed");
     if (mine) {
-      if (mine.status === "pending") return lookAgain(job.id, { providerRefundId: mine.id, providerStatus: "pending" });
+      if (mine.status === "pending") return later(job.id, POLL_PENDING_MS, null, { providerRefundId: mine.id, providerStatus: "pending" });
       return settleAndAnnounce(db, job.id, { status: "succeeded", providerRefundId: mine.id }, context);
     }
-    log.warn({ refund: job.id, order: job.order_id }, `refund ${job.id} refused by the provider: ${sent.message}`);
-    return settleAndAnnounce(db, job.id, { status: "failed", message: sent.message }, context);
+    log.warn({ refund: job.id, order: job.order_id }, `refund ${job.id} refused by the provider: ${attempt.message}`);
+    return settleAndAnnounce(db, job.id, { status: "failed", message: attempt.message }, context);
   }
 
-  // Money owed is never given up quietly: about three days of retries (2 s doubling), then the job is listed as failed (the refund stays pending, its error shown).
-  jobs.define<{ id: string }>(REFUND_QUEUE, { handle: (data) => handle(refundJobSchema.parse(data).id), retryLimit: 16, retryDelaySeconds: 2, batchSize: BATCH });
-  // At start, a pending refund with no job waiting gets one: refunds owed before the queue existed, and
-  // those whose job was running on an instance that died (pg-boss gives an active job back only once it
-  // expires; a job of a live instance is left to finish by the lease, see handle).
-  jobs.atStart(() =>
-    db.execute(sql`
-      select refund_jobs(array(
-        select r.id from ${refunds} r
-         where r.status = 'pending'
-           and not exists (select 1 from pgboss.job j where j.name = ${REFUND_QUEUE} and j.state in ('created', 'retry') and j.data->>'id' = r.id)))`),
-  );
+  async function round(): Promise<number> {
+    const batch = await claim();
+    for (const job of batch) {
+      try {
+        await handle(job);
+      } catch (error) {
+        log.warn({ err: error, refund: job.id }, `refund ${job.id}: the attempt failed; it is retried`);
+        await later(job.id, backoffSeconds(job.tries) * 1000, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+      }
+    }
+    return batch.length;
+  }
+
+  async function runOnce(): Promise<number> {
+    while (running) await running.catch(() => 0);
+    running = round();
+    try {
+      return await running;
+    } finally {
+      running = undefined;
+    }
+  }
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  };
+  const tick = () => {
+    timer = undefined;
+    if (stopped) return;
+    runOnce()
+      .catch((error: unknown) => log.warn({ err: error }, "refund worker round failed; trying again"))
+      .finally(() => schedule(pollMs));
+  };
+  if (options.autostart !== false) schedule(pollMs);
 
   return {
-    runOnce: () => jobs.runDue(REFUND_QUEUE),
-    dueNow: async () => {
-      await db.update(refunds).set({ nextAttemptAt: sql`now()` }).where(eq(refunds.status, "pending"));
-      await jobs.dueNow(REFUND_QUEUE);
+    runOnce,
+    kick() {
+      if (options.autostart !== false) schedule(0);
     },
-    stop: () => jobs.stopWorking(REFUND_QUEUE),
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => 0);
+    },
   };
 }

@@ -15,8 +15,8 @@
  *   (DUPLICATE_PAYMENT_REFUNDED), the order untouched; refund events settle the store's refunds.
  *   A payment owed back is refunded once, however many events of it arrive (refunds.ts' paymentRefunded).
  *   An event naming nothing the store knows is ignored (200).
- * - Money owed back is a row of `refunds` written in the decision's transaction, with its job, and sent by the
- *   refund queue (refunds.ts): a crash or an outage neither loses nor doubles it.
+ * - Money owed back is a row of `refunds` written in the decision's transaction and sent by the
+ *   refund worker (refunds.ts): a crash or an outage neither loses nor doubles it.
  * - `cancelByAdmin`: a paid card order moves to `refunding` with its refund queued; the refund's
  *   confirmation completes the cancel, a refusal gives it back `paid` with the reason.
  * - `expireHolds` (the plugin's sweep): card orders unpaid past the hold; the provider is asked
@@ -37,7 +37,6 @@ import { API_TEXT } from "../../contract/texts/api";
 import { offlineProvider, PaymentStartError, type PaymentEvent, type PaymentProvider } from "./provider";
 import { REFUND_TEXT } from "../../contract/texts/refunds";
 import { hasLineRefunds } from "./line-refunds";
-import type { JobRunner } from "../jobs";
 import { applyProviderRefunds, paymentRefunded, queueRefund, startRefundWorker, type RefundWorker } from "./refunds";
 import { sessionExpiry } from "./stripe";
 
@@ -70,8 +69,8 @@ export interface PaymentsOptions {
   mail?: OrderMail | undefined;
   card?: PaymentProvider | undefined;
   log?: FastifyBaseLogger | undefined;
-  /** The app's job runner: refunds are jobs of it (decision 0021). */
-  jobs: JobRunner;
+  /** Start the refund worker's timer (tests drive `refundWorker.runOnce()` themselves with false). */
+  autostartRefunds?: boolean;
 }
 
 export class Payments {
@@ -92,7 +91,9 @@ export class Payments {
     if (options.card) this.providers.set("card", options.card);
     this.log = options.log;
     const silent = { warn: () => undefined, info: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger;
-    this.refundWorker = startRefundWorker(options.jobs, db, (method) => this.providers.get(method as PaymentMethod), options.log ?? silent, { mail: options.mail });
+    this.refundWorker = startRefundWorker(db, (method) => this.providers.get(method as PaymentMethod), options.log ?? silent, { mail: options.mail }, {
+      autostart: options.autostartRefunds ?? false,
+    });
   }
 
   /** The ways a customer may pay here: card only where Stripe is set up. */
@@ -219,6 +220,7 @@ export class Payments {
   /** One verified event from the provider, applied once. */
   async applyEvent(event: PaymentEvent): Promise<EventOutcome> {
     const moves: [MoveResult, "paid" | "cancelled"][] = [];
+    let owed = false;
     const outcome = await this.db.transaction(async (tx): Promise<EventOutcome> => {
       if (event.invoicePaymentId) {
         // A member's payment of trade invoices (issue 43), not an order's.
@@ -265,6 +267,7 @@ export class Payments {
         await queueRefund(tx, { orderId, kind: "late_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
         // The customer's money left their card: they hear now that it comes back (and again once it has, settleRefund).
         await this.options.mail?.refundOwed(tx, { orderId, orderNumber: order.number, userId: order.userId, amountCents, payment: "late_payment" });
+        owed = true;
         return "applied";
       }
       if (PAID_STATUSES.has(order.status)) {
@@ -273,6 +276,7 @@ export class Payments {
         await flagPayment(tx, orderId, "DUPLICATE_PAYMENT_REFUNDED");
         await queueRefund(tx, { orderId, kind: "duplicate_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
         await this.options.mail?.refundOwed(tx, { orderId, orderNumber: order.number, userId: order.userId, amountCents, payment: "duplicate_payment" });
+        owed = true;
         return "applied";
       }
       if (order.status !== "awaiting_payment") return "ignored";
@@ -281,6 +285,7 @@ export class Payments {
         if (payment?.paymentIntent && !known) {
           await queueRefund(tx, { orderId, kind: "duplicate_payment", provider: "card", paymentIntent: event.paymentIntent, amountCents });
           await this.options.mail?.refundOwed(tx, { orderId, orderNumber: order.number, userId: order.userId, amountCents, payment: "duplicate_payment" });
+          owed = true;
           return "applied";
         }
         await upsertPayment(tx, orderId, { ...record, status: "open", paymentIntent: event.paymentIntent });
@@ -291,6 +296,7 @@ export class Payments {
         // The right payment after a wrong one: the wrong one goes back.
         await queueRefund(tx, { orderId, kind: "mismatch", provider: "card", paymentIntent: payment.paymentIntent, amountCents: Number(payment.amountCents) });
         await flagPayment(tx, orderId, null);
+        owed = true;
       }
       moves.push([await moveInTransaction(tx, orderId, "paid", STORE, { mail: this.options.mail }), "paid"]);
       await upsertPayment(tx, orderId, { ...record, status: "paid", paymentIntent: event.paymentIntent });
@@ -306,6 +312,7 @@ export class Payments {
     });
     for (const [result, to] of moves) announceMove(this.db, result, to);
     if (outcome === "applied" && event.kind === "refund" && event.refunds) await applyProviderRefunds(this.db, event.refunds, { mail: this.options.mail });
+    if (owed) this.refundWorker.kick();
     return outcome;
   }
 
@@ -334,6 +341,7 @@ export class Payments {
    */
   async cancelByAdmin(orderId: string, actorId: string, inTransaction?: (tx: Tx, result: MoveResult) => Promise<void>): Promise<MoveResult> {
     const actor = { id: actorId, role: "admin" as const };
+    let owed = false;
     const { moved, to } = await this.db.transaction(async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("no key update");
       if (!order) throw notFound(API_TEXT.orderNotFound);
@@ -345,6 +353,7 @@ export class Payments {
         const result = await moveInTransaction(tx, orderId, "refunding", actor, { inTransaction, note: PAYMENT_TEXT.refundRequested(money(amountCents)) });
         await tx.update(payments).set({ refundError: null }).where(eq(payments.orderId, orderId));
         await queueRefund(tx, { orderId, kind: "cancel", provider: "card", paymentIntent: payment?.paymentIntent ?? null, amountCents, actorId });
+        owed = true;
         return { moved: result, to: "refunding" as const };
       }
       const captured = order.status === "awaiting_payment" && payment?.paymentIntent && payment.status === "open";
@@ -355,10 +364,12 @@ export class Payments {
       });
       if (captured && result.moved) {
         await queueRefund(tx, { orderId, kind: "mismatch", provider: "card", paymentIntent: payment.paymentIntent, amountCents: Number(payment.amountCents), actorId });
+        owed = true;
       }
       return { moved: result, to: "cancelled" as const };
     });
     if (to === "cancelled") announceMove(this.db, moved, "cancelled");
+    if (owed) this.refundWorker.kick();
     // A card order cancelled before it was paid: its payment page closes (a payment made anyway is refunded on its webhook).
     if (moved.moved && moved.before.status === "awaiting_payment") {
       const [payment] = await this.db.select({ sessionId: payments.sessionId }).from(payments).where(eq(payments.orderId, orderId));

@@ -16,13 +16,7 @@ import { memoryLimiter, redisLimiter, type Limiter } from "../auth/limiter";
 import { ApiError } from "../http/errors";
 import { errorResponses } from "../http/schemas";
 import { z } from "zod";
-import { alertableTool, confirmAlert, deleteExpiredPending, endOwn, enqueueDueAlerts, ownAlert, requestAlert, sendDueAlerts, subscribeOwn, unsubscribe, unsubscribePreview, type AlertSettings } from "./service";
-
-/** The job that mails the due alerts, sent in the transaction that makes one due (migration 0041). */
-export const STOCK_ALERTS_DUE = "stock-alerts-due";
-/** The sweep that deletes unconfirmed subscriptions whose link expired, and its period. */
-export const STOCK_ALERT_CLEANUP = "stock-alert-cleanup";
-const CLEANUP_MS = 10 * 60_000;
+import { alertableTool, alertRound, confirmAlert, endOwn, ownAlert, requestAlert, subscribeOwn, unsubscribe, unsubscribePreview, type AlertSettings } from "./service";
 
 /** Confirmation mails per client address, and per e-mail address, per hour. */
 export const STOCK_ALERT_LIMITS = { perClient: 20, perEmail: 3, windowMs: 3600_000 } as const;
@@ -38,12 +32,8 @@ export const stockAlertRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.store;
   const { config, redis } = app;
   const settings: AlertSettings = { publicUrl: config.publicUrl, secret: config.authSecret };
-  // Due alerts are mailed by a job sent with them (one at a time across instances, it waits as often as mail does); expired links are swept.
-  app.jobs.define(STOCK_ALERTS_DUE, { handle: () => sendDueAlerts(db, settings), policy: "short", pollSeconds: Math.max(0.5, config.mail.pollMs / 1000) });
-  app.jobs.define(STOCK_ALERT_CLEANUP, { handle: () => deleteExpiredPending(db) });
-  app.jobs.every(STOCK_ALERT_CLEANUP, CLEANUP_MS);
-  // Subscriptions that fell due before the queue existed (a store's first start) get their job now.
-  app.jobs.atStart(() => enqueueDueAlerts(db));
+  // Each mail round first deletes the unconfirmed alerts whose link expired and writes the ones that fell due (once across instances).
+  app.mail.worker.beforeEachRound(() => alertRound(db, settings));
   const limiter = (name: string, max: number) =>
     redis ? redisLimiter(redis, `${config.redisKeyPrefix}${name}:`, max, STOCK_ALERT_LIMITS.windowMs) : memoryLimiter(max, STOCK_ALERT_LIMITS.windowMs);
   const byClient = limiter("stock-alert-ip", STOCK_ALERT_LIMITS.perClient);

@@ -3,10 +3,9 @@
  * a visitor's address is `pending` until the link mailed to it is opened; a signed-in customer's
  * own address is `waiting` at once. A trigger on tools (migration 0022) makes the waiting ones
  * `due` in the transaction that makes the tool orderable again, whatever path changed its stock;
- * that transaction also sends the job that mails them (migration 0041, a job of the runner: one
- * instance runs it), and the job (sendDueAlerts) turns due rows into outbox mail and marks them
- * `sent` in one transaction, claiming them with SKIP LOCKED, so each subscriber is mailed once even
- * with several instances on one database.
+ * the mail worker's round (flushDueAlerts) turns due rows into outbox mail and marks them `sent`
+ * in one transaction, claiming them with SKIP LOCKED, so each subscriber is mailed once even with
+ * several instances on one database.
  *
  * A subscriber's tool row is read FOR SHARE while a subscription becomes waiting: a restock that
  * commits meanwhile waits for it (or it for the restock), so the trigger never misses a row that
@@ -225,18 +224,14 @@ const BATCH = 100;
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
- * One batch of the due alerts' job (routes.ts): due subscriptions of tools that can be
+ * The mail worker's part (each round, on every instance): due subscriptions of tools that can be
  * ordered become `sent` and their alert is written to the outbox in the same transaction; those
  * whose tool sold out again before this round go back to `waiting`. The rows are claimed FOR
  * UPDATE SKIP LOCKED, and the update re-checks `status = 'due'`: two instances never mail one.
  */
 export async function flushDueAlerts(db: Db, settings: AlertSettings): Promise<number> {
-  return (await flushBatch(db, settings)).mailed;
-}
-
-async function flushBatch(db: Db, settings: AlertSettings): Promise<{ claimed: number; mailed: number }> {
   const [any] = await db.select({ id: stockAlerts.id }).from(stockAlerts).where(eq(stockAlerts.status, "due")).limit(1);
-  if (!any) return { claimed: 0, mailed: 0 };
+  if (!any) return 0;
   return db.transaction(async (tx) => {
     const claimed = rowsOf<{ id: string; email: string; tool_id: string; name: string; status: string }>(
       await tx.execute(sql`
@@ -263,12 +258,12 @@ async function flushBatch(db: Db, settings: AlertSettings): Promise<{ claimed: n
         ]),
       }));
     await enqueueMail(tx, messages);
-    return { claimed: claimed.length, mailed: messages.length };
+    return messages.length;
   });
 }
 
 /**
- * The clean-up sweep (routes.ts, a job of the runner every few minutes): unconfirmed subscriptions whose last link has expired are deleted,
+ * The mail worker's round too: unconfirmed subscriptions whose last link has expired are deleted,
  * in one DELETE (instances racing on a row: one deletes it, the other finds it gone; a request
  * that mails a new link meanwhile holds the row, and the DELETE re-checks the expiry after it).
  */
@@ -280,23 +275,10 @@ export async function deleteExpiredPending(db: Db): Promise<number> {
   return deleted.length;
 }
 
-/**
- * The due alerts' job (routes.ts), sent in the transaction that made a subscription due (migration
- * 0041): mails every due subscription, a batch at a time, until none is left.
- */
-export async function sendDueAlerts(db: Db, settings: AlertSettings): Promise<number> {
-  let mailed = 0;
-  for (;;) {
-    const batch = await flushBatch(db, settings);
-    mailed += batch.mailed;
-    // None left, or the rest held by another transaction (which mails them).
-    if (batch.claimed === 0) return mailed;
-  }
-}
-
-/** Sends the due alerts' job when a subscription is due and has none (at start: rows due before the queue existed). */
-export async function enqueueDueAlerts(db: Db): Promise<void> {
-  await db.execute(sql`select stock_alerts_enqueue() where exists (select 1 from ${stockAlerts} where status = 'due')`);
+/** What the mail worker's round writes or clears first (handed to it in routes.ts): expired unconfirmed rows go, due alerts are written. */
+export async function alertRound(db: Db, settings: AlertSettings): Promise<number> {
+  await deleteExpiredPending(db);
+  return flushDueAlerts(db, settings);
 }
 
 /** How many wait for each of these tools (confirmed, not mailed yet): the console's column. */

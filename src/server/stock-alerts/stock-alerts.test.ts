@@ -2,8 +2,7 @@
  * Back-in-stock alerts (issue 42, decision 0019) against a real SMTP server started by the test:
  * a signed-in customer's one click, a visitor's confirmed address, wrong and expired links, the
  * limits, unsubscribing, the refusals, and each subscriber mailed once whatever brought the stock
- * back, also with two workers (PGlite) and two instances on one Postgres database. The due alerts
- * and the mail are jobs of the runner (decision 0021): the tests run them (drain), no timer does.
+ * back, also with two workers (PGlite) and two instances on one Postgres database.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -14,10 +13,10 @@ import { buildApp } from "../app";
 import { loadConfig } from "../config";
 import { mailOutbox, stockAlerts } from "../db/schema";
 import { prepareStore } from "../start-up";
-import { JobRunner } from "../jobs";
+import { startMailWorker } from "../mail/worker";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
-import { flushDueAlerts, sendDueAlerts } from "./service";
-import { STOCK_ALERT_CLEANUP, STOCK_ALERT_LIMITS, STOCK_ALERTS_DUE } from "./routes";
+import { alertRound, flushDueAlerts } from "./service";
+import { STOCK_ALERT_LIMITS } from "./routes";
 import { STOCK_ALERT_TEXT } from "../../contract/texts/stock-alerts";
 import { confirmToken } from "./tokens";
 
@@ -56,9 +55,8 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
     const res = await admin.post(`/api/admin/tools/${toolId}/stock`, { delta, reason: delta > 0 ? "restock" : "correction", note: "alert test" });
     expect(res.statusCode, res.body).toBe(200);
   };
-  /** Runs the due alerts' jobs and the mail's until none is left. */
   const drain = async () => {
-    for (let i = 0; i < 20 && (await t.app.jobs.runDue(STOCK_ALERTS_DUE)) + (await t.app.mail.worker.runOnce()) > 0; i++);
+    for (let i = 0; i < 20 && (await t.app.mail.worker.runOnce()) > 0; i++);
   };
   const waiting = async (toolId: string) => {
     const res = await admin.get(`/api/admin/tools/${toolId}`);
@@ -197,7 +195,7 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
     expect(await waiting(tool._id)).toBe(0);
   });
 
-  it("an unconfirmed subscription goes once its link has expired (the clean-up sweep; racing sweeps delete it once); its links then say so", async () => {
+  it("an unconfirmed subscription goes once its link has expired (the mail worker's round, racing sweeps delete it once); its links then say so", async () => {
     const tool = await newTool(0);
     const late = uniqueEmail("never");
     const again = uniqueEmail("again");
@@ -213,7 +211,10 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
     await expire(late);
     expect((await rowsFor(tool._id)).map((r) => r.email).sort()).toEqual([again, late].sort());
 
-    await Promise.all([t.app.jobs.runNow(STOCK_ALERT_CLEANUP), t.app.jobs.runNow(STOCK_ALERT_CLEANUP)]);
+    const settings = { publicUrl: PUBLIC_URL, secret: SECRET };
+    const other = startMailWorker(t.app.store.db, t.config.mail, t.app.log, { autostart: false, produce: () => alertRound(t.app.store.db, settings) });
+    await Promise.all([t.app.mail.worker.runOnce(), other.runOnce()]);
+    await other.stop();
     expect((await rowsFor(tool._id)).map((r) => [r.email, r.status])).toEqual([[again, "pending"]]);
 
     // The expired link says it expired (not that it is wrong), and confirms nothing.
@@ -327,69 +328,17 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
     const tool = await newTool(0);
     const fans = await Promise.all(Array.from({ length: 6 }, () => customer()));
     for (const { c } of fans) expect((await c.put(`/api/me/stock-alerts/${tool._id}`, {})).statusCode).toBe(200);
-    const { db } = t.app.store;
-    const dueJobs = async () =>
-      Number(((await db.execute(sql`select count(*) as n from pgboss.job where name = ${STOCK_ALERTS_DUE} and state = 'created'`)) as unknown as { rows: { n: number | string }[] }).rows[0]?.n);
-    // A restock rolled back sends no job; the one that commits sends one (one waits, however many rows fell due).
-    await drain();
-    expect(await dueJobs()).toBe(0);
-    await db
-      .transaction(async (tx) => {
-        await tx.execute(sql`update tools set available_quantity = 10 where id = ${tool._id}`);
-        throw new Error("roll back");
-      })
-      .catch(() => undefined);
-    expect(await dueJobs()).toBe(0);
     await restock(tool._id, 10);
-    expect(await dueJobs()).toBe(1);
-    // Another instance's runner races this one's for that job, and the batches race each other: one job runs, each fan is mailed once.
     const settings = { publicUrl: PUBLIC_URL, secret: SECRET };
-    const other = new JobRunner(db, t.app.store.executeSql, t.app.log, { work: false });
-    other.define(STOCK_ALERTS_DUE, { handle: () => sendDueAlerts(db, settings), policy: "short" });
-    await other.start();
-    const ran = await Promise.all([t.app.jobs.runDue(STOCK_ALERTS_DUE), other.runDue(STOCK_ALERTS_DUE), flushDueAlerts(db, settings)]);
+    const other = startMailWorker(t.app.store.db, t.config.mail, t.app.log, { autostart: false, produce: () => flushDueAlerts(t.app.store.db, settings) });
+    await Promise.all([t.app.mail.worker.runOnce(), other.runOnce(), t.app.mail.worker.runOnce(), other.runOnce()]);
     await other.stop();
-    expect(ran[0] + ran[1]).toBe(1);
     await drain();
     for (const { email } of fans) {
       await smtp.waitFor(email, "is back in stock");
       expect(await outboxTo(email, "stock-alert-back")).toBe(1);
       expect(smtp.to(email).filter((m) => m.subject.includes("is back in stock"))).toHaveLength(1);
     }
-  });
-
-  it("retries the due alerts' job that fails, then lists it with its error; the console's retry mails each subscriber once", async () => {
-    const tool = await newTool(0);
-    const { c, email } = await customer();
-    expect((await c.put(`/api/me/stock-alerts/${tool._id}`, {})).statusCode).toBe(200);
-    await drain();
-    const { db } = t.app.store;
-    // The outbox refuses the alerts (a fault in the database, not in our code): each attempt's transaction rolls back.
-    await db.execute(
-      sql.raw(`create function refuse_alert_mail() returns trigger language plpgsql as $$
-        begin if new.kind = 'stock-alert-back' then raise exception 'the outbox refused the alert'; end if; return new; end $$`),
-    );
-    await db.execute(sql.raw(`create trigger refuse_alert_mail before insert on mail_outbox for each row execute function refuse_alert_mail()`));
-    const listed = async () => (await t.app.jobs.failures()).find((f) => f.queue === STOCK_ALERTS_DUE);
-    try {
-      await restock(tool._id, 5);
-      for (let i = 0; i < 10 && !(await listed()); i++) {
-        await t.app.jobs.dueNow(STOCK_ALERTS_DUE);
-        await t.app.jobs.runDue(STOCK_ALERTS_DUE);
-      }
-    } finally {
-      await db.execute(sql.raw(`drop trigger refuse_alert_mail on mail_outbox`));
-      await db.execute(sql.raw(`drop function refuse_alert_mail()`));
-    }
-    const failure = await listed();
-    expect(failure).toMatchObject({ attempts: 6, error: expect.stringContaining("the outbox refused the alert") });
-    // Nothing was lost: the subscription is still due.
-    expect((await rowsFor(tool._id)).map((r) => r.status)).toEqual(["due"]);
-    expect(await t.app.jobs.retry(failure?.id ?? "")).toBe(true);
-    await drain();
-    await smtp.waitFor(email, "is back in stock");
-    expect(await outboxTo(email, "stock-alert-back")).toBe(1);
-    expect((await rowsFor(tool._id)).map((r) => r.status)).toEqual(["sent"]);
   });
 
   it.runIf(driver === "postgres")("two instances on one Postgres database mail each subscriber exactly once", async () => {
@@ -425,9 +374,8 @@ describe.each(drivers())("back-in-stock alerts on %s", (driver) => {
       }
       expect(await waiting(tool._id)).toBe(fans.length);
       await restock(tool._id, 3);
-      const round = (app: typeof second) => app.jobs.runDue(STOCK_ALERTS_DUE).then(() => app.mail.worker.runOnce());
-      await Promise.all([round(t.app), round(second), round(t.app), round(second)]);
-      for (let i = 0; i < 5; i++) await Promise.all([round(t.app), round(second)]);
+      await Promise.all([t.app.mail.worker.runOnce(), second.mail.worker.runOnce(), t.app.mail.worker.runOnce(), second.mail.worker.runOnce()]);
+      for (let i = 0; i < 5; i++) await Promise.all([t.app.mail.worker.runOnce(), second.mail.worker.runOnce()]);
       for (const { email } of fans) {
         await smtp.waitFor(email, "is back in stock");
         expect(await outboxTo(email, "stock-alert-back")).toBe(1);
