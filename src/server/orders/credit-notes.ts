@@ -34,6 +34,16 @@ interface Content {
   shippingTaxCents: number;
 }
 
+/** A note's line from an order's or a refund's: what they share by name, and their totals, which they name apart. */
+function noteLine(
+  l: Pick<LineValues, "position" | "toolId" | "toolName" | "quantity" | "unitPriceCents" | "discountCents" | "taxCents">,
+  lineTotalCents: number,
+  totalCents: number,
+): LineValues {
+  const { position, toolId, toolName, quantity, unitPriceCents, discountCents, taxCents } = l;
+  return { position, toolId, toolName, quantity, unitPriceCents, lineTotalCents, discountCents, taxCents, totalCents };
+}
+
 async function cancelContent(tx: Tx, orderId: string): Promise<Content> {
   const [order] = await tx.select({ shippingCents: orders.shippingCents }).from(orders).where(eq(orders.id, orderId));
   if (!order) throw new Error(`order ${orderId} not found for its credit note`);
@@ -41,17 +51,7 @@ async function cancelContent(tx: Tx, orderId: string): Promise<Content> {
   return {
     reason: null,
     // A line's tax holds its share of a taxed delivery's, as on the invoice.
-    lines: lines.map((l) => ({
-      position: l.position,
-      toolId: l.toolId,
-      toolName: l.toolName,
-      quantity: l.quantity,
-      unitPriceCents: l.unitPriceCents,
-      lineTotalCents: l.lineTotalCents,
-      discountCents: l.discountCents,
-      taxCents: l.taxCents,
-      totalCents: l.totalCents,
-    })),
+    lines: lines.map((l) => noteLine(l, l.lineTotalCents, l.totalCents)),
     shippingCents: order.shippingCents,
     shippingTaxCents: 0,
   };
@@ -70,17 +70,7 @@ async function refundContent(tx: Tx, orderId: string, refundId: string): Promise
   const shippingCents = refund.shipping ? Math.min(refund.shippingCents, found.orderShippingCents) : 0;
   return {
     reason: refund.reason,
-    lines: lines.map((l) => ({
-      position: l.position,
-      toolId: l.toolId,
-      toolName: l.toolName,
-      quantity: l.quantity,
-      unitPriceCents: l.unitPriceCents,
-      lineTotalCents: l.subtotalCents,
-      discountCents: l.discountCents,
-      taxCents: l.taxCents,
-      totalCents: l.amountCents,
-    })),
+    lines: lines.map((l) => noteLine(l, l.subtotalCents, l.amountCents)),
     shippingCents,
     shippingTaxCents: refund.shippingCents - shippingCents,
   };
