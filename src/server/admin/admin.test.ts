@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartSchema, type Order, type Review, type Tool } from "../../contract/schemas";
 import { adminOrderSchema, adminSummarySchema, adminToolSchema, auditEntrySchema, stockLedgerSchema, type AdminOrder, type AdminTool, type AdminUser, type AuditEntry } from "../../contract/admin-schemas";
 import { ADMIN_API_TEXT } from "../../contract/texts/admin";
-import { tools } from "../db/schema";
+import { creditNotes, tools } from "../db/schema";
 import { ledgerStock } from "../stock/ledger";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
 
@@ -287,8 +287,11 @@ describe.each(drivers())("admin API on %s", (driver) => {
       expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
       expect(await stockOf(tool._id)).toBe(10);
       await expectLedgerHolds(tool._id);
-      const history = adminOrderSchema.parse((await admin.get(`/api/admin/orders/${placed._id}`)).json()).history;
-      expect(history.map((h) => h.status)).toEqual(["pending", "paid", "cancelled"]);
+      const cancelled = adminOrderSchema.parse((await admin.get(`/api/admin/orders/${placed._id}`)).json());
+      expect(cancelled.history.map((h) => h.status)).toEqual(["pending", "paid", "cancelled"]);
+      // One credit note, whose number the order shows.
+      const notes = await t.app.store.db.select({ number: creditNotes.number }).from(creditNotes).where(eq(creditNotes.orderId, placed._id));
+      expect(notes.map((n) => n.number)).toEqual([cancelled.creditNoteNumber]);
     });
   });
 
