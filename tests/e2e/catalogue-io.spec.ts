@@ -2,9 +2,10 @@
  * The console's catalogue spreadsheet (issue 51) in the real store: the export's download, a dry
  * run of a one-row file that says what it would create (its progress shown while the job runs:
  * the first status answer is held as "running"), and a file with a bad price whose problem is
- * listed by line and column, nothing written. axe on the page.
+ * listed by line and column, nothing written, and its row downloaded to put right. axe on the page.
  */
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousViolations, signInAsAdmin } from "../support/e2e-helpers";
 
@@ -60,6 +61,10 @@ test("an import with a bad price lists the problem by line and column and writes
   await expect(table.getByRole("columnheader")).toHaveText(["Line", "Column", "Problem"]);
   await expect(page.getByTestId("import-error")).toHaveCount(1);
   await expect(page.getByTestId("import-error").getByRole("cell")).toHaveText(["3", "price", "A price is a number with at most two decimals, like 24.99."]);
+  // The rows with problems, to put right and import again: the header and the bad row, as the file had them.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download the rows with problems" }).click()]);
+  expect(download.suggestedFilename()).toBe("bad-rows-supplier.csv");
+  expect(await readFile(await download.path(), "utf8")).toBe(`sku,name,category,price,stock,images\n${sku}-2,"Saw, ""bad"" price",chainsaws,twelve,2,/images/tools/pole-saw.svg\n`);
   await expectNoSeriousViolations(page);
   const search = await page.request.get(`/api/admin/tools?q=${sku}-1`);
   expect(await search.json()).toEqual([]);

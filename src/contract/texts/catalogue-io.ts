@@ -2,6 +2,7 @@
 export const CATALOGUE_IO_TEXT = {
   importRunning: "Another catalogue import is queued or running: wait for it to finish.",
   importNotFound: "No catalogue import with that id.",
+  noBadRows: "This import has no bad rows to download: only an import that failed on some of its rows has them.",
   fileMissing: "Choose a CSV file to import (multipart field file).",
   fileTooLarge: (mb: number) => `The file is larger than ${mb} MB.`,
   notCsv: "The file is not a UTF-8 CSV file.",
@@ -57,6 +58,7 @@ export const CATALOGUE_IO_CONSOLE_TEXT = {
   dryDone: (created: number, updated: number, unchanged: number) => `Dry run: it would create ${created}, update ${updated} and leave ${unchanged} unchanged. Nothing was written.`,
   failed: (count: number) => `Nothing was written: the file has ${count === 1 ? "1 problem" : `${count} problems`}${count >= 100 ? " (the first 100 are shown)" : ""}.`,
   errorsTable: "Problems in the file",
+  downloadBadRows: "Download the rows with problems",
   columns: { line: "Line", column: "Column", message: "Problem" },
   wholeFile: "(the file)",
   startFailed: "The import could not start:",

@@ -14,6 +14,7 @@
  *    through the ledger (reason `import`, the file's name as the note).
  */
 import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
 import type { FastifyBaseLogger } from "fastify";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { CATALOGUE_COLUMNS, IMPORT_ERRORS_MAX, SPEC_COLUMN_PREFIX, type CatalogueImport, type ImportError } from "../../contract/catalogue-io";
@@ -53,9 +54,15 @@ interface Row {
 class Problems {
   readonly list: ImportError[] = [];
   count = 0;
+  /** Every row with an error, however many errors there are: the bad rows' download (badRowsCsv). */
+  private readonly lines = new Set<number>();
   add(line: number, column: string, message: string) {
     this.count += 1;
+    if (line > 1) this.lines.add(line);
     if (this.list.length < IMPORT_ERRORS_MAX) this.list.push({ line, column, message });
+  }
+  badLines(): number[] {
+    return [...this.lines].sort((a, b) => a - b);
   }
 }
 
@@ -104,6 +111,27 @@ export async function startImport(
     if (isUniqueViolation(error, "catalogue_imports_one_running_idx")) throw conflict("IMPORT_RUNNING", TEXT.importRunning);
     throw error;
   }
+}
+
+/**
+ * The bad rows of a failed import as CSV: the file's header, then each row that had an error, in
+ * the file's order and with its cells as the file had them, to be put right and imported again
+ * (rows are matched by SKU, so a file of these rows alone does the rest). `undefined`: no such
+ * import; `null`: no row of it had an error of its own (it did not fail, or failed on the whole
+ * file: unreadable, a bad header, a write the database refused).
+ */
+export async function badRowsCsv(db: Db, id: string): Promise<{ fileName: string; csv: string } | null | undefined> {
+  const [row] = await db
+    .select({ status: catalogueImports.status, fileName: catalogueImports.fileName, file: catalogueImports.file, badLines: catalogueImports.badLines })
+    .from(catalogueImports)
+    .where(eq(catalogueImports.id, id));
+  if (!row) return undefined;
+  if (row.status !== "failed" || row.badLines.length === 0 || !row.file) return null;
+  const records = readRecords(row.file);
+  if (!Array.isArray(records) || !records[0]) return null;
+  // Line n of the file (the header being 1) is its record n - 1.
+  const bad = row.badLines.map((line) => records[line - 1]).filter((record): record is string[] => record !== undefined);
+  return { fileName: row.fileName, csv: stringify([records[0], ...bad]) };
 }
 
 // ---------------------------------------------------------------- reading and checking cells
@@ -538,7 +566,10 @@ export async function runImport(db: Db, importId: string, log?: Pick<FastifyBase
       .update(catalogueImports)
       .set({ ...values, finishedAt: new Date() })
       .where(eq(catalogueImports.id, importId));
-  const fail = (errors: ImportError[], rows = 0) => finish({ status: "failed", errors, rows, processed: rows });
+  const fail = (errors: ImportError[] | Problems, rows = 0) =>
+    errors instanceof Problems
+      ? finish({ status: "failed", errors: errors.list, badLines: errors.badLines(), rows, processed: rows })
+      : finish({ status: "failed", errors, rows, processed: rows });
 
   const records = readRecords(job.file ?? Buffer.alloc(0));
   if (!Array.isArray(records)) return void (await fail([records]));
@@ -548,7 +579,7 @@ export async function runImport(db: Db, importId: string, log?: Pick<FastifyBase
   const problems = new Problems();
   const columns = header.map((cell) => cell.trim());
   checkHeader(columns, specKinds, problems);
-  if (problems.count > 0) return void (await fail(problems.list));
+  if (problems.count > 0) return void (await fail(problems));
 
   // Every cell, a progress update every PROGRESS_EVERY rows.
   const rows: Row[] = [];
@@ -587,7 +618,7 @@ export async function runImport(db: Db, importId: string, log?: Pick<FastifyBase
     if (dataRows % PROGRESS_EVERY === 0) await db.update(catalogueImports).set({ processed: dataRows, rows: body.length }).where(eq(catalogueImports.id, importId));
   }
   await db.update(catalogueImports).set({ processed: dataRows, rows: dataRows }).where(eq(catalogueImports.id, importId));
-  if (problems.count > 0) return void (await fail(problems.list, dataRows));
+  if (problems.count > 0) return void (await fail(problems, dataRows));
 
   const counts = (plan: Plan) => ({
     created: plan.rows.filter((r) => r.change === "created").length,
@@ -596,7 +627,7 @@ export async function runImport(db: Db, importId: string, log?: Pick<FastifyBase
   });
   if (job.dryRun) {
     const plan = await planRows(db, rows, specKinds, problems);
-    if (problems.count > 0) return void (await fail(problems.list, dataRows));
+    if (problems.count > 0) return void (await fail(problems, dataRows));
     return void (await finish({ status: "done", rows: dataRows, processed: dataRows, ...counts(plan) }));
   }
   let wrote = false;
@@ -626,6 +657,6 @@ export async function runImport(db: Db, importId: string, log?: Pick<FastifyBase
     await fail([{ line: 1, column: "", message: TEXT.writeFailed }], dataRows);
     return;
   }
-  if (problems.count > 0) return void (await fail(problems.list, dataRows));
+  if (problems.count > 0) return void (await fail(problems, dataRows));
   if (wrote) announceChange(db, "tools");
 }

@@ -7,9 +7,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { catalogueImportSchema, IMPORT_MAX_BYTES, importQuerySchema, importStartedSchema } from "../../contract/catalogue-io";
 import { idParamsSchema } from "../../contract/schemas";
 import { CATALOGUE_IO_TEXT } from "../../contract/texts/catalogue-io";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, conflict, notFound } from "../http/errors";
 import { errorResponses } from "../http/schemas";
-import { CATALOGUE_IMPORT_QUEUE, getImport, runImport, startImport } from "./imports";
+import { badRowsCsv, CATALOGUE_IMPORT_QUEUE, getImport, runImport, startImport } from "./imports";
 import { catalogueCsv } from "./spreadsheet";
 
 const tags = ["admin"];
@@ -92,6 +92,31 @@ export const catalogueIoRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await getImport(db, request.params.id);
       if (!found) throw notFound(CATALOGUE_IO_TEXT.importNotFound);
       return found;
+    },
+  );
+
+  app.get(
+    "/catalogue/imports/:id/bad-rows.csv",
+    {
+      schema: {
+        tags,
+        summary:
+          "A failed import's bad rows as CSV: the file's header, then every row that had an error (all of them, not only the first 100 errors'), in the file's order and as the file had them. " +
+          "An import with no bad rows (not failed, or failed on the whole file): 409 NO_BAD_ROWS",
+        params: idParamsSchema,
+        produces: ["text/csv"],
+      },
+    },
+    async (request, reply) => {
+      const found = await badRowsCsv(db, request.params.id);
+      if (found === undefined) throw notFound(CATALOGUE_IO_TEXT.importNotFound);
+      if (found === null) throw conflict("NO_BAD_ROWS", CATALOGUE_IO_TEXT.noBadRows);
+      const name = `bad-rows-${found.fileName.replace(/\.csv$/i, "").replace(/[^\w.-]+/g, "_")}.csv`;
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${name}"`)
+        .header("cache-control", "no-store")
+        .send(found.csv);
     },
   );
 };

@@ -205,6 +205,43 @@ describe.each(drivers())("the catalogue's spreadsheet on %s", (driver) => {
     expect(await exportCsv()).toBe(before);
   });
 
+  it("gives a failed import's bad rows to download: the header and every row with an error, as the file had them, past the first 100 errors", async () => {
+    const good = (i: number) => line(base(`ROWS-${tag}-${i}`));
+    // 120 rows with a bad price (more rows than the 100 errors kept), one with a line break in a field, and good rows between.
+    const bad = Array.from({ length: 120 }, (_, i) => line(base(`ROWS-${tag}-B${i}`, { price: "twelve", description: i === 0 ? 'a "quoted",\nbroken field' : "plain" })));
+    const file = [header(specKeys), good(1), ...bad.slice(0, 60), good(2), ...bad.slice(60), good(3)].join("\r\n");
+    const done = await imported(file, "", "spring stock.csv");
+    expect(done.status).toBe("failed");
+    expect(done.errors).toHaveLength(100);
+    const res = await admin.get(`/api/admin/catalogue/imports/${done._id}/bad-rows.csv`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^text\/csv/);
+    expect(res.headers["content-disposition"]).toBe('attachment; filename="bad-rows-spring_stock.csv"');
+    const [head, ...rows] = parse(res.body) as string[][];
+    const [fileHead, ...fileRows] = parse(file) as string[][];
+    expect(head).toEqual(fileHead);
+    // Every bad row, in the file's order, with its cells (the quoted field with its line break) as the file had them.
+    expect(rows).toEqual(fileRows.filter((row) => row[0]?.startsWith(`ROWS-${tag}-B`)));
+    expect(rows).toHaveLength(120);
+    // Put right, the bad rows alone import: rows are matched by SKU.
+    const fixed = [fileHead ?? [], ...rows.map((row) => row.map((cell, c) => (fileHead?.[c] === "price" ? "12.00" : cell)))];
+    expect((await imported(fixed.map((row) => row.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join(",")).join("\n"))).status).toBe("done");
+    expect((await toolBySku(`ROWS-${tag}-B0`))?.description).toBe('a "quoted",\nbroken field');
+
+    // No bad rows: an import that did not fail, one that failed on its header; an unknown import; a customer.
+    const whole = await imported(`sku,name\nX-${tag},A\n`);
+    expect(whole.status).toBe("failed");
+    for (const id of [whole._id, (await imported([header(specKeys), good(4)].join("\n")))._id]) {
+      const none = await admin.get(`/api/admin/catalogue/imports/${id}/bad-rows.csv`);
+      expect(none.statusCode, none.body).toBe(409);
+      expect(none.json()).toMatchObject({ error: "NO_BAD_ROWS" });
+    }
+    expect((await admin.get(`/api/admin/catalogue/imports/${randomUUID()}/bad-rows.csv`)).statusCode).toBe(404);
+    const customer = new Client(t.app, "10.51.2.3");
+    expect((await customer.signUp("Customer", uniqueEmail("rows"))).statusCode).toBe(200);
+    expect((await customer.get(`/api/admin/catalogue/imports/${done._id}/bad-rows.csv`)).statusCode).toBe(403);
+  });
+
   it("writes all or nothing: a failure after the updates, at the last new tool, leaves the catalogue exactly as it was", async () => {
     const before = await exportCsv();
     const [head = [], ...records] = parse(before) as string[][];

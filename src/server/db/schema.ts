@@ -1368,6 +1368,8 @@ export const catalogueImports = pgTable(
     updated: integer("updated").notNull().default(0),
     unchanged: integer("unchanged").notNull().default(0),
     errors: jsonb("errors").$type<{ line: number; column: string; message: string }[]>().notNull().default([]),
+    /** Every line of the file with an error of its own (not only the first 100 errors'): its bad rows' download. */
+    badLines: jsonb("bad_lines").$type<number[]>().notNull().default([]),
     actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
     actorEmail: text("actor_email").notNull().default(""),
     createdAt: createdAt(),

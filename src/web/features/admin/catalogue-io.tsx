@@ -16,6 +16,8 @@ import { PERSONAL_KEY } from "../../lib/session";
 
 const text = CATALOGUE_IO_CONSOLE_TEXT;
 export const CATALOGUE_CSV_URL = "/api/admin/catalogue.csv";
+/** A failed import's rows with errors, as CSV (io-routes.ts). */
+const badRowsUrl = (importId: string) => `/api/admin/catalogue/imports/${encodeURIComponent(importId)}/bad-rows.csv`;
 const IMPORTS_URL = "/api/admin/catalogue/imports";
 /** How often a running import is asked for its progress. */
 const POLL_MS = 1_000;
@@ -67,6 +69,12 @@ function ImportStatus({ id }: { id: string }) {
       <p role="alert" className="text-error font-semibold">
         {text.failed(data.errors.length)}
       </p>
+      {/* Rows to put right and import again; a file refused whole (unreadable, its header) has none. */}
+      {data.errors.some((error) => error.line > 1) && (
+        <a className="btn btn-outline w-fit" href={badRowsUrl(data._id)} download>
+          {text.downloadBadRows}
+        </a>
+      )}
       <DataTable label={text.errorsTable} columns={text.columns} small>
         {data.errors.map((error, i) => (
           <tr key={`${error.line}-${error.column}-${i}`} data-testid="import-error">

@@ -1,0 +1,1 @@
+ALTER TABLE "catalogue_imports" ADD COLUMN "bad_lines" jsonb DEFAULT '[]'::jsonb NOT NULL;
