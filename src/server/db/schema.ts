@@ -558,9 +558,12 @@ export const catalogueVersion = pgTable(
 );
 
 /**
- * The facets of a category page (no search, no other filter; catalog/facets.ts), kept with the
- * catalogue version they were counted at: served only while that is still the version, so they
- * are exact; any catalogue write makes them stale at once, on every instance.
+ * Answers kept with the catalogue version they were counted at: served only while that is still
+ * the version, so they are exact; any catalogue write makes them stale at once, on every instance.
+ * Two kinds, by key: `category:<slug>` the facets of a category page (no search, no other filter;
+ * catalog/facets.ts), `list-total:<slug>` that page's list total alone (`{total}`; catalog/
+ * kept-totals.ts), which the list reads when the page's facets are not kept; an empty slug is the
+ * whole catalogue.
  */
 export const keptFacets = pgTable("kept_facets", {
   key: text("key").primaryKey(),
