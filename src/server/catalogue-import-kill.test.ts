@@ -2,12 +2,13 @@
  * An import killed mid-way (issue 51): the BUILT store (`dist/server/main.js` as `npm start` runs
  * it) on Postgres is killed with SIGKILL while a 20,000-row import is writing; the catalogue is then
  * exactly the old one (nothing of the import's one transaction exists), after the restart too. The
- * import's job is still `active` in the job runner (pg-boss 10 cannot know its worker died), so the
- * import shows `running` and another import is refused (409 IMPORT_RUNNING) until pg-boss expires
- * the job (its default expiry, 15 minutes after it started) and runs it again (retryLimit 3); the
- * re-run starts over from the stored file and ends `done` with exactly the new catalogue. The test
- * stands in for the 15 minutes by moving the job's start back an hour, then runs pg-boss's
- * maintenance (its public `maintain()`, what the store runs every 120 s), which expires it.
+ * import still shows `running`, and another import is refused (409 IMPORT_RUNNING) while its last
+ * heartbeat is recent; once it has been silent for a minute (the test moves its heartbeat back an
+ * hour), the next import ends it `failed` (the store running it went away) and goes ahead: the
+ * same file, imported to exactly the new catalogue. Its job, still `active` in pg-boss (which
+ * cannot know its worker died) until its expiry (15 minutes after it started; the test moves the
+ * start back an hour and runs pg-boss's public `maintain()`, what the store runs every 120 s), is
+ * run again, finds the import ended and writes nothing: the catalogue holds exactly one run's rows.
  *
  * It needs the built store (`npm run build`) and DATABASE_URL, like src/server/built-store.test.ts:
  * skipped without them locally, a failure under CI=true.
@@ -23,6 +24,7 @@ import PgBoss from "pg-boss";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../tests/support/google-login";
 import { HttpClient } from "../../tests/support/http-client";
+import { CATALOGUE_IO_TEXT } from "../contract/texts/catalogue-io";
 import { CATALOGUE_IMPORT_QUEUE } from "./catalog/imports";
 import { findAppRoot } from "./config";
 import { createPostgresDatabase } from "./test-support";
@@ -103,7 +105,7 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
 }
 
 describe.skipIf(!ready && !CI)("a catalogue import killed with SIGKILL (the built store on Postgres)", () => {
-  it("leaves exactly the old catalogue, and the job runner runs the import again to exactly the new one", async () => {
+  it("leaves exactly the old catalogue; once its heartbeat is a minute old the same file imports again, to exactly the new one, and its own job writes nothing", async () => {
     const db = await createPostgresDatabase();
     const env = { DATABASE_URL: db.url, DATA_DIR: mkdtempSync(path.join(scratch, "data-")), ADMIN_EMAILS: ADMIN, AUTH_SECRET: "kill-test-secret-kill-test-secret-012345", LOG_LEVEL: "warn" };
     let store = await startStore(env);
@@ -155,22 +157,40 @@ describe.skipIf(!ready && !CI)("a catalogue import killed with SIGKILL (the buil
       const again = new HttpClient(store.url);
       expect((await again.signIn(ADMIN)).statusCode).toBe(200);
       expect(await catalogue(db.url), "after the restart: the old catalogue").toEqual(before);
-      const second = new FormData();
-      second.append("file", new Blob([file], { type: "text/csv" }), "kill.csv");
-      expect((await again.request("POST", "/api/admin/catalogue/imports?dryRun=false", { body: second })).statusCode, "another import waits for the killed one").toBe(409);
+      const upload = () => {
+        const form = new FormData();
+        form.append("file", new Blob([file], { type: "text/csv" }), "kill.csv");
+        return again.request("POST", "/api/admin/catalogue/imports?dryRun=false", { body: form });
+      };
+      expect((await upload()).statusCode, "another import waits while the killed one's last heartbeat is recent").toBe(409);
 
-      // pg-boss's own maintenance, as the store runs it every 120 s, run now through its public API: it expires the moved job and queues its retry.
-      const boss = new PgBoss({ connectionString: db.url, schedule: false, supervise: false, migrate: false });
-      await boss.start();
-      await boss.maintain();
-      await boss.stop({ graceful: false, wait: true });
+      // Stand in for the killed import's silence passing STALE_AFTER_SECONDS: it ended with its store, and the same file goes ahead.
+      await query(db.url, `update catalogue_imports set heartbeat_at = heartbeat_at - interval '1 hour' where id = $1`, [id]);
+      const retried = await upload();
+      expect(retried.statusCode, retried.body).toBe(202);
+      const retriedId = (retried.json() as { _id: string })._id;
+      expect(await again.get(`/api/admin/catalogue/imports/${id}`).then((r) => r.json())).toMatchObject({ status: "failed", errors: [{ line: 1, message: CATALOGUE_IO_TEXT.interrupted }] });
       const done = await until(
-        "the import run again to its end",
-        () => again.get(`/api/admin/catalogue/imports/${id}`).then((r) => r.json() as { status: string; created: number; updated: number; unchanged: number }),
+        "the same file imported again to its end",
+        () => again.get(`/api/admin/catalogue/imports/${retriedId}`).then((r) => r.json() as { status: string; created: number; updated: number; unchanged: number }),
         (s) => s.status === "done" || s.status === "failed",
         300_000,
       );
       expect(done).toMatchObject({ status: "done", created: NEW_ROWS, updated: old.length, unchanged: 0 });
+
+      // pg-boss's own maintenance, as the store runs it every 120 s, run now through its public API: it expires the killed
+      // import's job and queues its retry, which finds the import ended and writes nothing.
+      const boss = new PgBoss({ connectionString: db.url, schedule: false, supervise: false, migrate: false });
+      await boss.start();
+      await boss.maintain();
+      await boss.stop({ graceful: false, wait: true });
+      await until(
+        "the killed import's job run again",
+        () => query<{ state: string }>(db.url, `select state from pgboss.job where name = $1 and data->>'importId' = $2 order by created_on desc limit 1`, [CATALOGUE_IMPORT_QUEUE, id]),
+        (rows) => rows[0]?.state === "completed",
+        120_000,
+      );
+      expect(await again.get(`/api/admin/catalogue/imports/${id}`).then((r) => r.json())).toMatchObject({ status: "failed" });
       const after = await catalogue(db.url);
       expect(after?.tools).toBe((before?.tools ?? 0) + NEW_ROWS);
       expect(after?.brands).toBe((before?.brands ?? 0) + 50);

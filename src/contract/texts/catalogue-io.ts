@@ -34,6 +34,7 @@ export const CATALOGUE_IO_TEXT = {
   variantTwice: (line: number) => `Another row of this product has the same option values (line ${line}).`,
   variantExists: (sku: string) => `The tool ${sku} of this product already has these option values.`,
   writeFailed: "The import could not be written; nothing was changed.",
+  interrupted: "The import stopped before it finished (the store running it went away); nothing was written. Import the file again.",
 } as const;
 
 /** The console's catalogue spreadsheet page (issue 51): the export's download and the import's form and progress. */

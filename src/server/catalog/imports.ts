@@ -39,6 +39,13 @@ const REQUIRED = ["sku", "name", "category", "price", "stock"] as const;
 const NEW_TOOL_DEFAULTS: Record<string, string> = { minimum_quantity: "1", weight_grams: "1000", active: "true", description: "", images: "", price_tiers: "", product: "", gtin: "", brand: "" };
 /** Rows between two progress updates of the import's row. */
 const PROGRESS_EVERY = 1_000;
+/**
+ * How often the instance running an import says so, and how long a silence means it is gone: the
+ * job runner only learns that from its job's expiry (pg-boss 10: 15 minutes after it started), and
+ * until then the dead import held every other one back (409 IMPORT_RUNNING).
+ */
+export const HEARTBEAT_MS = 10_000;
+export const STALE_AFTER_SECONDS = 60;
 /** Rows read or written per statement. */
 const CHUNK = 500;
 
@@ -99,6 +106,20 @@ export async function startImport(
 ): Promise<{ _id: string; status: "queued" }> {
   try {
     return await db.transaction(async (tx) => {
+      // A running import whose instance stopped beating died with it (its one transaction rolled back): it
+      // ends failed, and this one goes ahead. (Its job, expired later, finds it ended and does nothing.)
+      if (!input.dryRun) {
+        await tx
+          .update(catalogueImports)
+          .set({ status: "failed", errors: [{ line: 1, column: "", message: TEXT.interrupted }], finishedAt: sql`now()` })
+          .where(
+            and(
+              eq(catalogueImports.status, "running"),
+              eq(catalogueImports.dryRun, false),
+              sql`${catalogueImports.heartbeatAt} < now() - make_interval(secs => ${STALE_AFTER_SECONDS})`,
+            ),
+          );
+      }
       const [row] = await tx
         .insert(catalogueImports)
         .values({ dryRun: input.dryRun, fileName: input.fileName, file: input.file, actorId: input.actor.id, actorEmail: input.actor.email })
@@ -557,10 +578,28 @@ async function writePlan(tx: Tx, plan: Plan, note: string, actorId: string | nul
 export async function runImport(db: Db, importId: string, log?: Pick<FastifyBaseLogger, "warn">): Promise<void> {
   const [job] = await db
     .update(catalogueImports)
-    .set({ status: "running", processed: 0 })
+    .set({ status: "running", processed: 0, heartbeatAt: sql`now()` })
     .where(and(eq(catalogueImports.id, importId), inArray(catalogueImports.status, ["queued", "running"])))
     .returning();
   if (!job) return;
+  // Alive while it runs (STALE_AFTER_SECONDS): a beat that fails (the database away) is only late.
+  const beat = setInterval(() => {
+    db.update(catalogueImports)
+      .set({ heartbeatAt: sql`now()` })
+      .where(and(eq(catalogueImports.id, importId), eq(catalogueImports.status, "running")))
+      .catch((error: unknown) => log?.warn({ err: error, importId }, "a catalogue import's heartbeat was not written"));
+  }, HEARTBEAT_MS);
+  beat.unref();
+  try {
+    await runClaimed(db, job, log);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** The import `job` claimed by this instance, from its file to its outcome. */
+async function runClaimed(db: Db, job: typeof catalogueImports.$inferSelect, log?: Pick<FastifyBaseLogger, "warn">): Promise<void> {
+  const importId = job.id;
   const finish = (values: Partial<typeof catalogueImports.$inferInsert>, tx: Db | Tx = db) =>
     tx
       .update(catalogueImports)

@@ -7,11 +7,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGUE_COLUMNS, catalogueImportSchema, type CatalogueImport } from "../../contract/catalogue-io";
 import type { Tool } from "../../contract/schemas";
+import { CATALOGUE_IO_TEXT } from "../../contract/texts/catalogue-io";
+import { catalogueImports } from "../db/schema";
 import { Client, drivers, startTestApp, uniqueEmail, type TestApp } from "../test-support";
+import { runImport, STALE_AFTER_SECONDS } from "./imports";
 
 const ADMIN = "sheet-admin@toolyard.example";
 
@@ -280,5 +283,45 @@ describe.each(drivers())("the catalogue's spreadsheet on %s", (driver) => {
     expect((refused.json() as { error: string }).error).toBe("IMPORT_RUNNING");
     const accepted = (a.statusCode === 202 ? a : b).json() as { _id: string };
     expect(await finished(accepted._id)).toMatchObject({ status: "done", created: 1 });
+  });
+
+  it("holds a new import back only while the running one's instance is alive: one silent for a minute ended with it", async () => {
+    // An import some instance is running (its job is another's: none is queued here), its heartbeat as given.
+    const running = async (heartbeat: string) => {
+      const [row] = await t.app.store.db
+        .insert(catalogueImports)
+        .values({ dryRun: false, fileName: "elsewhere.csv", file: Buffer.from("sku\n"), status: "running", heartbeatAt: sql`now() - ${heartbeat}::interval` })
+        .returning({ id: catalogueImports.id });
+      return row?.id ?? "";
+    };
+    const file = [header(specKeys), line(base(`BEAT-${tag}`)), ""].join("\n");
+    const alive = await running("5 seconds");
+    const refused = await upload(file);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ error: "IMPORT_RUNNING" });
+    await t.app.store.db.update(catalogueImports).set({ status: "done" }).where(eq(catalogueImports.id, alive));
+
+    const dead = await running(`${STALE_AFTER_SECONDS + 5} seconds`);
+    const accepted = await upload(file);
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    expect(await finished((accepted.json() as { _id: string })._id)).toMatchObject({ status: "done", created: 1 });
+    expect(await finished(dead)).toMatchObject({ status: "failed", errors: [{ line: 1, column: "", message: CATALOGUE_IO_TEXT.interrupted }] });
+    // Its job, expired and run again later, finds it ended and writes nothing.
+    await runImport(t.app.store.db, dead);
+    expect(await finished(dead)).toMatchObject({ status: "failed" });
+  });
+
+  it("a run claims its import with a fresh heartbeat: the job run again after its expiry is not taken for dead", async () => {
+    const [row] = await t.app.store.db
+      .insert(catalogueImports)
+      .values({ dryRun: true, fileName: "beat.csv", file: Buffer.from([header(specKeys), line(base(`PULSE-${tag}`))].join("\n")), status: "running", heartbeatAt: sql`now() - interval '1 hour'` })
+      .returning({ id: catalogueImports.id });
+    const id = row?.id ?? "";
+    await runImport(t.app.store.db, id);
+    const [after] = await t.app.store.db
+      .select({ status: catalogueImports.status, fresh: sql<boolean>`${catalogueImports.heartbeatAt} > now() - interval '1 minute'` })
+      .from(catalogueImports)
+      .where(eq(catalogueImports.id, id));
+    expect(after).toEqual({ status: "done", fresh: true });
   });
 });

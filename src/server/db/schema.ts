@@ -1376,6 +1376,8 @@ export const catalogueImports = pgTable(
     actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
     actorEmail: text("actor_email").notNull().default(""),
     createdAt: createdAt(),
+    /** Raised every few seconds by the instance running the import (imports.ts): a running import whose beat stopped died with its instance. */
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [
