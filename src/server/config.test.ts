@@ -122,10 +122,12 @@ describe("the server process", () => {
       while (!run.output().includes("Toolyard is serving") && Date.now() < deadline && run.child.exitCode === null) {
         await new Promise((r) => setTimeout(r, 100));
       }
+      // The store's own output with every failure here: a start or a shutdown that went wrong says why in it.
+      expect(run.output(), run.output()).toContain("Toolyard is serving");
       const health = await fetch("http://127.0.0.1:3977/api/health");
-      expect(await health.json()).toEqual({ status: "ok", db: "ok" });
+      expect(await health.json(), run.output()).toEqual({ status: "ok", db: "ok" });
       run.child.kill("SIGTERM");
-      expect(await run.exited).toBe(0);
+      expect(await run.exited, run.output()).toBe(0);
       expect(run.output()).toContain("shutting down");
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
