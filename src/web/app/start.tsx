@@ -54,9 +54,9 @@ export function startApp(): void {
     preloadPage(window.location.pathname).catch(() => undefined);
     // The footer's too, though it is below the first screen: until React has hydrated it, every
     // move in the app (a link, a filter) waits for its chunk, as a move changes the address every
-    // boundary left to hydrate may read. Asked for when hydration reached it, at the end of the
-    // page, a category chosen as a slow phone's app took over showed 1–3.5 s late (6x CPU
-    // throttling, quiet machine) and over 10 s in CI (issue 54).
+    // boundary left to hydrate may read. It was asked for only when hydration reached it, at the
+    // end of the page: with its chunk held 12 s, a category chosen as the app took /tools over
+    // showed 12 s late (issue 54).
     preloadFooter().catch(() => undefined);
     startTransition(() => void hydrateRoot(root, app(client)));
   } else void wholeStylesheet().then(() => createRoot(root).render(app(client)));
